@@ -1,0 +1,31 @@
+//! Connected components (weak, for directed graphs): the O(1) answer to "can `u` reach `t` at
+//! all?" on undirected graphs, and a label games use to group entities.
+
+use crate::NodeId;
+use crate::table::NodeRow;
+
+/// Labels every node with its component, numbered `0..count` in order of each component's
+/// lowest node id. Returns the labels and the count.
+pub(crate) fn label(rows: &[NodeRow], neighbors: &[NodeId]) -> (Vec<u32>, u32) {
+    let n = rows.len();
+    let mut label = vec![u32::MAX; n];
+    let mut stack = Vec::new();
+    let mut count = 0u32;
+    for root in 0..n {
+        if label[root] != u32::MAX {
+            continue;
+        }
+        label[root] = count;
+        stack.push(root);
+        while let Some(u) = stack.pop() {
+            for &v in &neighbors[rows[u].slots()] {
+                if label[v as usize] == u32::MAX {
+                    label[v as usize] = count;
+                    stack.push(v as usize);
+                }
+            }
+        }
+        count += 1;
+    }
+    (label, count)
+}

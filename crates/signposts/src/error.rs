@@ -1,0 +1,110 @@
+//! The crate's one error type.
+
+use core::fmt;
+
+use crate::NodeId;
+
+/// Everything that can go wrong in `signposts`, with the data needed to fix it.
+///
+/// The enum is `#[non_exhaustive]`: later versions add variants as new inputs (map files, saved
+/// tables) are read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A node id was not below the graph's node count.
+    ///
+    /// Fix: ids run from `0` to `nodes - 1`; grow the builder with
+    /// [`GraphBuilder::resize`](crate::GraphBuilder::resize) first if the node is meant to exist.
+    NodeOutOfRange {
+        /// The id that was passed.
+        node: NodeId,
+        /// How many nodes the graph has.
+        nodes: usize,
+    },
+    /// Building would need more memory than the builder's
+    /// [`memory_limit`](crate::GraphBuilder::memory_limit). Nothing was allocated.
+    ///
+    /// Fix: raise the limit, or use a smaller graph (the dense table grows with the square of the
+    /// node count; see the crate docs' memory table).
+    OverMemoryLimit {
+        /// Bytes the built structure would occupy.
+        needed: u64,
+        /// The configured limit in bytes.
+        limit: u64,
+    },
+    /// The allocator refused the memory a build needs (the machine does not have it).
+    ///
+    /// Fix: as for [`Error::OverMemoryLimit`]; set a limit to fail before trying.
+    AllocationFailed {
+        /// Bytes that were requested.
+        bytes: u64,
+    },
+    /// The graph has more arcs (two per undirected edge) than the table's `u32` arc index holds.
+    ///
+    /// Fix: split the graph; a table that large would not fit in memory anyway.
+    TooManyArcs {
+        /// Arcs in the graph.
+        arcs: usize,
+        /// The largest arc count supported.
+        max: usize,
+    },
+    /// The graph has more nodes than node ids can name.
+    ///
+    /// Fix: node ids are `u32`, and `u32::MAX` is reserved; split the graph.
+    TooManyNodes {
+        /// The requested node count.
+        nodes: usize,
+        /// The largest node count supported by this type.
+        max: usize,
+    },
+}
+
+/// The error returned by [`GraphBuilder::try_build`](crate::GraphBuilder::try_build): the
+/// crate's [`Error`].
+pub type BuildError = Error;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::NodeOutOfRange { node, nodes } => {
+                write!(f, "node {node} is out of range: the graph has {nodes} nodes (ids 0..{nodes})")
+            }
+            Error::OverMemoryLimit { needed, limit } => write!(
+                f,
+                "building needs {needed} bytes ({}), over the memory limit of {limit} bytes ({})",
+                human_bytes(needed),
+                human_bytes(limit)
+            ),
+            Error::AllocationFailed { bytes } => {
+                write!(f, "could not allocate {bytes} bytes ({}) for the table", human_bytes(bytes))
+            }
+            Error::TooManyArcs { arcs, max } => {
+                write!(f, "{arcs} arcs is too many: at most {max} are supported")
+            }
+            Error::TooManyNodes { nodes, max } => {
+                write!(f, "{nodes} nodes is too many: at most {max} are supported")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Formats a byte count with a binary unit, e.g. `1.50 GiB`.
+#[expect(clippy::cast_precision_loss, reason = "display only")]
+pub(crate) fn human_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.2} {}", UNITS[unit]) }
+}
+
+#[cold]
+#[track_caller]
+pub(crate) fn panic_with(error: &Error) -> ! {
+    panic!("{error}")
+}

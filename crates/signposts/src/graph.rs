@@ -1,0 +1,530 @@
+//! [`Graph`]: the dense first-move oracle and its queries.
+
+use crate::error::{Error, panic_with};
+use crate::table::{Slots, Table};
+use crate::{GraphBuilder, NodeId};
+
+/// An undirected, unweighted graph with every shortest-path first move precomputed.
+///
+/// Built by [`GraphBuilder`]. Read-only, `Send + Sync`: share one `&Graph` between every entity
+/// and thread. Every query is exact on every graph (odd cycles, disconnected parts included):
+/// `v` is an answer of [`Graph::neighbors_to`]`(u, t)` exactly when `v` is a neighbour of `u`
+/// and `d(v, t) = d(u, t) − 1`.
+///
+/// Ids out of range panic in the plain methods (each documents it under `# Panics`) and return
+/// [`Error::NodeOutOfRange`] in the `try_` twins.
+///
+/// # Example
+/// ```
+/// use signposts::Graph;
+///
+/// // A triangle: from 0, node 2 is one step away; 1 is not on the way.
+/// let mut builder = Graph::builder(3);
+/// builder.connect(0, 1).connect(1, 2).connect(0, 2);
+/// let graph = builder.build();
+/// assert_eq!(graph.neighbor_to(0, 2), Some(2));
+/// assert_eq!(graph.path_to(0, 2).collect::<Vec<_>>(), [0, 2]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    table: Table,
+    component: Vec<u32>,
+    components: u32,
+}
+
+impl Graph {
+    /// A [`GraphBuilder`] for `nodes` isolated nodes.
+    ///
+    /// # Panics
+    /// If `nodes` is above [`MAX_NODES`](crate::MAX_NODES).
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(2);
+    /// b.connect(0, 1);
+    /// assert_eq!(b.build().edges_len(), 1);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn builder(nodes: usize) -> GraphBuilder {
+        GraphBuilder::new(nodes)
+    }
+
+    pub(crate) fn from_parts(table: Table, component: Vec<u32>, components: u32) -> Self {
+        Graph { table, component, components }
+    }
+
+    /// Bytes besides the table words for a graph of `nodes` nodes and `arcs` arcs.
+    pub(crate) fn overhead_bytes(nodes: usize, arcs: usize) -> u64 {
+        let per_node = size_of::<crate::table::NodeRow>() + 3 * size_of::<u32>();
+        (nodes * per_node + arcs * size_of::<NodeId>()) as u64
+    }
+
+    /// Turns the graph back into a builder with the same nodes and edges, to edit and rebuild.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(3);
+    /// b.connect(0, 1);
+    /// let mut b = b.build().into_builder();
+    /// b.connect(1, 2);
+    /// assert_eq!(b.build().distance(0, 2), Some(2));
+    /// ```
+    #[must_use]
+    pub fn into_builder(self) -> GraphBuilder {
+        let adjacency = (0..self.nodes_len()).map(|u| self.table.neighbors(u).to_vec()).collect();
+        GraphBuilder::from_adjacency(adjacency)
+    }
+
+    /// Number of nodes.
+    ///
+    /// ```
+    /// assert_eq!(signposts::Graph::builder(4).build().nodes_len(), 4);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn nodes_len(&self) -> usize {
+        self.table.rows.len()
+    }
+
+    /// Number of undirected edges.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(3);
+    /// b.connect(0, 1).connect(1, 2);
+    /// assert_eq!(b.build().edges_len(), 2);
+    /// ```
+    #[must_use]
+    pub fn edges_len(&self) -> usize {
+        self.table.neighbors.len() / 2
+    }
+
+    /// Number of connected components.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1);
+    /// assert_eq!(b.build().components_len(), 3);
+    /// ```
+    #[must_use]
+    pub fn components_len(&self) -> usize {
+        self.components as usize
+    }
+
+    /// Bytes held by the graph: the table (`n · Σ_u width(u)` bits, each row rounded up to
+    /// whole 64-bit words) plus 28 bytes per node and 4 per arc (two arcs per edge) for the
+    /// structure it indexes.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(64);
+    /// for i in 1..64 { b.connect(i - 1, i); }
+    /// let graph = b.build();
+    /// // 62 inner nodes of degree 2 (2 bits per target), 2 ends of degree 1 (1 bit).
+    /// let table = (62 * 64 * 2 + 2 * 64) / 8;
+    /// assert_eq!(graph.memory_bytes(), table + 64 * 28 + 126 * 4);
+    /// ```
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.table.memory_bytes() + self.component.len() * size_of::<u32>()
+    }
+
+    #[inline]
+    fn index(&self, node: NodeId) -> Result<usize, Error> {
+        let nodes = self.nodes_len();
+        if (node as usize) < nodes { Ok(node as usize) } else { Err(out_of_range(node, nodes)) }
+    }
+
+    #[inline]
+    #[track_caller]
+    fn expect_index(&self, node: NodeId) -> usize {
+        match self.index(node) {
+            Ok(u) => u,
+            Err(e) => panic_with(&e),
+        }
+    }
+
+    /// Neighbours of `node`, sorted by id.
+    ///
+    /// # Panics
+    /// If `node` is out of range; see [`Graph::try_neighbors`].
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(3);
+    /// b.connect(2, 0).connect(2, 1);
+    /// assert_eq!(b.build().neighbors(2), [0, 1]);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn neighbors(&self, node: NodeId) -> &[NodeId] {
+        self.table.neighbors(self.expect_index(node))
+    }
+
+    /// Neighbours of `node`, or an error for an out-of-range id.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`].
+    ///
+    /// ```
+    /// assert!(signposts::Graph::builder(1).build().try_neighbors(1).is_err());
+    /// ```
+    pub fn try_neighbors(&self, node: NodeId) -> Result<&[NodeId], Error> {
+        Ok(self.table.neighbors(self.index(node)?))
+    }
+
+    /// The component id of `node`, numbered `0..components_len()` in order of each
+    /// component's lowest node.
+    ///
+    /// # Panics
+    /// If `node` is out of range; see [`Graph::try_component`].
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 3);
+    /// let g = b.build();
+    /// assert_eq!([g.component(0), g.component(1), g.component(2), g.component(3)], [0, 1, 2, 0]);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn component(&self, node: NodeId) -> u32 {
+        self.component[self.expect_index(node)]
+    }
+
+    /// The component id of `node`, or an error for an out-of-range id.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`].
+    ///
+    /// ```
+    /// assert_eq!(signposts::Graph::builder(1).build().try_component(0), Ok(0));
+    /// ```
+    pub fn try_component(&self, node: NodeId) -> Result<u32, Error> {
+        Ok(self.component[self.index(node)?])
+    }
+
+    /// One optimal next hop from `from` toward `to`: the lowest-id neighbour on a shortest
+    /// path. `None` when `from == to` or `to` is unreachable.
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_neighbor_to`].
+    ///
+    /// # Complexity
+    /// O(1): one table load.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let g = b.build();
+    /// assert_eq!(g.neighbor_to(0, 2), Some(1));
+    /// assert_eq!(g.neighbor_to(2, 2), None);
+    /// assert_eq!(g.neighbor_to(0, 3), None); // node 3 is isolated
+    /// ```
+    #[must_use]
+    #[inline]
+    #[track_caller]
+    pub fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.next_hop(u, t)
+    }
+
+    /// [`Graph::neighbor_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(4).build();
+    /// assert!(g.try_neighbor_to(3, 1000).is_err());
+    /// assert_eq!(g.try_neighbor_to(3, 0), Ok(None));
+    /// ```
+    pub fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.next_hop(u, t))
+    }
+
+    #[inline]
+    fn next_hop(&self, u: usize, t: usize) -> Option<NodeId> {
+        let slot = self.table.entry_to(u, t).first()?;
+        Some(self.table.neighbors[self.table.rows[u].first as usize + slot])
+    }
+
+    /// Every optimal next hop from `from` toward `to`, in increasing id order: exactly the
+    /// neighbours `v` with `d(v, to) = d(from, to) − 1`. Empty when `from == to` or `to` is
+    /// unreachable.
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_neighbors_to`].
+    ///
+    /// # Complexity
+    /// O(1) to create, O(1) per item.
+    ///
+    /// ```
+    /// // A 4-cycle: from 0, both 1 and 3 lead to 2.
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2).connect(2, 3).connect(3, 0);
+    /// assert_eq!(b.build().neighbors_to(0, 2).collect::<Vec<_>>(), [1, 3]);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn neighbors_to(&self, from: NodeId, to: NodeId) -> NeighborsTo<'_> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.hops(u, t)
+    }
+
+    /// [`Graph::neighbors_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build();
+    /// assert!(g.try_neighbors_to(0, 2).is_err());
+    /// ```
+    pub fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<NeighborsTo<'_>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.hops(u, t))
+    }
+
+    fn hops(&self, u: usize, t: usize) -> NeighborsTo<'_> {
+        NeighborsTo { slots: Slots::new(self.table.entry_to(u, t)), neighbors: self.table.neighbors(u) }
+    }
+
+    /// The nodes of one shortest path from `from` to `to`, both included; `[from]` when
+    /// `from == to`, empty when `to` is unreachable. Each step is [`Graph::neighbor_to`].
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_path_to`].
+    ///
+    /// # Complexity
+    /// O(1) per node.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let g = b.build();
+    /// assert_eq!(g.path_to(0, 2).collect::<Vec<_>>(), [0, 1, 2]);
+    /// assert_eq!(g.path_to(1, 1).collect::<Vec<_>>(), [1]);
+    /// assert_eq!(g.path_to(0, 3).count(), 0);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn path_to(&self, from: NodeId, to: NodeId) -> PathTo<'_> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.path(u, t)
+    }
+
+    /// [`Graph::path_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build();
+    /// assert!(g.try_path_to(9, 0).is_err());
+    /// ```
+    pub fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<PathTo<'_>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.path(u, t))
+    }
+
+    fn path(&self, u: usize, t: usize) -> PathTo<'_> {
+        let reachable = u == t || self.next_hop(u, t).is_some();
+        PathTo { graph: self, next: reachable.then_some(u as NodeId), to: t }
+    }
+
+    /// The number of edges on a shortest path, or `None` when `to` is unreachable.
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_distance`].
+    ///
+    /// # Complexity
+    /// O(d): walks the path (the table stores moves, not distances).
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let g = b.build();
+    /// assert_eq!(g.distance(0, 2), Some(2));
+    /// assert_eq!(g.distance(0, 0), Some(0));
+    /// assert_eq!(g.distance(0, 3), None);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u32> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.walk_distance(u, t)
+    }
+
+    /// [`Graph::distance`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build();
+    /// assert_eq!(g.try_distance(0, 1), Ok(None));
+    /// ```
+    pub fn try_distance(&self, from: NodeId, to: NodeId) -> Result<Option<u32>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.walk_distance(u, t))
+    }
+
+    fn walk_distance(&self, u: usize, t: usize) -> Option<u32> {
+        let steps = self.path(u, t).count();
+        u32::try_from(steps.checked_sub(1)?).ok()
+    }
+
+    /// Whether `to` can be reached from `from` (always true when `from == to`).
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_path_exists`].
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(3);
+    /// b.connect(0, 1);
+    /// let g = b.build();
+    /// assert!(g.path_exists(1, 0) && g.path_exists(2, 2) && !g.path_exists(1, 2));
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.component[u] == self.component[t]
+    }
+
+    /// [`Graph::path_exists`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(4).build();
+    /// assert!(g.try_path_exists(1, 1000).is_err());
+    /// ```
+    pub fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.component[u] == self.component[t])
+    }
+
+    /// The neighbours of `from` strictly farther from `to` than `from` is, in increasing id
+    /// order: where to flee. Empty when `to` is unreachable (every node is equally far).
+    ///
+    /// On an unweighted undirected graph a neighbour `v` is farther exactly when `from` is an
+    /// optimal move from `v` toward `to`, so this needs no extra storage.
+    ///
+    /// # Panics
+    /// If either id is out of range; see [`Graph::try_neighbors_away`].
+    ///
+    /// # Complexity
+    /// O(deg(from) · log deg) to exhaust.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2).connect(1, 3).connect(2, 3);
+    /// let g = b.build();
+    /// // From 1, fleeing 0: both 2 and 3 are farther.
+    /// assert_eq!(g.neighbors_away(1, 0).collect::<Vec<_>>(), [2, 3]);
+    /// // From 2, fleeing 0: 3 is as close as 2, so it is not "away".
+    /// assert_eq!(g.neighbors_away(2, 0).count(), 0);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn neighbors_away(&self, from: NodeId, to: NodeId) -> NeighborsAway<'_> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        NeighborsAway { graph: self, from: u as NodeId, to: t, rest: self.table.neighbors(u) }
+    }
+
+    /// [`Graph::neighbors_away`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build();
+    /// assert!(g.try_neighbors_away(0, 5).is_err());
+    /// ```
+    pub fn try_neighbors_away(&self, from: NodeId, to: NodeId) -> Result<NeighborsAway<'_>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(NeighborsAway { graph: self, from: u as NodeId, to: t, rest: self.table.neighbors(u) })
+    }
+
+    /// Whether `from` is an optimal move from `v` toward `t` (`from` must neighbour `v`).
+    fn leads_through(&self, v: usize, from: NodeId, t: usize) -> bool {
+        let Ok(slot) = self.table.neighbors(v).binary_search(&from) else { return false };
+        self.table.entry_to(v, t).contains(slot)
+    }
+}
+
+#[cold]
+fn out_of_range(node: NodeId, nodes: usize) -> Error {
+    Error::NodeOutOfRange { node, nodes }
+}
+
+/// Iterator over every optimal next hop; see [`Graph::neighbors_to`].
+#[derive(Debug, Clone)]
+pub struct NeighborsTo<'a> {
+    slots: Slots<'a>,
+    neighbors: &'a [NodeId],
+}
+
+impl Iterator for NeighborsTo<'_> {
+    type Item = NodeId;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        self.slots.next().map(|slot| self.neighbors[slot])
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.slots.size_hint()
+    }
+}
+
+impl ExactSizeIterator for NeighborsTo<'_> {}
+impl core::iter::FusedIterator for NeighborsTo<'_> {}
+
+/// Iterator over the nodes of a shortest path; see [`Graph::path_to`].
+#[derive(Debug, Clone)]
+pub struct PathTo<'a> {
+    graph: &'a Graph,
+    next: Option<NodeId>,
+    to: usize,
+}
+
+impl Iterator for PathTo<'_> {
+    type Item = NodeId;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        let node = self.next?;
+        self.next = if node as usize == self.to { None } else { self.graph.next_hop(node as usize, self.to) };
+        Some(node)
+    }
+}
+
+impl core::iter::FusedIterator for PathTo<'_> {}
+
+/// Iterator over the neighbours farther from a target; see [`Graph::neighbors_away`].
+#[derive(Debug, Clone)]
+pub struct NeighborsAway<'a> {
+    graph: &'a Graph,
+    from: NodeId,
+    to: usize,
+    rest: &'a [NodeId],
+}
+
+impl Iterator for NeighborsAway<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        while let Some((&v, rest)) = self.rest.split_first() {
+            self.rest = rest;
+            if self.graph.leads_through(v as usize, self.from, self.to) {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+impl core::iter::FusedIterator for NeighborsAway<'_> {}

@@ -1,0 +1,101 @@
+//! # signposts
+//!
+//! Exact all-pairs next-hop oracles for game pathfinding.
+//!
+//! Games put hundreds to tens of thousands of entities on a map, all chasing targets that move
+//! every tick. Instead of one search per entity per tick, `signposts` precomputes, for every
+//! node `u` and every destination `t`, **which neighbours of `u` lie on a shortest path to
+//! `t`**. Then "where do I step next?" is one table load, whatever the target does.
+//!
+//! ```
+//! use signposts::generate::{grid, Connectivity};
+//!
+//! // A 10×10 open grid; cell (x, y) is node y * 10 + x.
+//! let graph = grid(10, 10, Connectivity::Four).build();
+//! let (entity, player) = (0, 99);
+//! let step = graph.neighbor_to(entity, player).unwrap();
+//! assert!(step == 1 || step == 10);
+//! assert_eq!(graph.neighbors_to(entity, player).collect::<Vec<_>>(), [1, 10]);
+//! assert_eq!(graph.distance(entity, player), Some(18));
+//! assert_eq!(graph.path_to(entity, player).count(), 19);
+//! ```
+//!
+//! ## What is exact
+//!
+//! With `d(x, t)` the shortest-path distance, `v` is an answer of
+//! [`neighbors_to(u, t)`](Graph::neighbors_to) **exactly** when `v` is a neighbour of `u` and
+//! `d(v, t) = d(u, t) − 1`. This holds on every graph: odd cycles (triangles, 8-connected
+//! grids, hex grids), disconnected parts and isolated nodes. Unreachable targets answer `None`
+//! or an empty iterator; out-of-range ids panic with a message naming the id and the node count,
+//! or return [`Error::NodeOutOfRange`] from the `try_` twins. Property tests check every answer
+//! against a plain BFS on grids, mazes, odd cycles, random, complete and disconnected graphs.
+//!
+//! ## Queries
+//!
+//! | query | answer | cost |
+//! | --- | --- | --- |
+//! | [`Graph::neighbor_to`] | lowest-id optimal next hop | O(1), one table load |
+//! | [`Graph::neighbors_to`] | every optimal next hop | O(1) + O(1) per item |
+//! | [`Graph::path_to`] | a whole shortest path, both ends included | O(1) per node |
+//! | [`Graph::distance`] | number of edges on a shortest path | O(d), walks the path |
+//! | [`Graph::path_exists`] | reachability | O(1), component ids |
+//! | [`Graph::neighbors_away`] | neighbours strictly farther from the target (flee) | O(deg · log deg) |
+//! | [`Graph::component`] | connected component id | O(1) |
+//!
+//! ## Memory
+//!
+//! The table is node-major. Node `u` stores one entry per target, `width(u)` bits wide:
+//! its degree rounded up to 1, 2, 4, 8, …, 64 bits (whole words beyond 64), each row starting
+//! on a word boundary. In all, `n · Σ_u width(u)` bits plus O(n + m):
+//!
+//! | graph | nodes | table |
+//! | --- | --- | --- |
+//! | 32×32 4-connected grid | 1,024 | 0.5 MiB |
+//! | 80×80 perfect maze | 6,400 | ≈ 11 MiB |
+//! | 100×100 4-connected grid | 10,000 | 48 MiB |
+//! | 100×100 8-connected grid | 10,000 | 95 MiB |
+//! | 320×320 4-connected grid | 102,400 | 4.9 GiB |
+//!
+//! Check the size before building with [`GraphBuilder::memory_needed`], and cap it with
+//! [`GraphBuilder::memory_limit`]: past the cap, [`GraphBuilder::try_build`] returns
+//! [`Error::OverMemoryLimit`] without allocating.
+//!
+//! ## Building
+//!
+//! The build runs a bit-parallel BFS for 64 targets at once (one bit per target in a `u64`),
+//! filling the table during the sweep, with no distance matrix. Targets are grouped into
+//! compact balls so that each batch's wavefronts overlap. With the default `parallel` feature,
+//! batches run on all cores (rayon); each writes its own words of every row, so the table is
+//! the same for any thread count. [`GraphBuilder::build_with_progress`] reports progress.
+//!
+//! ## Which type to use
+//!
+//! - [`Graph`]: any graph whose table fits in memory (see the table above: up to about
+//!   100,000 nodes on a desktop machine).
+//! - [`Graph16`], [`Graph32`], [`Graph64`], [`Graph128`]: tiny graphs (rooms, boards, menus),
+//!   no heap, `u8` ids, `Copy`.
+//!
+//! ## Features
+//!
+//! - `parallel` (default): build on all cores with rayon. Answers are identical without it.
+
+pub(crate) mod build;
+mod builder;
+mod components;
+mod error;
+pub mod generate;
+mod graph;
+mod small;
+pub(crate) mod table;
+
+pub use build::Progress;
+pub use builder::{GraphBuilder, MAX_NODES};
+pub use error::{BuildError, Error};
+pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};
+pub use small::{
+    Graph16, Graph16Builder, Graph32, Graph32Builder, Graph64, Graph64Builder, Graph128, Graph128Builder,
+    Nodes, SmallGraph, SmallGraphBuilder, SmallPath,
+};
+
+/// A node id: `0..nodes_len()`.
+pub type NodeId = u32;

@@ -1,0 +1,214 @@
+//! The dense first-move table: storage and entry access, no algorithms.
+//!
+//! Node `u` has `deg(u)` neighbour slots in CSR order (neighbours sorted by id). For every
+//! target column `c`, the entry `(u, c)` is a bitmask over `u`'s slots: bit `i` is set exactly
+//! when the `i`-th neighbour lies on a shortest path to the target of column `c`.
+//!
+//! Entry width is [`entry_bits`]: `deg` rounded up to 1, 2, 4, …, 64 bits, so an entry never
+//! straddles two words; nodes of degree above 64 use whole words per entry. Each row starts on a
+//! word boundary and holds `n` entries back to back, so a query is one load and a mask.
+
+use crate::NodeId;
+
+/// Where a node's row and neighbour list live. Packed so that one cache line serves a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct NodeRow {
+    /// Word offset of this node's row in [`Table::words`].
+    pub word: u64,
+    /// Index of this node's first neighbour slot in [`Table::neighbors`].
+    pub first: u32,
+    /// Number of neighbour slots.
+    pub deg: u32,
+}
+
+impl NodeRow {
+    /// The node's neighbour slots as a range into [`Table::neighbors`].
+    #[inline]
+    pub fn slots(self) -> core::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.deg as usize
+    }
+}
+
+/// Bits per entry for a node of degree `deg`: 1, 2, 4, 8, 16, 32, 64, or a multiple of 64.
+#[inline]
+pub(crate) const fn entry_bits(deg: u32) -> u32 {
+    if deg <= 1 {
+        1
+    } else if deg <= 64 {
+        deg.next_power_of_two()
+    } else {
+        deg.div_ceil(64) * 64
+    }
+}
+
+/// Words in a row of `nodes` entries of `bits` bits each.
+#[inline]
+pub(crate) const fn row_words(nodes: usize, bits: u32) -> u64 {
+    (nodes as u64 * bits as u64).div_ceil(64)
+}
+
+/// One entry of the table: the optimal-move bitmask over a node's slots.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Entry<'a> {
+    /// Up to 64 slots.
+    Narrow(u64),
+    /// More than 64 slots: little-endian words.
+    Wide(&'a [u64]),
+}
+
+impl Entry<'_> {
+    /// Index of the lowest set slot.
+    #[inline]
+    pub fn first(self) -> Option<usize> {
+        match self {
+            Entry::Narrow(0) => None,
+            Entry::Narrow(mask) => Some(mask.trailing_zeros() as usize),
+            Entry::Wide(words) => {
+                words.iter().position(|&w| w != 0).map(|i| i * 64 + words[i].trailing_zeros() as usize)
+            }
+        }
+    }
+
+    /// Whether slot `slot` is set.
+    #[inline]
+    pub fn contains(self, slot: usize) -> bool {
+        match self {
+            Entry::Narrow(mask) => slot < 64 && mask >> slot & 1 == 1,
+            Entry::Wide(words) => words.get(slot / 64).is_some_and(|w| w >> (slot % 64) & 1 == 1),
+        }
+    }
+}
+
+/// Iterator over the set slots of an entry, lowest first.
+#[derive(Debug, Clone)]
+pub(crate) struct Slots<'a> {
+    current: u64,
+    base: usize,
+    rest: &'a [u64],
+}
+
+impl<'a> Slots<'a> {
+    #[inline]
+    pub fn new(entry: Entry<'a>) -> Self {
+        match entry {
+            Entry::Narrow(mask) => Slots { current: mask, base: 0, rest: &[] },
+            Entry::Wide(words) => match words.split_first() {
+                Some((&first, rest)) => Slots { current: first, base: 0, rest },
+                None => Slots { current: 0, base: 0, rest: &[] },
+            },
+        }
+    }
+
+    /// How many slots remain.
+    pub fn count_remaining(&self) -> usize {
+        self.current.count_ones() as usize + self.rest.iter().map(|w| w.count_ones() as usize).sum::<usize>()
+    }
+}
+
+impl Iterator for Slots<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.current == 0 {
+            let (&next, rest) = self.rest.split_first()?;
+            self.current = next;
+            self.rest = rest;
+            self.base += 64;
+        }
+        let slot = self.base + self.current.trailing_zeros() as usize;
+        self.current &= self.current - 1;
+        Some(slot)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.count_remaining();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Slots<'_> {}
+
+/// The built table with the graph structure it indexes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Table {
+    /// Per node: row offset and neighbour range.
+    pub rows: Vec<NodeRow>,
+    /// Neighbour ids, sorted within each node's range.
+    pub neighbors: Vec<NodeId>,
+    /// Node id to column index.
+    pub column: Vec<u32>,
+    /// Column index to node id (the target order the build used).
+    pub order: Vec<NodeId>,
+    /// The entries.
+    pub words: Vec<u64>,
+}
+
+impl Table {
+    /// The entry of node `u` toward column `col`.
+    #[inline]
+    pub fn entry(&self, u: usize, col: usize) -> Entry<'_> {
+        let row = self.rows[u];
+        let bits = entry_bits(row.deg);
+        if bits <= 64 {
+            let bit = col as u64 * u64::from(bits);
+            #[expect(clippy::cast_possible_truncation, reason = "word index fits: the table is in memory")]
+            let word = self.words[(row.word + bit / 64) as usize];
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            Entry::Narrow((word >> (bit % 64)) & mask)
+        } else {
+            let per = (bits / 64) as usize;
+            #[expect(clippy::cast_possible_truncation, reason = "word index fits: the table is in memory")]
+            let start = row.word as usize + col * per;
+            Entry::Wide(&self.words[start..start + per])
+        }
+    }
+
+    /// The entry of node `u` toward node `t`.
+    #[inline]
+    pub fn entry_to(&self, u: usize, t: usize) -> Entry<'_> {
+        self.entry(u, self.column[t] as usize)
+    }
+
+    /// Neighbour ids of `u`.
+    #[inline]
+    pub fn neighbors(&self, u: usize) -> &[NodeId] {
+        &self.neighbors[self.rows[u].slots()]
+    }
+
+    /// Bytes held by the table and the structure it indexes.
+    pub fn memory_bytes(&self) -> usize {
+        self.rows.len() * size_of::<NodeRow>()
+            + self.neighbors.len() * size_of::<NodeId>()
+            + self.column.len() * size_of::<u32>()
+            + self.order.len() * size_of::<NodeId>()
+            + self.words.len() * size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_bits_rounds_up_to_powers_of_two_then_words() {
+        let cases = [(0, 1), (1, 1), (2, 2), (3, 4), (4, 4), (5, 8), (8, 8), (9, 16), (33, 64)];
+        for (deg, bits) in cases {
+            assert_eq!(entry_bits(deg), bits, "deg {deg}");
+        }
+        assert_eq!(entry_bits(64), 64);
+        assert_eq!(entry_bits(65), 128);
+        assert_eq!(entry_bits(200), 256);
+    }
+
+    #[test]
+    fn slots_iterate_narrow_and_wide_entries() {
+        assert_eq!(Slots::new(Entry::Narrow(0b1010_0001)).collect::<Vec<_>>(), [0, 5, 7]);
+        let wide = [1u64 << 63, 0, 0b11];
+        assert_eq!(Slots::new(Entry::Wide(&wide)).collect::<Vec<_>>(), [63, 128, 129]);
+        assert_eq!(Slots::new(Entry::Wide(&wide)).len(), 3);
+        assert_eq!(Entry::Wide(&wide).first(), Some(63));
+        assert!(Entry::Wide(&wide).contains(129));
+        assert!(!Entry::Wide(&wide).contains(64));
+    }
+}
