@@ -320,16 +320,31 @@ impl GraphBuilder {
         words.try_reserve_exact(total_words).map_err(|_| Error::AllocationFailed { bytes: needed })?;
         words.resize_with(total_words, || AtomicU64::new(0));
 
-        let order = build::order::ball_order(&rows, &neighbors);
-        let adjacency = Adjacency { rows: &rows, heads: &neighbors, in_rows: &rows, tails: &neighbors };
-        build::fill_unit(adjacency, &order, &words, &progress);
-
-        let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        let (component, components) = components::label(&rows, &neighbors);
+        let mut peel = build::peel::peel(&rows, &neighbors);
+        let mut order = build::order::ball_order(&rows, &neighbors, &peel.peeled);
+        peel.order_trees(&rows, &neighbors, &mut order);
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
-        let (component, components) = components::label(&rows, &neighbors);
+        let offsets: Vec<u32> =
+            rows.iter().map(|r| r.first).chain(core::iter::once(arc_index(neighbors.len())?)).collect();
+        let adjacency = Adjacency {
+            offsets: &offsets,
+            heads: &neighbors,
+            in_offsets: &offsets,
+            tails: &neighbors,
+            component: &component,
+            peeled: &peel.peeled,
+        };
+        build::fill_unit(adjacency, &rows, &order[..peel.core_len], &words, &progress);
+        drop(offsets);
+        if !peel.is_trivial() {
+            peel.fill(&rows, &neighbors, &column, &component, &words);
+        }
+
+        let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
         let table = Table { rows, neighbors, column, order, words };
         Ok(Graph::from_parts(table, component, components))
     }

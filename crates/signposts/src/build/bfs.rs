@@ -1,135 +1,256 @@
 //! The batched bit-parallel BFS engine for unit-cost arcs.
 //!
-//! One run handles up to 64 targets at once, one bit per target in a `u64` lane. For every node
-//! `v` the engine keeps `visited[v]` (targets whose search has reached `v`) and `front[v]`
-//! (targets whose search reached `v` at the previous level). At level `L`, a node `v` is newly
-//! reached for the targets `S = (OR of front[w] over v's out-neighbours w) & !visited[v]`, so
-//! `d(v, t) = L` for each `t ∈ S`, and slot `i` of `v` (neighbour `w_i`) is an optimal first
-//! move toward `t` exactly when `t ∈ front[w_i]`, i.e. `d(w_i, t) = L - 1`. The engine
-//! accumulates `S & front[w_i]` per arc; no distance is ever stored.
+//! One run handles up to `64 · K` targets at once, one bit per target in a lane of `K` words.
+//! For every node `v` the engine keeps `visited[v]` (targets whose search has reached `v`) and
+//! `front[v]` (targets whose search reached `v` at the previous level). At level `L`, a node
+//! `v` is newly reached for the targets `S = (OR of front[w] over v's out-neighbours w) &
+//! !visited[v]`, so `d(v, t) = L` for each `t ∈ S`, and slot `i` of `v` (neighbour `w_i`) is an
+//! optimal first move toward `t` exactly when `t ∈ front[w_i]`, i.e. `d(w_i, t) = L − 1`. The
+//! engine accumulates `S & front[w_i]` per arc; no distance is ever stored.
 //!
-//! Only nodes next to the frontier are visited at each level (a worklist), so a batch costs
-//! time proportional to how many levels each node stays on some target's frontier: small when
-//! the batch's targets are close together (see [`super::order`]).
+//! ## Which nodes are looked at
+//!
+//! Only *live* nodes are evaluated at each level: a node joins the live list when one of its
+//! neighbours is first reached (before that it cannot gain anything), and leaves it once it has
+//! been reached by every target of the batch that can reach it (its *goal*: the batch's targets
+//! in its connected component). Because a batch's targets are close together (see
+//! [`super::order`]), each node is live for only about as many levels as the batch's diameter,
+//! and the engine never scans the whole graph per level. The goal only has to contain every
+//! target that can reach the node: a larger goal costs time, never correctness.
 
 use crate::NodeId;
-use crate::table::NodeRow;
 
 /// Read-only adjacency for the engine: out-arcs (table slots) and in-arcs (who to wake up).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Adjacency<'a> {
-    /// Out-arc ranges per node, in table slot order.
-    pub rows: &'a [NodeRow],
+    /// Out-arcs of node `v`: `heads[offsets[v]..offsets[v + 1]]`, in table slot order. A
+    /// plain offset array (not the table's wider rows) keeps the engine's working set small.
+    pub offsets: &'a [u32],
     /// Out-arc heads.
     pub heads: &'a [NodeId],
-    /// In-arc ranges per node (the same as `rows` for undirected graphs).
-    pub in_rows: &'a [NodeRow],
+    /// In-arcs of `v`: `tails[in_offsets[v]..in_offsets[v + 1]]` (the out-arcs again for
+    /// undirected graphs).
+    pub in_offsets: &'a [u32],
     /// In-arc tails.
     pub tails: &'a [NodeId],
+    /// Component label per node: targets in other components never reach a node.
+    pub component: &'a [u32],
+    /// Nodes the search must not enter (peeled trees), one flag per node, or empty.
+    pub peeled: &'a [bool],
 }
 
-/// Reusable scratch for batch runs on one graph; O(n + m) words, reset in O(touched).
+/// A lane of `K · 64` target bits.
+pub(crate) type Lane<const K: usize> = [u64; K];
+
+impl Adjacency<'_> {
+    /// Out-arc indices of `v`.
+    #[inline]
+    pub fn arcs(&self, v: usize) -> core::ops::Range<usize> {
+        self.offsets[v] as usize..self.offsets[v + 1] as usize
+    }
+
+    /// In-arc indices of `v`.
+    #[inline]
+    fn in_arcs(&self, v: usize) -> core::ops::Range<usize> {
+        self.in_offsets[v] as usize..self.in_offsets[v + 1] as usize
+    }
+
+    /// Number of nodes.
+    #[inline]
+    pub fn nodes(&self) -> usize {
+        self.offsets.len() - 1
+    }
+}
+
+#[inline]
+fn or<const K: usize>(a: Lane<K>, b: Lane<K>) -> Lane<K> {
+    core::array::from_fn(|k| a[k] | b[k])
+}
+
+#[inline]
+fn and_not<const K: usize>(a: Lane<K>, b: Lane<K>) -> Lane<K> {
+    core::array::from_fn(|k| a[k] & !b[k])
+}
+
+#[inline]
+fn and<const K: usize>(a: Lane<K>, b: Lane<K>) -> Lane<K> {
+    core::array::from_fn(|k| a[k] & b[k])
+}
+
+#[inline]
+fn is_zero<const K: usize>(a: Lane<K>) -> bool {
+    a.iter().fold(0, |acc, &w| acc | w) == 0
+}
+
+/// Reusable scratch for batch runs on one graph; O(n + m) lanes, reset in O(touched).
 #[derive(Debug)]
-pub(crate) struct BfsBatch {
-    visited: Vec<u64>,
-    front: Vec<u64>,
-    next: Vec<u64>,
+pub(crate) struct BfsBatch<const K: usize> {
+    visited: Vec<Lane<K>>,
+    front: Vec<Lane<K>>,
+    next: Vec<Lane<K>>,
     /// Per arc: targets toward which this arc is an optimal first move.
-    acc: Vec<u64>,
-    stamp: Vec<u32>,
-    generation: u32,
+    acc: Vec<Lane<K>>,
+    /// Per node: the run in which it joined the live list.
+    joined: Vec<u32>,
+    run: u32,
+    live: Vec<u32>,
     current: Vec<u32>,
     upcoming: Vec<u32>,
-    candidates: Vec<u32>,
+    reached: Vec<u32>,
     touched: Vec<u32>,
+    goals: Vec<(u32, Lane<K>)>,
 }
 
-impl BfsBatch {
+impl<const K: usize> BfsBatch<K> {
+    /// Targets per run.
+    pub const WIDTH: usize = 64 * K;
+
     pub fn new(nodes: usize, arcs: usize) -> Self {
         BfsBatch {
-            visited: vec![0; nodes],
-            front: vec![0; nodes],
-            next: vec![0; nodes],
-            acc: vec![0; arcs],
-            stamp: vec![0; nodes],
-            generation: 0,
+            visited: vec![[0; K]; nodes],
+            front: vec![[0; K]; nodes],
+            next: vec![[0; K]; nodes],
+            acc: vec![[0; K]; arcs],
+            joined: vec![0; nodes],
+            run: 0,
+            live: Vec::new(),
             current: Vec::new(),
             upcoming: Vec::new(),
-            candidates: Vec::new(),
+            reached: Vec::new(),
             touched: Vec::new(),
+            goals: Vec::new(),
         }
     }
 
-    /// Runs the searches of up to 64 `targets` (bit `j` = `targets[j]`), then calls
+    /// Runs the searches of up to `64 · K` `targets` (bit `j` = `targets[j]`), then calls
     /// `emit(node, masks)` once for every node reached by some target, with that node's
-    /// per-slot masks. Nodes not reached have all-zero entries and are not emitted.
-    pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[u64])) {
-        debug_assert!(targets.len() <= 64);
-        let BfsBatch { visited, front, next, acc, stamp, generation, current, upcoming, candidates, touched } =
-            self;
+    /// per-slot lanes. Nodes not reached have all-zero entries and are not emitted.
+    pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[Lane<K>])) {
+        debug_assert!(targets.len() <= Self::WIDTH);
+        self.run = self.run.wrapping_add(1);
+        if self.run == 0 {
+            self.joined.fill(0);
+            self.run = 1;
+        }
+        let BfsBatch {
+            visited,
+            front,
+            next,
+            acc,
+            joined,
+            run,
+            live,
+            current,
+            upcoming,
+            reached,
+            touched,
+            goals,
+        } = self;
+        let run = *run;
+
+        // The targets of each component present in the batch.
+        goals.clear();
+        for (j, &t) in targets.iter().enumerate() {
+            let c = g.component[t as usize];
+            let i = match goals.iter().position(|&(gc, _)| gc == c) {
+                Some(i) => i,
+                None => {
+                    goals.push((c, [0; K]));
+                    goals.len() - 1
+                }
+            };
+            goals[i].1[j / 64] |= 1 << (j % 64);
+        }
+        goals.sort_unstable_by_key(|&(c, _)| c);
+
+        // Adds `v` to the live list, once per run.
+        let join = |v: u32, live: &mut Vec<u32>, joined: &mut [u32]| {
+            if joined[v as usize] != run && !g.peeled.get(v as usize).is_some_and(|&p| p) {
+                joined[v as usize] = run;
+                live.push(v);
+            }
+        };
+        // The targets that can reach a live node: those of its component.
+        let goal = |v: usize| -> Lane<K> {
+            if let [(_, only)] = goals.as_slice() {
+                return *only;
+            }
+            let c = g.component[v];
+            let i = goals.binary_search_by_key(&c, |&(gc, _)| gc).expect("a live node shares a target's component");
+            goals[i].1
+        };
 
         for (j, &t) in targets.iter().enumerate() {
-            let t = t as usize;
-            if visited[t] == 0 {
-                touched.push(t as u32);
-                current.push(t as u32);
+            let ti = t as usize;
+            if is_zero(visited[ti]) {
+                touched.push(t);
+                current.push(t);
+                reached.push(t);
             }
-            visited[t] |= 1 << j;
-            front[t] |= 1 << j;
+            visited[ti][j / 64] |= 1 << (j % 64);
+            front[ti][j / 64] |= 1 << (j % 64);
         }
 
-        while !current.is_empty() {
-            *generation = generation.wrapping_add(1);
-            if *generation == 0 {
-                stamp.fill(0);
-                *generation = 1;
-            }
-            let generation = *generation;
-
-            candidates.clear();
-            for &f in current.iter() {
-                for &v in &g.tails[g.in_rows[f as usize].slots()] {
-                    if stamp[v as usize] != generation {
-                        stamp[v as usize] = generation;
-                        candidates.push(v);
-                    }
+        loop {
+            for &v in reached.iter() {
+                join(v, live, joined);
+                for &w in &g.tails[g.in_arcs(v as usize)] {
+                    join(w, live, joined);
                 }
             }
+            reached.clear();
+            if current.is_empty() {
+                break;
+            }
 
-            for &v in candidates.iter() {
-                let v = v as usize;
-                let slots = g.rows[v].slots();
+            // Branch-free on purpose: whether a live node gains anything is unpredictable, and
+            // a straight-line body lets the processor overlap the loads of many nodes.
+            upcoming.clear();
+            upcoming.resize(live.len(), 0);
+            let (mut gained, mut kept) = (0, 0);
+            for i in 0..live.len() {
+                let v = live[i] as usize;
+                let slots = g.arcs(v);
                 let heads = &g.heads[slots.clone()];
-                let reach = heads.iter().fold(0, |r, &w| r | front[w as usize]);
-                let new = reach & !visited[v];
-                if new == 0 {
-                    continue;
-                }
+                let reach = heads.iter().fold([0; K], |r, &w| or(r, front[w as usize]));
+                let before = visited[v];
+                let new = and_not(reach, before);
                 for (a, &w) in acc[slots].iter_mut().zip(heads) {
-                    *a |= new & front[w as usize];
+                    *a = or(*a, and(new, front[w as usize]));
                 }
-                if visited[v] == 0 {
-                    touched.push(v as u32);
-                }
-                visited[v] |= new;
+                let after = or(before, new);
+                visited[v] = after;
                 next[v] = new;
-                upcoming.push(v as u32);
+                upcoming[gained] = v as u32;
+                gained += usize::from(!is_zero(new));
+                live[kept] = v as u32;
+                kept += usize::from(after != goal(v));
+                if is_zero(before) && !is_zero(new) {
+                    touched.push(v as u32);
+                    reached.push(v as u32);
+                }
             }
+            upcoming.truncate(gained);
+            live.truncate(kept);
 
             for &f in current.iter() {
-                front[f as usize] = 0;
+                front[f as usize] = [0; K];
             }
             core::mem::swap(front, next);
             core::mem::swap(current, upcoming);
-            upcoming.clear();
         }
+        for &f in current.iter() {
+            front[f as usize] = [0; K];
+        }
+        current.clear();
+        live.clear();
 
         for &v in touched.iter() {
             let v = v as usize;
-            let slots = g.rows[v].slots();
+            let slots = g.arcs(v);
             emit(v, &acc[slots.clone()]);
-            acc[slots].fill(0);
-            visited[v] = 0;
+            acc[slots].fill([0; K]);
+            visited[v] = [0; K];
         }
         touched.clear();
     }

@@ -6,6 +6,7 @@
 
 pub(crate) mod bfs;
 pub(crate) mod order;
+pub(crate) mod peel;
 pub(crate) mod spread;
 
 use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -14,7 +15,6 @@ use crate::NodeId;
 use crate::table::{NodeRow, entry_bits, row_words};
 
 pub(crate) use bfs::Adjacency;
-use order::BATCH;
 
 /// How far a build has come: `done` of `total` batches of targets are in the table.
 ///
@@ -65,29 +65,42 @@ pub(crate) fn table_words(degrees: impl Iterator<Item = u32>, nodes: usize) -> u
     degrees.map(|d| row_words(nodes, entry_bits(d))).sum()
 }
 
+/// Lanes of 64 targets per batch: 2 makes a degree-4 node's batch chunk one 64-byte line.
+const LANES: usize = 4;
+
+/// Targets per batch.
+pub(crate) const BATCH: usize = 64 * LANES;
+
 /// Fills `words` (zeroed, laid out by [`assign_rows`]) with the first-move entries toward
-/// every target, column `c` holding target `order[c]`.
+/// the `targets` (the first columns, column `c` holding target `targets[c]`).
 pub(crate) fn fill_unit(
     g: Adjacency<'_>,
-    order: &[NodeId],
+    rows: &[NodeRow],
+    targets: &[NodeId],
     words: &[AtomicU64],
     progress: &(dyn Fn(Progress) + Sync),
 ) {
-    let n = g.rows.len();
-    let total = n.div_ceil(BATCH);
+    let n = g.nodes();
+    let total = targets.len().div_ceil(BATCH);
     let done = AtomicUsize::new(0);
-    let run = |bfs: &mut bfs::BfsBatch, batch: usize| {
-        let targets = &order[batch * BATCH..n.min(batch * BATCH + BATCH)];
-        bfs.run(g, targets, |v, masks| {
-            let row = g.rows[v];
+    let run = |bfs: &mut bfs::BfsBatch<LANES>, batch: usize| {
+        let batch_targets = &targets[batch * BATCH..targets.len().min(batch * BATCH + BATCH)];
+        bfs.run(g, batch_targets, |v, lanes| {
+            let row = rows[v];
             let bits = entry_bits(row.deg);
-            #[expect(clippy::cast_possible_truncation, reason = "the table is in memory")]
-            let start = row.word as usize + batch * bits as usize;
-            #[expect(clippy::cast_possible_truncation, reason = "at most 64 * bits")]
-            let count = row_words(targets.len(), bits) as usize;
-            spread::transpose_chunk(masks, bits, count, |k, word| {
-                words[start + k].store(word, Ordering::Relaxed);
-            });
+            for k in 0..LANES {
+                let first = batch * BATCH + k * 64;
+                if first >= n {
+                    break;
+                }
+                #[expect(clippy::cast_possible_truncation, reason = "the table is in memory")]
+                let start = row.word as usize + (first / 64) * bits as usize;
+                #[expect(clippy::cast_possible_truncation, reason = "at most 64 * bits")]
+                let count = row_words((n - first).min(64), bits) as usize;
+                spread::transpose_chunk(lanes.len(), |i| lanes[i][k], bits, count, |j, word| {
+                    words[start + j].store(word, Ordering::Relaxed);
+                });
+            }
         });
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress(Progress { done: finished, total });

@@ -48,19 +48,25 @@ pub(crate) fn spread(x: u64, stride: u32) -> u64 {
 
 /// Writes the entries of one node for a batch of up to 64 consecutive columns.
 ///
-/// `masks[i]` holds, for slot `i`, the batch's targets toward which that slot is optimal (bit
-/// `j` = column `first_column + j`). `out` receives the chunk of the row covering the batch:
+/// `mask(i)` for `i < slots` holds, for slot `i`, the targets toward which that slot is optimal
+/// (bit `j` = the chunk's `j`-th column). `out` receives the chunk of the row covering the batch:
 /// `bits` words when the batch is full (64 entries of `bits` bits), fewer for the last batch.
 /// `emit(k, word)` stores word `k` of the chunk.
 #[inline]
-pub(crate) fn transpose_chunk(masks: &[u64], bits: u32, words: usize, mut emit: impl FnMut(usize, u64)) {
+pub(crate) fn transpose_chunk(
+    slots: usize,
+    mask: impl Fn(usize) -> u64,
+    bits: u32,
+    words: usize,
+    mut emit: impl FnMut(usize, u64),
+) {
     if bits <= 64 {
         let per_word = 64 / bits; // entries per word
         for k in 0..words {
             let shift = k as u32 * per_word;
             let mut word = 0;
-            for (i, &mask) in masks.iter().enumerate() {
-                let part = mask >> shift; // shift < 64: k < words <= bits
+            for i in 0..slots {
+                let part = mask(i) >> shift; // shift < 64: k < words <= bits
                 if part != 0 {
                     word |= spread(part, bits) << i;
                 }
@@ -74,8 +80,8 @@ pub(crate) fn transpose_chunk(masks: &[u64], bits: u32, words: usize, mut emit: 
         for j in 0..entries {
             for p in 0..per {
                 let mut word = 0;
-                for (i, &mask) in masks[p * 64..masks.len().min(p * 64 + 64)].iter().enumerate() {
-                    word |= (mask >> j & 1) << i;
+                for i in p * 64..slots.min(p * 64 + 64) {
+                    word |= (mask(i) >> j & 1) << (i - p * 64);
                 }
                 emit(j * per + p, word);
             }
@@ -134,7 +140,7 @@ mod tests {
                     .collect();
                 let want = transpose_naive(&masks, bits, entries);
                 let mut got = vec![0u64; want.len()];
-                transpose_chunk(&masks, bits, want.len(), |k, w| got[k] = w);
+                transpose_chunk(masks.len(), |i| masks[i], bits, want.len(), |k, w| got[k] = w);
                 assert_eq!(got, want, "deg {deg} entries {entries}");
             }
         }
