@@ -1,10 +1,10 @@
 //! [`GraphBuilder`]: collect edges, then build a [`Graph`].
 
-use core::sync::atomic::AtomicU64;
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::build::{self, Adjacency, Progress};
 use crate::error::{Error, panic_with};
-use crate::table::{NodeRow, Table};
+use crate::table::{Layout, NodeRow, Table};
 use crate::{Graph, NodeId, components};
 
 /// The largest node count a [`Graph`] supports: ids are `u32` and `u32::MAX` is reserved.
@@ -241,7 +241,7 @@ impl GraphBuilder {
         let n = self.nodes_len();
         let arcs = self.adjacency.iter().map(Vec::len).sum::<usize>();
         let degrees = self.adjacency.iter().map(|l| degree(l.len()));
-        let words = build::table_words(degrees, n);
+        let words = Layout::words_for(degrees, n);
         Graph::overhead_bytes(n, arcs) + words * 8
     }
 
@@ -281,20 +281,21 @@ impl GraphBuilder {
         self.build_with_progress(|_| {})
     }
 
-    /// Builds the oracle, calling `progress` as batches of targets finish (from worker threads,
-    /// in no particular order of calls; `done` always grows to `total`).
+    /// Builds the oracle, calling `progress` as steps finish (from worker threads, in no
+    /// particular order of calls; the largest `done` reported is `total`).
     ///
     /// # Errors
     /// As [`GraphBuilder::try_build`].
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// let mut b = signposts::GraphBuilder::new(200);
-    /// for i in 1..200 { b.connect(i - 1, i); }
+    /// // A ring of 600 nodes: 600 targets in batches of 256.
+    /// let mut b = signposts::GraphBuilder::new(600);
+    /// for i in 0..600 { b.connect(i, (i + 1) % 600); }
     /// let last = AtomicUsize::new(0);
     /// let graph = b.build_with_progress(|p| { last.fetch_max(p.done, Ordering::Relaxed); })?;
-    /// assert_eq!(last.into_inner(), 4); // 200 targets in batches of 64
-    /// assert_eq!(graph.distance(0, 199), Some(199));
+    /// assert_eq!(last.into_inner(), 3);
+    /// assert_eq!(graph.distance(0, 299), Some(299));
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
@@ -313,7 +314,8 @@ impl GraphBuilder {
             neighbors.extend_from_slice(list);
         }
         arc_index(neighbors.len())?;
-        let total_words = usize::try_from(build::assign_rows(&mut rows))
+        let layout = Layout::assign(&mut rows);
+        let total_words = usize::try_from(layout.words())
             .map_err(|_| Error::AllocationFailed { bytes: needed })?;
 
         let mut words: Vec<AtomicU64> = Vec::new();
@@ -338,14 +340,18 @@ impl GraphBuilder {
             component: &component,
             peeled: &peel.peeled,
         };
-        build::fill_unit(adjacency, &rows, &order[..peel.core_len], &words, &progress);
+        let total = build::batches(peel.core_len) + usize::from(!peel.is_trivial());
+        let done = AtomicUsize::new(0);
+        let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+        build::fill_unit(adjacency, &rows, layout, &order[..peel.core_len], &words, &step);
         drop(offsets);
         if !peel.is_trivial() {
-            peel.fill(&rows, &neighbors, &column, &component, &words);
+            peel.fill(&rows, layout, &neighbors, &column, &component, &words);
+            step();
         }
 
         let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
-        let table = Table { rows, neighbors, column, order, words };
+        let table = Table { rows, neighbors, column, order, words, layout };
         Ok(Graph::from_parts(table, component, components))
     }
 

@@ -5,15 +5,24 @@
 //! when the `i`-th neighbour lies on a shortest path to the target of column `c`.
 //!
 //! Entry width is [`entry_bits`]: `deg` rounded up to 1, 2, 4, …, 64 bits, so an entry never
-//! straddles two words; nodes of degree above 64 use whole words per entry. Each row starts on a
-//! word boundary and holds `n` entries back to back, so a query is one load and a mask.
+//! straddles two words; nodes of degree above 64 use whole words per entry.
+//!
+//! ## Tiles
+//!
+//! Columns are grouped in blocks of [`BLOCK`] (256) consecutive columns. A block stores, node
+//! after node, each node's *chunk*: its entries toward the block's columns, back to back (256
+//! entries of `width(u)` bits = `4 · width(u)` words). So a query is one load and a mask; the
+//! entries of every node toward one target lie in one contiguous block (a crowd chasing one
+//! player reads one region), and a build batch of 256 targets writes one contiguous block.
+//! The last block holds only the lanes of 64 columns it needs, so padding is under 64 columns.
 
 use crate::NodeId;
 
 /// Where a node's row and neighbour list live. Packed so that one cache line serves a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct NodeRow {
-    /// Word offset of this node's row in [`Table::words`].
+    /// `Σ width(v)` over the nodes `v` before this one: the word offset of this node's chunk
+    /// in a block, per lane of 64 columns (see [`Layout::chunk`]).
     pub word: u64,
     /// Index of this node's first neighbour slot in [`Table::neighbors`].
     pub first: u32,
@@ -41,10 +50,51 @@ pub(crate) const fn entry_bits(deg: u32) -> u32 {
     }
 }
 
-/// Words in a row of `nodes` entries of `bits` bits each.
-#[inline]
-pub(crate) const fn row_words(nodes: usize, bits: u32) -> u64 {
-    (nodes as u64 * bits as u64).div_ceil(64)
+/// Columns per block (tile) of the table, and targets per build batch.
+pub(crate) const BLOCK: usize = 256;
+
+/// Lanes of 64 columns per block.
+const BLOCK_LANES: u64 = (BLOCK / 64) as u64;
+
+/// How the table's words are laid out: blocks of [`BLOCK`] columns, node-major inside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Layout {
+    /// `Σ_u width(u)`: the words that one lane of 64 columns takes over all nodes.
+    pub lane_words: u64,
+    /// Lanes of 64 columns: `⌈n / 64⌉`.
+    pub lanes: u64,
+}
+
+impl Layout {
+    /// Lays out a table for nodes of the given degrees, assigning each row's chunk offset.
+    pub fn assign(rows: &mut [NodeRow]) -> Layout {
+        let mut prefix = 0u64;
+        for row in rows.iter_mut() {
+            row.word = prefix;
+            prefix += u64::from(entry_bits(row.deg));
+        }
+        Layout { lane_words: prefix, lanes: (rows.len() as u64).div_ceil(64) }
+    }
+
+    /// The layout's word count for nodes of the given degrees, without assigning rows.
+    pub fn words_for(degrees: impl Iterator<Item = u32>, nodes: usize) -> u64 {
+        degrees.map(|d| u64::from(entry_bits(d))).sum::<u64>() * (nodes as u64).div_ceil(64)
+    }
+
+    /// Words in all.
+    pub fn words(&self) -> u64 {
+        self.lane_words * self.lanes
+    }
+
+    /// Start word of `row`'s chunk in block `block`, and how many lanes of 64 columns the
+    /// block has (4, fewer in the last block).
+    #[inline]
+    #[expect(clippy::cast_possible_truncation, reason = "word indices fit: the table is in memory")]
+    pub fn chunk(&self, row: NodeRow, block: usize) -> (usize, usize) {
+        let first_lane = block as u64 * BLOCK_LANES;
+        let lanes = (self.lanes - first_lane).min(BLOCK_LANES);
+        ((first_lane * self.lane_words + lanes * row.word) as usize, lanes as usize)
+    }
 }
 
 /// One entry of the table: the optimal-move bitmask over a node's slots.
@@ -142,6 +192,8 @@ pub(crate) struct Table {
     pub order: Vec<NodeId>,
     /// The entries.
     pub words: Vec<u64>,
+    /// Where each entry lives in `words`.
+    pub layout: Layout,
 }
 
 impl Table {
@@ -149,18 +201,15 @@ impl Table {
     #[inline]
     pub fn entry(&self, u: usize, col: usize) -> Entry<'_> {
         let row = self.rows[u];
-        let bits = entry_bits(row.deg);
+        let bits = entry_bits(row.deg) as usize;
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        let bit = (col % BLOCK) * bits;
+        let word = start + bit / 64;
         if bits <= 64 {
-            let bit = col as u64 * u64::from(bits);
-            #[expect(clippy::cast_possible_truncation, reason = "word index fits: the table is in memory")]
-            let word = self.words[(row.word + bit / 64) as usize];
             let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-            Entry::Narrow((word >> (bit % 64)) & mask)
+            Entry::Narrow((self.words[word] >> (bit % 64)) & mask)
         } else {
-            let per = (bits / 64) as usize;
-            #[expect(clippy::cast_possible_truncation, reason = "word index fits: the table is in memory")]
-            let start = row.word as usize + col * per;
-            Entry::Wide(&self.words[start..start + per])
+            Entry::Wide(&self.words[word..word + bits / 64])
         }
     }
 

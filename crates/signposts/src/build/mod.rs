@@ -9,14 +9,15 @@ pub(crate) mod order;
 pub(crate) mod peel;
 pub(crate) mod spread;
 
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::NodeId;
-use crate::table::{NodeRow, entry_bits, row_words};
+use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
 
 pub(crate) use bfs::Adjacency;
 
-/// How far a build has come: `done` of `total` batches of targets are in the table.
+/// How far a build has come: `done` of `total` steps are finished. A step is a batch of 256
+/// targets searched, or the filling of peeled trees.
 ///
 /// Passed to the callback of [`GraphBuilder::build_with_progress`](crate::GraphBuilder::build_with_progress).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,61 +50,44 @@ impl Progress {
     }
 }
 
-/// Assigns each node's row its word offset; returns the total word count.
-pub(crate) fn assign_rows(rows: &mut [NodeRow]) -> u64 {
-    let n = rows.len();
-    let mut word = 0u64;
-    for row in rows {
-        row.word = word;
-        word += row_words(n, entry_bits(row.deg));
-    }
-    word
-}
-
-/// Number of table words for a graph whose nodes have the given degrees.
-pub(crate) fn table_words(degrees: impl Iterator<Item = u32>, nodes: usize) -> u64 {
-    degrees.map(|d| row_words(nodes, entry_bits(d))).sum()
-}
-
-/// Lanes of 64 targets per batch: 2 makes a degree-4 node's batch chunk one 64-byte line.
-const LANES: usize = 4;
+/// Lanes of 64 targets per batch: one batch fills one block of the table.
+const LANES: usize = BLOCK / 64;
 
 /// Targets per batch.
-pub(crate) const BATCH: usize = 64 * LANES;
+pub(crate) const BATCH: usize = BLOCK;
 
-/// Fills `words` (zeroed, laid out by [`assign_rows`]) with the first-move entries toward
+/// Batches [`fill_unit`] runs for `targets` targets.
+pub(crate) fn batches(targets: usize) -> usize {
+    targets.div_ceil(BATCH)
+}
+
+/// Fills `words` (zeroed, laid out by `layout`) with the first-move entries toward
 /// the `targets` (the first columns, column `c` holding target `targets[c]`).
 pub(crate) fn fill_unit(
     g: Adjacency<'_>,
     rows: &[NodeRow],
+    layout: Layout,
     targets: &[NodeId],
     words: &[AtomicU64],
-    progress: &(dyn Fn(Progress) + Sync),
+    batch_done: &(dyn Fn() + Sync),
 ) {
     let n = g.nodes();
     let total = targets.len().div_ceil(BATCH);
-    let done = AtomicUsize::new(0);
     let run = |bfs: &mut bfs::BfsBatch<LANES>, batch: usize| {
         let batch_targets = &targets[batch * BATCH..targets.len().min(batch * BATCH + BATCH)];
         bfs.run(g, batch_targets, |v, lanes| {
             let row = rows[v];
             let bits = entry_bits(row.deg);
-            for k in 0..LANES {
-                let first = batch * BATCH + k * 64;
-                if first >= n {
-                    break;
-                }
-                #[expect(clippy::cast_possible_truncation, reason = "the table is in memory")]
-                let start = row.word as usize + (first / 64) * bits as usize;
-                #[expect(clippy::cast_possible_truncation, reason = "at most 64 * bits")]
-                let count = row_words((n - first).min(64), bits) as usize;
-                spread::transpose_chunk(lanes.len(), |i| lanes[i][k], bits, count, |j, word| {
-                    words[start + j].store(word, Ordering::Relaxed);
+            let (start, block_lanes) = layout.chunk(row, batch);
+            for k in 0..block_lanes {
+                // A lane of 64 entries of `bits` bits is `bits` words.
+                let lane_start = start + k * bits as usize;
+                spread::transpose_chunk(lanes.len(), |i| lanes[i][k], bits, bits as usize, |j, word| {
+                    words[lane_start + j].store(word, Ordering::Relaxed);
                 });
             }
         });
-        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-        progress(Progress { done: finished, total });
+        batch_done();
     };
     let arcs = g.heads.len();
     #[cfg(feature = "parallel")]

@@ -19,7 +19,7 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::NodeId;
-use crate::table::{NodeRow, entry_bits};
+use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
 
 /// Marks "no node".
 const NONE: u32 = u32::MAX;
@@ -120,7 +120,7 @@ impl Peel {
 
     /// Fills every table entry that involves a tree node: the rows of tree nodes, and the
     /// columns of tree nodes in core rows. Core-to-core entries must already be in place.
-    pub fn fill(&self, rows: &[NodeRow], neighbors: &[NodeId], column: &[u32], component: &[u32], words: &[AtomicU64]) {
+    pub fn fill(&self, rows: &[NodeRow], layout: Layout, neighbors: &[NodeId], column: &[u32], component: &[u32], words: &[AtomicU64]) {
         let n = rows.len();
         // Column runs of each component, for the "everything in my component" fills.
         let mut runs: Vec<Vec<(u32, u32)>> = Vec::new();
@@ -142,7 +142,7 @@ impl Peel {
         }
 
         let tree_row = |u: usize| {
-            let row = Row::new(rows[u], words);
+            let row = Row { words, layout, row: rows[u], bits: entry_bits(rows[u].deg) };
             let slots = &neighbors[rows[u].slots()];
             let p = self.parent[u];
             if p != NONE {
@@ -155,7 +155,7 @@ impl Peel {
             row.clear(column[u]);
         };
         let core_row = |u: usize| {
-            let row = Row::new(rows[u], words);
+            let row = Row { words, layout, row: rows[u], bits: entry_bits(rows[u].deg) };
             let slots = &neighbors[rows[u].slots()];
             for &(a, block) in &self.anchors {
                 if self.peeled[a as usize] || component[a as usize] != component[u] {
@@ -189,92 +189,99 @@ impl Peel {
     }
 }
 
-/// One row of the table, for run fills.
+/// One row of the table, for run fills. A row is split over the table's blocks; each block
+/// holds a contiguous chunk of it.
 struct Row<'a> {
     words: &'a [AtomicU64],
-    start: usize,
+    layout: Layout,
+    row: NodeRow,
     bits: u32,
 }
 
-impl<'a> Row<'a> {
-    #[expect(clippy::cast_possible_truncation, reason = "the table is in memory")]
-    fn new(row: NodeRow, words: &'a [AtomicU64]) -> Self {
-        Row { words, start: row.word as usize, bits: entry_bits(row.deg) }
+impl Row<'_> {
+    /// Calls `f(chunk_start_word, first, end)` for each block's part of columns `[s, e)`, with
+    /// `first..end` the entries' positions inside that block's chunk.
+    fn segments(&self, s: u32, e: u32, mut f: impl FnMut(usize, usize, usize)) {
+        let (mut c, e) = (s as usize, e as usize);
+        while c < e {
+            let block = c / BLOCK;
+            let end = e.min((block + 1) * BLOCK);
+            let (start, _) = self.layout.chunk(self.row, block);
+            f(start, c - block * BLOCK, end - block * BLOCK);
+            c = end;
+        }
     }
 
     /// Sets entries `[s, e)` to "only slot `slot`".
     fn fill_slot(&self, s: u32, e: u32, slot: usize) {
         if self.bits <= 64 {
-            self.fill_narrow(s, e, 1 << slot);
+            self.fill_value(s, e, &[1 << slot]);
         } else {
-            let per = self.bits as usize / 64;
-            for c in s as usize..e as usize {
-                for k in 0..per {
-                    let word = if k == slot / 64 { 1 << (slot % 64) } else { 0 };
-                    self.words[self.start + c * per + k].store(word, Ordering::Relaxed);
-                }
-            }
+            let mut value = vec![0u64; self.bits as usize / 64];
+            value[slot / 64] = 1 << (slot % 64);
+            self.fill_value(s, e, &value);
         }
     }
 
     /// Clears entry `c`.
     fn clear(&self, c: u32) {
-        if self.bits <= 64 {
-            self.fill_narrow(c, c + 1, 0);
-        } else {
-            let per = self.bits as usize / 64;
-            for k in 0..per {
-                self.words[self.start + c as usize * per + k].store(0, Ordering::Relaxed);
-            }
-        }
+        self.fill_value(c, c + 1, &vec![0u64; (self.bits as usize).div_ceil(64)]);
     }
 
     /// Sets entries `[s, e)` to a copy of entry `from`.
     fn copy(&self, from: u32, s: u32, e: u32) {
-        if self.bits <= 64 {
-            let bit = from as usize * self.bits as usize;
-            let word = self.words[self.start + bit / 64].load(Ordering::Relaxed);
-            let mask = if self.bits == 64 { u64::MAX } else { (1 << self.bits) - 1 };
-            self.fill_narrow(s, e, (word >> (bit % 64)) & mask);
-        } else {
-            let per = self.bits as usize / 64;
-            for c in s as usize..e as usize {
-                for k in 0..per {
-                    let word = self.words[self.start + from as usize * per + k].load(Ordering::Relaxed);
-                    self.words[self.start + c * per + k].store(word, Ordering::Relaxed);
+        let bits = self.bits as usize;
+        let mut value = vec![0u64; bits.div_ceil(64)];
+        self.segments(from, from + 1, |start, j, _| {
+            let bit = j * bits;
+            if bits <= 64 {
+                let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
+                value[0] = (self.words[start + bit / 64].load(Ordering::Relaxed) >> (bit % 64)) & mask;
+            } else {
+                for (k, v) in value.iter_mut().enumerate() {
+                    *v = self.words[start + bit / 64 + k].load(Ordering::Relaxed);
                 }
             }
-        }
+        });
+        self.fill_value(s, e, &value);
     }
 
-    /// Sets entries `[s, e)` (entries of at most 64 bits) to `value`.
-    fn fill_narrow(&self, s: u32, e: u32, value: u64) {
-        if s >= e {
-            return;
-        }
+    /// Sets entries `[s, e)` to `value` (one word for entries of at most 64 bits, else
+    /// `bits / 64` words).
+    fn fill_value(&self, s: u32, e: u32, value: &[u64]) {
         let bits = self.bits as usize;
-        let per_word = 64 / bits;
-        let mut pattern = 0u64;
-        for k in 0..per_word {
-            pattern |= value << (k * bits);
-        }
-        let (s, e) = (s as usize * bits, e as usize * bits); // bit range
-        let (first, last) = (s / 64, (e - 1) / 64);
-        let mask_from = |lo: usize| u64::MAX << lo;
-        let mask_to = |hi: usize| if hi == 64 { u64::MAX } else { (1u64 << hi) - 1 };
-        let put = |w: usize, mask: u64| {
-            let cell = &self.words[self.start + w];
-            let old = cell.load(Ordering::Relaxed);
-            cell.store((old & !mask) | (pattern & mask), Ordering::Relaxed);
-        };
-        if first == last {
-            put(first, mask_from(s % 64) & mask_to(e - last * 64));
-            return;
-        }
-        put(first, mask_from(s % 64));
-        for w in first + 1..last {
-            self.words[self.start + w].store(pattern, Ordering::Relaxed);
-        }
-        put(last, mask_to(e - last * 64));
+        self.segments(s, e, |start, first, end| {
+            if bits > 64 {
+                let per = bits / 64;
+                for j in first..end {
+                    for (k, &v) in value.iter().enumerate() {
+                        self.words[start + j * per + k].store(v, Ordering::Relaxed);
+                    }
+                }
+                return;
+            }
+            let mut pattern = 0u64;
+            for k in 0..64 / bits {
+                pattern |= value[0] << (k * bits);
+            }
+            let (s, e) = (first * bits, end * bits); // bit range inside the chunk
+            let (w0, w1) = (s / 64, (e - 1) / 64);
+            let put = |w: usize, mask: u64| {
+                let cell = &self.words[start + w];
+                let old = cell.load(Ordering::Relaxed);
+                cell.store((old & !mask) | (pattern & mask), Ordering::Relaxed);
+            };
+            let from = |lo: usize| u64::MAX << lo;
+            let to = |hi: usize| if hi == 64 { u64::MAX } else { (1u64 << hi) - 1 };
+            if w0 == w1 {
+                put(w0, from(s % 64) & to(e - w1 * 64));
+                return;
+            }
+            put(w0, from(s % 64));
+            for w in w0 + 1..w1 {
+                self.words[start + w].store(pattern, Ordering::Relaxed);
+            }
+            put(w1, to(e - w1 * 64));
+        });
     }
 }

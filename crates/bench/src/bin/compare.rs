@@ -1,0 +1,209 @@
+//! signposts beside bit_gossip 0.0.13 on the same graphs, in one run.
+//!
+//! Each (library, graph) pair runs in its own child process, so that peak RSS is the build's
+//! own. The child builds, checks answers against BFS, times queries, and prints one line of
+//! `key=value` fields; the parent prints a table with ratios.
+//!
+//! `cargo run --release -p signposts-bench --bin compare [-- CASE...]`
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::process::Command;
+use std::time::Instant;
+
+use signposts::NodeId;
+use signposts_bench::{CASES, bfs, builder, edges, pairs, proc_status_bytes};
+
+const QUERIES: usize = 2_000_000;
+const PATHS: usize = 2_000;
+const CHECKS: usize = 20;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--child") {
+        let (lib, case) = (&args[1], &args[2]);
+        match lib.as_str() {
+            "signposts" => child_signposts(case),
+            "bit_gossip" => child_bit_gossip(case),
+            other => panic!("unknown library {other}"),
+        }
+        return;
+    }
+    let wanted: Vec<&str> = if args.is_empty() { CASES.iter().map(|c| c.name).collect() } else { args.iter().map(String::as_str).collect() };
+    let exe = std::env::current_exe().expect("own path");
+    println!("| graph | nodes | build signposts | build bit_gossip | ratio | neighbor_to random (sp / bg) | ratio | neighbor_to chase (sp / bg) | ratio | path_to ns/step (sp / bg) | ratio | memory (sp / bg) | peak RSS (sp / bg) |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for name in wanted {
+        let case = CASES.iter().find(|c| c.name == name);
+        let run = |lib: &str| -> BTreeMap<String, String> {
+            let out = Command::new(&exe).args(["--child", lib, name]).output().expect("child runs");
+            assert!(out.status.success(), "{lib} on {name} failed: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8_lossy(&out.stdout)
+                .split_whitespace()
+                .filter_map(|kv| kv.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+                .collect()
+        };
+        let sp = run("signposts");
+        let with_peer = case.is_some_and(|c| c.peer_exact);
+        let bg = if with_peer { run("bit_gossip") } else { BTreeMap::new() };
+        let f = |m: &BTreeMap<String, String>, k: &str| m.get(k).and_then(|v| v.parse::<f64>().ok());
+        let ratio = |k: &str| match (f(&bg, k), f(&sp, k)) {
+            (Some(b), Some(s)) if s > 0.0 => format!("**{:.0}×**", b / s),
+            _ => "–".into(),
+        };
+        let pair = |k: &str, unit: &str| match (f(&sp, k), f(&bg, k)) {
+            (Some(s), Some(b)) => format!("{} / {} {unit}", fmt(s), fmt(b)),
+            (Some(s), None) => format!("{} {unit} / –", fmt(s)),
+            _ => "–".into(),
+        };
+        let title = case.map_or(name, |c| c.title);
+        println!(
+            "| {title} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            sp.get("nodes").map_or("?", String::as_str),
+            f(&sp, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v))),
+            f(&bg, "build_ms").map_or("– (inexact here)".into(), |v| format!("{} ms", fmt(v))),
+            ratio("build_ms"),
+            pair("query_ns", "ns"),
+            ratio("query_ns"),
+            pair("chase_ns", "ns"),
+            ratio("chase_ns"),
+            pair("path_ns", "ns"),
+            ratio("path_ns"),
+            pair("memory_mib", "MiB"),
+            pair("peak_rss_mib", "MiB"),
+        );
+    }
+}
+
+fn fmt(v: f64) -> String {
+    if v >= 100.0 { format!("{v:.0}") } else if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.2}") }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1 << 20)
+}
+
+/// Times `f` over every pair, returning ns per call.
+fn time_pairs(pairs: &[(NodeId, NodeId)], mut f: impl FnMut(NodeId, NodeId) -> u64) -> f64 {
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for &(u, t) in pairs {
+        sum = sum.wrapping_add(f(u, t));
+    }
+    black_box(sum);
+    start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64
+}
+
+/// Chase pattern: every node asks for its step toward one target, for several targets.
+fn chase_pairs(nodes: usize) -> Vec<(NodeId, NodeId)> {
+    let targets = pairs(nodes, 8, 99);
+    let repeat = (QUERIES / nodes / targets.len()).max(1);
+    let mut out = Vec::new();
+    for &(_, t) in &targets {
+        for _ in 0..repeat {
+            out.extend((0..nodes as NodeId).map(|u| (u, t)));
+        }
+    }
+    out
+}
+
+/// Checks that every sampled answer is an optimal move (BFS), panicking otherwise.
+fn check(case: &str, answer: impl Fn(NodeId, NodeId) -> Option<NodeId>) {
+    let b = builder(case);
+    for &(_, t) in &pairs(b.nodes_len(), CHECKS, 5) {
+        let dist = bfs(&b, t);
+        for u in 0..b.nodes_len() as NodeId {
+            let d = dist[u as usize];
+            match answer(u, t) {
+                None => assert!(d == 0 || d == u32::MAX, "{case}: no answer from {u} to {t} at distance {d}"),
+                Some(v) => assert!(
+                    b.contains_edge(u, v) && dist[v as usize] + 1 == d,
+                    "{case}: step {u} -> {v} toward {t} is not optimal"
+                ),
+            }
+        }
+    }
+}
+
+fn child_signposts(case: &str) {
+    let b = builder(case);
+    let n = b.nodes_len();
+    let rss_before = proc_status_bytes("VmRSS");
+    let start = Instant::now();
+    let graph = b.build();
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let rss_after = proc_status_bytes("VmRSS");
+    drop(b);
+    check(case, |u, t| graph.neighbor_to(u, t));
+    let random = pairs(n, QUERIES, 1);
+    let query_ns = time_pairs(&random, |u, t| u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
+    let chase_ns = time_pairs(&chase_pairs(n), |u, t| u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
+    let (path_ns, _) = time_paths(&pairs(n, PATHS, 2), |u, t| graph.path_to(u, t).map(u64::from).sum::<u64>(), |u, t| graph.path_to(u, t).count());
+    println!(
+        "nodes={n} build_ms={build_ms} query_ns={query_ns} chase_ns={chase_ns} path_ns={path_ns} memory_mib={} rss_delta_mib={} peak_rss_mib={}",
+        mib(graph.memory_bytes() as u64),
+        mib(rss_after.saturating_sub(rss_before)),
+        mib(proc_status_bytes("VmHWM"))
+    );
+}
+
+/// ns per path step over `pairs`; `walk` consumes a path, `len` counts its nodes.
+fn time_paths(
+    pairs: &[(NodeId, NodeId)],
+    mut walk: impl FnMut(NodeId, NodeId) -> u64,
+    len: impl Fn(NodeId, NodeId) -> usize,
+) -> (f64, usize) {
+    let steps: usize = pairs.iter().map(|&(u, t)| len(u, t).saturating_sub(1)).sum();
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for &(u, t) in pairs {
+        sum = sum.wrapping_add(walk(u, t));
+    }
+    black_box(sum);
+    (start.elapsed().as_secs_f64() * 1e9 / steps.max(1) as f64, steps)
+}
+
+fn child_bit_gossip(case: &str) {
+    let b = builder(case);
+    let n = b.nodes_len();
+    let edges = edges(&b);
+    drop(b);
+    let id = |v: NodeId| u16::try_from(v).expect("bit_gossip cases fit u16 ids");
+    let rss_before = proc_status_bytes("VmRSS");
+    let start = Instant::now();
+    let mut peer = bit_gossip::Graph::<u16>::builder(n);
+    for &(a, c) in &edges {
+        peer.connect(id(a), id(c));
+    }
+    let graph = peer.build();
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let rss_after = proc_status_bytes("VmRSS");
+    check(case, |u, t| graph.neighbor_to(id(u), id(t)).map(NodeId::from));
+    let random: Vec<(u16, u16)> = pairs(n, QUERIES, 1).into_iter().map(|(u, t)| (id(u), id(t))).collect();
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for &(u, t) in &random {
+        sum = sum.wrapping_add(u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
+    }
+    black_box(sum);
+    let query_ns = start.elapsed().as_secs_f64() * 1e9 / random.len() as f64;
+    let chase: Vec<(u16, u16)> = chase_pairs(n).into_iter().map(|(u, t)| (id(u), id(t))).collect();
+    let start = Instant::now();
+    for &(u, t) in &chase {
+        sum = sum.wrapping_add(u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
+    }
+    black_box(sum);
+    let chase_ns = start.elapsed().as_secs_f64() * 1e9 / chase.len() as f64;
+    let (path_ns, _) = time_paths(
+        &pairs(n, PATHS, 2),
+        |u, t| graph.path_to(id(u), id(t)).map(u64::from).sum::<u64>(),
+        |u, t| graph.path_to(id(u), id(t)).count(),
+    );
+    let delta = rss_after.saturating_sub(rss_before);
+    println!(
+        "nodes={n} build_ms={build_ms} query_ns={query_ns} chase_ns={chase_ns} path_ns={path_ns} memory_mib={} rss_delta_mib={} peak_rss_mib={}",
+        mib(delta),
+        mib(delta),
+        mib(proc_status_bytes("VmHWM"))
+    );
+}

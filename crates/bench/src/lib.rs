@@ -1,0 +1,93 @@
+//! Shared pieces of the signposts benchmarks: graph cases, process memory readings, answer
+//! checks. The benchmark binaries put signposts beside its peers in one run and print ratios.
+
+use signposts::generate::{Connectivity, grid, maze, walled_grid};
+use signposts::{GraphBuilder, NodeId};
+
+/// A named benchmark graph.
+pub struct Case {
+    /// Short name used on the command line.
+    pub name: &'static str,
+    /// What it is, for the table.
+    pub title: &'static str,
+    /// Whether bit_gossip answers correctly on it (bipartite graphs only).
+    pub peer_exact: bool,
+}
+
+/// The graphs of the core comparison.
+pub const CASES: [Case; 6] = [
+    Case { name: "grid32", title: "32×32 4-grid", peer_exact: true },
+    Case { name: "grid100", title: "100×100 4-grid", peer_exact: true },
+    Case { name: "grid100x200", title: "100×200 4-grid", peer_exact: true },
+    Case { name: "maze80", title: "80×80 perfect maze", peer_exact: true },
+    Case { name: "walls100", title: "100×100 4-grid, 20% walls", peer_exact: true },
+    Case { name: "grid100-8", title: "100×100 8-grid", peer_exact: false },
+];
+
+/// Builds the case's graph as a signposts builder (node = y · width + x).
+///
+/// # Panics
+/// On an unknown name.
+#[must_use]
+pub fn builder(name: &str) -> GraphBuilder {
+    match name {
+        "grid32" => grid(32, 32, Connectivity::Four),
+        "grid100" => grid(100, 100, Connectivity::Four),
+        "grid100x200" => grid(100, 200, Connectivity::Four),
+        "grid200" => grid(200, 200, Connectivity::Four),
+        "grid320" => grid(320, 320, Connectivity::Four),
+        "maze80" => maze(80, 80, 42),
+        "walls100" => walled_grid(100, 100, 0.2, 7, Connectivity::Four),
+        "grid100-8" => grid(100, 100, Connectivity::Eight),
+        other => panic!("unknown case {other}"),
+    }
+}
+
+/// Edges of a builder, each once (`a < b`).
+#[must_use]
+pub fn edges(builder: &GraphBuilder) -> Vec<(NodeId, NodeId)> {
+    let n = NodeId::try_from(builder.nodes_len()).expect("fits");
+    (0..n).flat_map(|a| builder.neighbors(a).iter().filter(move |&&b| a < b).map(move |&b| (a, b))).collect()
+}
+
+/// BFS distances to `target`; `u32::MAX` = unreachable.
+#[must_use]
+pub fn bfs(builder: &GraphBuilder, target: NodeId) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; builder.nodes_len()];
+    let mut queue = std::collections::VecDeque::from([target]);
+    dist[target as usize] = 0;
+    while let Some(u) = queue.pop_front() {
+        for &v in builder.neighbors(u) {
+            if dist[v as usize] == u32::MAX {
+                dist[v as usize] = dist[u as usize] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
+}
+
+/// Fixed pseudo-random (from, to) pairs over `nodes` nodes.
+#[must_use]
+pub fn pairs(nodes: usize, count: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
+    let mut rng = signposts::generate::SplitMix64::new(seed);
+    let n = nodes as u64;
+    (0..count)
+        .map(|_| {
+            let u = NodeId::try_from(rng.below(n)).expect("fits");
+            let t = NodeId::try_from(rng.below(n)).expect("fits");
+            (u, t)
+        })
+        .collect()
+}
+
+/// A `/proc/self/status` field in bytes (`VmRSS`, `VmHWM`), or 0 where unavailable.
+#[must_use]
+pub fn proc_status_bytes(field: &str) -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else { return 0 };
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|rest| rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
