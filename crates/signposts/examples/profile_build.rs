@@ -19,6 +19,10 @@ fn main() {
     for _ in 0..reps {
         let start = Instant::now();
         let graph = builder.build();
-        println!("{kind} {side}: {:.1} ms, {} bytes", start.elapsed().as_secs_f64() * 1e3, graph.memory_bytes());
+        println!(
+            "{kind} {side}: {:.1} ms, {} bytes",
+            start.elapsed().as_secs_f64() * 1e3,
+            graph.memory_bytes()
+        );
     }
 }

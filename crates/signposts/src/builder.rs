@@ -315,8 +315,8 @@ impl GraphBuilder {
         }
         arc_index(neighbors.len())?;
         let layout = Layout::assign(&mut rows);
-        let total_words = usize::try_from(layout.words())
-            .map_err(|_| Error::AllocationFailed { bytes: needed })?;
+        let total_words =
+            usize::try_from(layout.words()).map_err(|_| Error::AllocationFailed { bytes: needed })?;
 
         let mut words: Vec<AtomicU64> = Vec::new();
         words.try_reserve_exact(total_words).map_err(|_| Error::AllocationFailed { bytes: needed })?;

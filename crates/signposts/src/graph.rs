@@ -245,6 +245,94 @@ impl Graph {
         Some(self.table.neighbors[self.table.rows[u].first as usize + slot])
     }
 
+    /// [`Graph::neighbor_to`] for many `(from, to)` queries at once, written to `out` (which
+    /// is cleared first): the step of each entity toward its target.
+    ///
+    /// Answers equal one [`Graph::neighbor_to`] call per query, but the table lines of 64
+    /// queries at a time are prefetched before any is read, so their memory latencies overlap:
+    /// on tables larger than the cache this is several times faster per query than single
+    /// calls (see the README's benchmark table).
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`Graph::try_neighbor_to_each`].
+    ///
+    /// # Complexity
+    /// O(1) per query.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let g = b.build();
+    /// let mut steps = Vec::new();
+    /// g.neighbor_to_each(&[(0, 2), (2, 0), (1, 1), (0, 3)], &mut steps);
+    /// assert_eq!(steps, [Some(1), Some(1), None, None]);
+    /// ```
+    #[track_caller]
+    pub fn neighbor_to_each(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) {
+        if let Err(e) = self.try_neighbor_to_each(queries, out) {
+            panic_with(&e);
+        }
+    }
+
+    /// [`Graph::neighbor_to_each`] with an error for out-of-range ids (then `out` is left
+    /// empty).
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build();
+    /// let mut out = Vec::new();
+    /// assert!(g.try_neighbor_to_each(&[(0, 1), (0, 7)], &mut out).is_err());
+    /// assert!(out.is_empty());
+    /// ```
+    pub fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        out.clear();
+        let result = self.steps_into(queries, out);
+        if result.is_err() {
+            out.clear();
+        }
+        result
+    }
+
+    fn steps_into(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) -> Result<(), Error> {
+        const GROUP: usize = 64;
+        out.reserve(queries.len());
+        let mut masks = [0u64; GROUP];
+        for group in queries.chunks(GROUP) {
+            // Three passes: ask for every entry's cache line, read the entries, then answer.
+            for &(from, to) in group {
+                let (u, t) = (self.index(from)?, self.index(to)?);
+                self.table.prefetch_entry(u, t);
+            }
+            for (mask, &(from, to)) in masks.iter_mut().zip(group) {
+                let (u, t) = (self.index(from)?, self.index(to)?);
+                *mask = match self.table.entry_to(u, t) {
+                    crate::table::Entry::Narrow(m) => m,
+                    crate::table::Entry::Wide(_) => u64::MAX, // resolved below
+                };
+            }
+            for (&mask, &(from, to)) in masks.iter().zip(group) {
+                let (u, t) = (from as usize, to as usize);
+                out.push(if mask == u64::MAX {
+                    self.next_hop(u, t)
+                } else if mask == 0 {
+                    None
+                } else {
+                    Some(
+                        self.table.neighbors
+                            [self.table.rows[u].first as usize + mask.trailing_zeros() as usize],
+                    )
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Every optimal next hop from `from` toward `to`, in increasing id order: exactly the
     /// neighbours `v` with `d(v, to) = d(from, to) − 1`. Empty when `from == to` or `to` is
     /// unreachable.

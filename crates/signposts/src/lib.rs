@@ -35,6 +35,7 @@
 //! | query | answer | cost |
 //! | --- | --- | --- |
 //! | [`Graph::neighbor_to`] | lowest-id optimal next hop | O(1), one table load |
+//! | [`Graph::neighbor_to_each`] | the same for many entities, prefetched | O(1) per query |
 //! | [`Graph::neighbors_to`] | every optimal next hop | O(1) + O(1) per item |
 //! | [`Graph::path_to`] | a whole shortest path, both ends included | O(1) per node |
 //! | [`Graph::distance`] | number of edges on a shortest path | O(d), walks the path |
@@ -85,6 +86,7 @@ mod components;
 mod error;
 pub mod generate;
 mod graph;
+mod prefetch;
 mod small;
 pub(crate) mod table;
 

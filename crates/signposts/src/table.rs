@@ -213,6 +213,16 @@ impl Table {
         }
     }
 
+    /// Asks the processor to start loading the entry of node `u` toward node `t`.
+    #[inline]
+    pub fn prefetch_entry(&self, u: usize, t: usize) {
+        let col = self.column[t] as usize;
+        let row = self.rows[u];
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        let bit = (col % BLOCK) * entry_bits(row.deg) as usize;
+        crate::prefetch::prefetch(&self.words[start + bit / 64]);
+    }
+
     /// The entry of node `u` toward node `t`.
     #[inline]
     pub fn entry_to(&self, u: usize, t: usize) -> Entry<'_> {

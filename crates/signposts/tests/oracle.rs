@@ -14,6 +14,12 @@ fn check_exact(case: &Case, graph: &Graph) {
     assert_eq!(graph.nodes_len(), n);
     assert_eq!(graph.edges_len(), builder.edges_len());
     let dist = bfs_all(builder);
+    let queries: Vec<(NodeId, NodeId)> =
+        (0..n as NodeId).flat_map(|u| (0..n as NodeId).map(move |t| (u, t))).collect();
+    let mut batch = Vec::new();
+    graph.neighbor_to_each(&queries, &mut batch);
+    let single: Vec<_> = queries.iter().map(|&(u, t)| graph.neighbor_to(u, t)).collect();
+    assert_eq!(batch, single, "{name}: neighbor_to_each");
     for t in 0..n {
         let dt = &dist[t];
         for u in 0..n {

@@ -29,9 +29,15 @@ fn main() {
         }
         return;
     }
-    let wanted: Vec<&str> = if args.is_empty() { CASES.iter().map(|c| c.name).collect() } else { args.iter().map(String::as_str).collect() };
+    let wanted: Vec<&str> = if args.is_empty() {
+        CASES.iter().map(|c| c.name).collect()
+    } else {
+        args.iter().map(String::as_str).collect()
+    };
     let exe = std::env::current_exe().expect("own path");
-    println!("| graph | nodes | build signposts | build bit_gossip | ratio | neighbor_to random (sp / bg) | ratio | neighbor_to chase (sp / bg) | ratio | path_to ns/step (sp / bg) | ratio | memory (sp / bg) | peak RSS (sp / bg) |");
+    println!(
+        "| graph | nodes | build signposts | build bit_gossip | ratio | neighbor_to random (sp / bg) | ratio | neighbor_to chase (sp / bg) | ratio | path_to ns/step (sp / bg) | ratio | memory (sp / bg) | peak RSS (sp / bg) |"
+    );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for name in wanted {
         let case = CASES.iter().find(|c| c.name == name);
@@ -76,7 +82,13 @@ fn main() {
 }
 
 fn fmt(v: f64) -> String {
-    if v >= 100.0 { format!("{v:.0}") } else if v >= 10.0 { format!("{v:.1}") } else { format!("{v:.2}") }
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 fn mib(bytes: u64) -> f64 {
@@ -138,7 +150,11 @@ fn child_signposts(case: &str) {
     let random = pairs(n, QUERIES, 1);
     let query_ns = time_pairs(&random, |u, t| u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
     let chase_ns = time_pairs(&chase_pairs(n), |u, t| u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
-    let (path_ns, _) = time_paths(&pairs(n, PATHS, 2), |u, t| graph.path_to(u, t).map(u64::from).sum::<u64>(), |u, t| graph.path_to(u, t).count());
+    let (path_ns, _) = time_paths(
+        &pairs(n, PATHS, 2),
+        |u, t| graph.path_to(u, t).map(u64::from).sum::<u64>(),
+        |u, t| graph.path_to(u, t).count(),
+    );
     println!(
         "nodes={n} build_ms={build_ms} query_ns={query_ns} chase_ns={chase_ns} path_ns={path_ns} memory_mib={} rss_delta_mib={} peak_rss_mib={}",
         mib(graph.memory_bytes() as u64),

@@ -176,7 +176,9 @@ impl<const K: usize> BfsBatch<K> {
                 return *only;
             }
             let c = g.component[v];
-            let i = goals.binary_search_by_key(&c, |&(gc, _)| gc).expect("a live node shares a target's component");
+            let i = goals
+                .binary_search_by_key(&c, |&(gc, _)| gc)
+                .expect("a live node shares a target's component");
             goals[i].1
         };
 

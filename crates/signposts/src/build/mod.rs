@@ -82,9 +82,15 @@ pub(crate) fn fill_unit(
             for k in 0..block_lanes {
                 // A lane of 64 entries of `bits` bits is `bits` words.
                 let lane_start = start + k * bits as usize;
-                spread::transpose_chunk(lanes.len(), |i| lanes[i][k], bits, bits as usize, |j, word| {
-                    words[lane_start + j].store(word, Ordering::Relaxed);
-                });
+                spread::transpose_chunk(
+                    lanes.len(),
+                    |i| lanes[i][k],
+                    bits,
+                    bits as usize,
+                    |j, word| {
+                        words[lane_start + j].store(word, Ordering::Relaxed);
+                    },
+                );
             }
         });
         batch_done();

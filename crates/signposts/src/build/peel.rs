@@ -80,7 +80,8 @@ impl Peel {
     pub fn order_trees(&mut self, rows: &[NodeRow], neighbors: &[NodeId], order: &mut Vec<NodeId>) {
         let n = rows.len();
         let mut stack: Vec<(u32, bool)> = Vec::new();
-        let roots: Vec<u32> = (0..n as u32).filter(|&v| self.peeled[v as usize] && self.parent[v as usize] == NONE).collect();
+        let roots: Vec<u32> =
+            (0..n as u32).filter(|&v| self.peeled[v as usize] && self.parent[v as usize] == NONE).collect();
         let core: Vec<u32> = order.clone();
         for anchor in core.into_iter().chain(roots) {
             let start = order.len();
@@ -95,7 +96,8 @@ impl Peel {
             }
             while let Some((v, done)) = stack.pop() {
                 if done {
-                    let size = 1 + self.children(v, rows, neighbors).map(|c| self.size[c as usize]).sum::<u32>();
+                    let size =
+                        1 + self.children(v, rows, neighbors).map(|c| self.size[c as usize]).sum::<u32>();
                     self.size[v as usize] = size;
                     continue;
                 }
@@ -113,14 +115,30 @@ impl Peel {
     }
 
     /// Peeled neighbours of `v` that hang from it.
-    fn children<'a>(&'a self, v: u32, rows: &[NodeRow], neighbors: &'a [NodeId]) -> impl Iterator<Item = u32> + 'a {
+    fn children<'a>(
+        &'a self,
+        v: u32,
+        rows: &[NodeRow],
+        neighbors: &'a [NodeId],
+    ) -> impl Iterator<Item = u32> + 'a {
         let slots = rows[v as usize].slots();
-        neighbors[slots].iter().copied().filter(move |&w| self.peeled[w as usize] && self.parent[w as usize] == v)
+        neighbors[slots]
+            .iter()
+            .copied()
+            .filter(move |&w| self.peeled[w as usize] && self.parent[w as usize] == v)
     }
 
     /// Fills every table entry that involves a tree node: the rows of tree nodes, and the
     /// columns of tree nodes in core rows. Core-to-core entries must already be in place.
-    pub fn fill(&self, rows: &[NodeRow], layout: Layout, neighbors: &[NodeId], column: &[u32], component: &[u32], words: &[AtomicU64]) {
+    pub fn fill(
+        &self,
+        rows: &[NodeRow],
+        layout: Layout,
+        neighbors: &[NodeId],
+        column: &[u32],
+        component: &[u32],
+        words: &[AtomicU64],
+    ) {
         let n = rows.len();
         // Column runs of each component, for the "everything in my component" fills.
         let mut runs: Vec<Vec<(u32, u32)>> = Vec::new();
@@ -180,7 +198,15 @@ impl Peel {
     }
 
     /// Sets, in `u`'s row, every column of each hanging child's subtree to that child's slot.
-    fn fill_children(&self, u: u32, row: &Row<'_>, slots: &[NodeId], column: &[u32], rows: &[NodeRow], neighbors: &[NodeId]) {
+    fn fill_children(
+        &self,
+        u: u32,
+        row: &Row<'_>,
+        slots: &[NodeId],
+        column: &[u32],
+        rows: &[NodeRow],
+        neighbors: &[NodeId],
+    ) {
         for ch in self.children(u, rows, neighbors) {
             let slot = slots.binary_search(&ch).expect("child is a neighbour");
             let start = column[ch as usize];
