@@ -301,32 +301,21 @@ impl Graph {
 
     fn steps_into(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) -> Result<(), Error> {
         const GROUP: usize = 64;
-        out.reserve(queries.len());
-        let mut masks = [0u64; GROUP];
+        let mut found = [(0usize, 0u32, 0u64); GROUP];
         for group in queries.chunks(GROUP) {
-            // Three passes: ask for every entry's cache line, read the entries, then answer.
-            for &(from, to) in group {
+            // Locate every entry and ask for its cache line; read them; then answer.
+            for (place, &(from, to)) in found.iter_mut().zip(group) {
                 let (u, t) = (self.index(from)?, self.index(to)?);
-                self.table.prefetch_entry(u, t);
+                *place = self.table.locate(u, self.table.column[t] as usize).unwrap_or((0, 0, 0));
+                crate::prefetch::prefetch(&self.table.words[place.0]);
             }
-            for (mask, &(from, to)) in masks.iter_mut().zip(group) {
-                let (u, t) = (self.index(from)?, self.index(to)?);
-                *mask = match self.table.entry_to(u, t) {
-                    crate::table::Entry::Narrow(m) => m,
-                    crate::table::Entry::Wide(_) => u64::MAX, // resolved below
-                };
-            }
-            for (&mask, &(from, to)) in masks.iter().zip(group) {
+            for (&(word, shift, mask), &(from, to)) in found.iter().zip(group) {
                 let (u, t) = (from as usize, to as usize);
-                out.push(if mask == u64::MAX {
-                    self.next_hop(u, t)
-                } else if mask == 0 {
-                    None
+                out.push(if mask == 0 {
+                    self.next_hop(u, t) // a node with more than 64 neighbours
                 } else {
-                    Some(
-                        self.table.neighbors
-                            [self.table.rows[u].first as usize + mask.trailing_zeros() as usize],
-                    )
+                    let entry = (self.table.words[word] >> shift) & mask;
+                    (entry != 0).then(|| self.table.neighbors[self.table.rows[u].first as usize + entry.trailing_zeros() as usize])
                 });
             }
         }

@@ -21,8 +21,10 @@ use crate::NodeId;
 /// Where a node's row and neighbour list live. Packed so that one cache line serves a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct NodeRow {
-    /// `Σ width(v)` over the nodes `v` before this one: the word offset of this node's chunk
-    /// in a block, per lane of 64 columns (see [`Layout::chunk`]).
+    /// Low 56 bits: `Σ width(v)` over the nodes `v` before this one, the word offset of this
+    /// node's chunk in a block per lane of 64 columns (see [`Layout::chunk`]). High 8 bits:
+    /// `log2(width)` for entries of at most 64 bits, [`WIDE`] otherwise. Set by
+    /// [`Layout::assign`]; packed so that a query reads one 16-byte record.
     pub word: u64,
     /// Index of this node's first neighbour slot in [`Table::neighbors`].
     pub first: u32,
@@ -30,7 +32,24 @@ pub(crate) struct NodeRow {
     pub deg: u32,
 }
 
+/// The width code of nodes whose entries take more than one word.
+const WIDE: u64 = 0xFF;
+
 impl NodeRow {
+    /// The chunk offset part of [`NodeRow::word`].
+    #[inline]
+    pub fn offset(self) -> u64 {
+        self.word & ((1 << 56) - 1)
+    }
+
+    /// `log2` of the entry width, or `None` for entries wider than 64 bits.
+    #[inline]
+    pub fn width_log2(self) -> Option<u32> {
+        let code = self.word >> 56;
+        #[expect(clippy::cast_possible_truncation, reason = "at most 6")]
+        (code != WIDE).then_some(code as u32)
+    }
+
     /// The node's neighbour slots as a range into [`Table::neighbors`].
     #[inline]
     pub fn slots(self) -> core::ops::Range<usize> {
@@ -70,8 +89,10 @@ impl Layout {
     pub fn assign(rows: &mut [NodeRow]) -> Layout {
         let mut prefix = 0u64;
         for row in rows.iter_mut() {
-            row.word = prefix;
-            prefix += u64::from(entry_bits(row.deg));
+            let bits = entry_bits(row.deg);
+            let code = if bits <= 64 { u64::from(bits.trailing_zeros()) } else { WIDE };
+            row.word = prefix | code << 56;
+            prefix += u64::from(bits);
         }
         Layout { lane_words: prefix, lanes: (rows.len() as u64).div_ceil(64) }
     }
@@ -93,7 +114,7 @@ impl Layout {
     pub fn chunk(&self, row: NodeRow, block: usize) -> (usize, usize) {
         let first_lane = block as u64 * BLOCK_LANES;
         let lanes = (self.lanes - first_lane).min(BLOCK_LANES);
-        ((first_lane * self.lane_words + lanes * row.word) as usize, lanes as usize)
+        ((first_lane * self.lane_words + lanes * row.offset()) as usize, lanes as usize)
     }
 }
 
@@ -197,30 +218,28 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// Where the entry of node `u` toward column `col` lives, for entries of at most 64 bits:
+    /// the word index, the shift and the mask. `None` for wide entries.
+    #[inline]
+    pub fn locate(&self, u: usize, col: usize) -> Option<(usize, u32, u64)> {
+        let row = self.rows[u];
+        let log = row.width_log2()?;
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        let bit = (col % BLOCK) << log;
+        Some((start + bit / 64, (bit % 64) as u32, u64::MAX >> (64 - (1u32 << log))))
+    }
+
     /// The entry of node `u` toward column `col`.
     #[inline]
     pub fn entry(&self, u: usize, col: usize) -> Entry<'_> {
+        if let Some((word, shift, mask)) = self.locate(u, col) {
+            return Entry::Narrow((self.words[word] >> shift) & mask);
+        }
         let row = self.rows[u];
         let bits = entry_bits(row.deg) as usize;
         let (start, _) = self.layout.chunk(row, col / BLOCK);
-        let bit = (col % BLOCK) * bits;
-        let word = start + bit / 64;
-        if bits <= 64 {
-            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-            Entry::Narrow((self.words[word] >> (bit % 64)) & mask)
-        } else {
-            Entry::Wide(&self.words[word..word + bits / 64])
-        }
-    }
-
-    /// Asks the processor to start loading the entry of node `u` toward node `t`.
-    #[inline]
-    pub fn prefetch_entry(&self, u: usize, t: usize) {
-        let col = self.column[t] as usize;
-        let row = self.rows[u];
-        let (start, _) = self.layout.chunk(row, col / BLOCK);
-        let bit = (col % BLOCK) * entry_bits(row.deg) as usize;
-        crate::prefetch::prefetch(&self.words[start + bit / 64]);
+        let word = start + (col % BLOCK) * bits / 64;
+        Entry::Wide(&self.words[word..word + bits / 64])
     }
 
     /// The entry of node `u` toward node `t`.
