@@ -10,18 +10,16 @@ pub struct Case {
     pub name: &'static str,
     /// What it is, for the table.
     pub title: &'static str,
-    /// Whether bit_gossip answers correctly on it (bipartite graphs only).
-    pub peer_exact: bool,
 }
 
 /// The graphs of the core comparison.
 pub const CASES: [Case; 6] = [
-    Case { name: "grid32", title: "32×32 4-grid", peer_exact: true },
-    Case { name: "grid100", title: "100×100 4-grid", peer_exact: true },
-    Case { name: "grid100x200", title: "100×200 4-grid", peer_exact: true },
-    Case { name: "maze80", title: "80×80 perfect maze", peer_exact: true },
-    Case { name: "walls100", title: "100×100 4-grid, 20% walls", peer_exact: true },
-    Case { name: "grid100-8", title: "100×100 8-grid", peer_exact: false },
+    Case { name: "grid32", title: "32×32 4-grid" },
+    Case { name: "grid100", title: "100×100 4-grid" },
+    Case { name: "grid100x200", title: "100×200 4-grid" },
+    Case { name: "maze80", title: "80×80 perfect maze" },
+    Case { name: "walls100", title: "100×100 4-grid, 20% walls" },
+    Case { name: "grid100-8", title: "100×100 8-grid" },
 ];
 
 /// Builds the case's graph as a signposts builder (node = y · width + x).

@@ -289,16 +289,25 @@ impl GraphBuilder {
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// // A ring of 600 nodes: 600 targets in batches of 256.
+    /// // A ring of 600 nodes: 600 targets in batches of 128.
     /// let mut b = signposts::GraphBuilder::new(600);
     /// for i in 0..600 { b.connect(i, (i + 1) % 600); }
     /// let last = AtomicUsize::new(0);
     /// let graph = b.build_with_progress(|p| { last.fetch_max(p.done, Ordering::Relaxed); })?;
-    /// assert_eq!(last.into_inner(), 3);
+    /// assert_eq!(last.into_inner(), 5);
     /// assert_eq!(graph.distance(0, 299), Some(299));
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
+        self.build_inner(&progress, None)
+    }
+
+    /// The build, with the batch width forced in tests.
+    fn build_inner(
+        &self,
+        progress: &(dyn Fn(Progress) + Sync),
+        batch: Option<usize>,
+    ) -> Result<Graph, Error> {
         let n = self.nodes_len();
         let needed = self.memory_needed();
         if let Some(limit) = self.memory_limit
@@ -318,13 +327,12 @@ impl GraphBuilder {
         let total_words =
             usize::try_from(layout.words()).map_err(|_| Error::AllocationFailed { bytes: needed })?;
 
-        let mut words: Vec<AtomicU64> = Vec::new();
-        words.try_reserve_exact(total_words).map_err(|_| Error::AllocationFailed { bytes: needed })?;
-        words.resize_with(total_words, || AtomicU64::new(0));
+        let words = crate::memory::zeroed_words(total_words, needed)?;
 
         let (component, components) = components::label(&rows, &neighbors);
         let mut peel = build::peel::peel(&rows, &neighbors);
-        let mut order = build::order::ball_order(&rows, &neighbors, &peel.peeled);
+        let batch = batch.unwrap_or_else(|| build::batch_width(peel.core_len));
+        let mut order = build::order::ball_order(&rows, &neighbors, &peel.peeled, batch);
         peel.order_trees(&rows, &neighbors, &mut order);
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
@@ -340,10 +348,10 @@ impl GraphBuilder {
             component: &component,
             peeled: &peel.peeled,
         };
-        let total = build::batches(peel.core_len) + usize::from(!peel.is_trivial());
+        let total = peel.core_len.div_ceil(batch) + usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::fill_unit(adjacency, &rows, layout, &order[..peel.core_len], &words, &step);
+        build::fill_unit(adjacency, &rows, layout, &order[..peel.core_len], batch, &words, &step);
         drop(offsets);
         if !peel.is_trivial() {
             peel.fill(&rows, layout, &neighbors, &column, &component, &words);
@@ -388,5 +396,23 @@ fn insert_sorted(list: &mut Vec<NodeId>, v: NodeId) {
 fn remove_sorted(list: &mut Vec<NodeId>, v: NodeId) {
     if let Ok(at) = list.binary_search(&v) {
         list.remove(at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::generate::{Connectivity, walled_grid};
+
+    #[test]
+    fn both_batch_widths_build_the_same_answers() {
+        let builder = walled_grid(37, 29, 0.2, 5, Connectivity::Eight);
+        let narrow = builder.build_inner(&|_| {}, Some(128)).unwrap();
+        let wide = builder.build_inner(&|_| {}, Some(256)).unwrap();
+        let n = u32::try_from(builder.nodes_len()).unwrap();
+        for u in 0..n {
+            for t in 0..n {
+                assert!(narrow.neighbors_to(u, t).eq(wide.neighbors_to(u, t)), "{u} -> {t}");
+            }
+        }
     }
 }

@@ -315,7 +315,10 @@ impl Graph {
                     self.next_hop(u, t) // a node with more than 64 neighbours
                 } else {
                     let entry = (self.table.words[word] >> shift) & mask;
-                    (entry != 0).then(|| self.table.neighbors[self.table.rows[u].first as usize + entry.trailing_zeros() as usize])
+                    (entry != 0).then(|| {
+                        self.table.neighbors
+                            [self.table.rows[u].first as usize + entry.trailing_zeros() as usize]
+                    })
                 });
             }
         }

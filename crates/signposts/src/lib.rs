@@ -86,6 +86,7 @@ mod components;
 mod error;
 pub mod generate;
 mod graph;
+mod memory;
 mod prefetch;
 mod small;
 pub(crate) mod table;

@@ -13,7 +13,7 @@
 //! after node, each node's *chunk*: its entries toward the block's columns, back to back (256
 //! entries of `width(u)` bits = `4 · width(u)` words). So a query is one load and a mask; the
 //! entries of every node toward one target lie in one contiguous block (a crowd chasing one
-//! player reads one region), and a build batch of 256 targets writes one contiguous block.
+//! player reads one region), and a build batch writes within one contiguous block.
 //! The last block holds only the lanes of 64 columns it needs, so padding is under 64 columns.
 
 use crate::NodeId;

@@ -38,7 +38,9 @@ fn main() {
     println!(
         "| graph | nodes | build signposts | build bit_gossip | ratio | neighbor_to random (sp / bg) | ratio | neighbor_to_each random (sp) | ratio to bg single | neighbor_to chase (sp / bg) | ratio | path_to ns/step (sp / bg) | ratio | memory (sp / bg) | peak RSS (sp / bg) |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
     for name in wanted {
         let case = CASES.iter().find(|c| c.name == name);
         let run = |lib: &str| -> BTreeMap<String, String> {
@@ -50,8 +52,7 @@ fn main() {
                 .collect()
         };
         let sp = run("signposts");
-        let with_peer = case.is_some_and(|c| c.peer_exact);
-        let bg = if with_peer { run("bit_gossip") } else { BTreeMap::new() };
+        let bg = run("bit_gossip");
         let f = |m: &BTreeMap<String, String>, k: &str| m.get(k).and_then(|v| v.parse::<f64>().ok());
         let ratio = |k: &str| match (f(&bg, k), f(&sp, k)) {
             (Some(b), Some(s)) if s > 0.0 => format!("**{:.0}×**", b / s),
@@ -67,7 +68,7 @@ fn main() {
             "| {title} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             sp.get("nodes").map_or("?", String::as_str),
             f(&sp, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v))),
-            f(&bg, "build_ms").map_or("– (inexact here)".into(), |v| format!("{} ms", fmt(v))),
+            f(&bg, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v))),
             ratio("build_ms"),
             pair("query_ns", "ns"),
             ratio("query_ns"),

@@ -107,10 +107,10 @@ impl<const K: usize> BfsBatch<K> {
 
     pub fn new(nodes: usize, arcs: usize) -> Self {
         BfsBatch {
-            visited: vec![[0; K]; nodes],
-            front: vec![[0; K]; nodes],
-            next: vec![[0; K]; nodes],
-            acc: vec![[0; K]; arcs],
+            visited: crate::memory::filled(nodes, [0; K]),
+            front: crate::memory::filled(nodes, [0; K]),
+            next: crate::memory::filled(nodes, [0; K]),
+            acc: crate::memory::filled(arcs, [0; K]),
             joined: vec![0; nodes],
             run: 0,
             live: Vec::new(),
