@@ -1,12 +1,21 @@
-//! The batched bit-parallel BFS engine for unit-cost arcs.
+//! The batched bit-parallel BFS engine for undirected unit-cost graphs.
 //!
 //! One run handles up to `64 · K` targets at once, one bit per target in a lane of `K` words.
 //! For every node `v` the engine keeps `visited[v]` (targets whose search has reached `v`) and
 //! `front[v]` (targets whose search reached `v` at the previous level). At level `L`, a node
-//! `v` is newly reached for the targets `S = (OR of front[w] over v's out-neighbours w) &
-//! !visited[v]`, so `d(v, t) = L` for each `t ∈ S`, and slot `i` of `v` (neighbour `w_i`) is an
-//! optimal first move toward `t` exactly when `t ∈ front[w_i]`, i.e. `d(w_i, t) = L − 1`. The
-//! engine accumulates `S & front[w_i]` per arc; no distance is ever stored.
+//! `v` is newly reached for the targets `S = (OR of front[w] over v's neighbours w) &
+//! !visited[v]`, so `d(v, t) = L` for each `t ∈ S`.
+//!
+//! ## Distances modulo 3
+//!
+//! Slot `i` of `v` (neighbour `w`) is an optimal first move toward `t` exactly when
+//! `d(w, t) = d(v, t) − 1`. On an undirected graph neighbours' distances differ by at most one,
+//! so `d(v, t) − d(w, t) ∈ {−1, 0, 1}` and the residues `d mod 3` alone decide it:
+//! `d(w, t) ≡ d(v, t) − 1 (mod 3)`. The engine keeps two bit planes per node holding
+//! `d(v, t) mod 3` for every target of the batch (0 = `00`, 1 = `10`, 2 = `01`), sets one of
+//! them as a node is reached, and derives every slot's mask once, after the search, from the
+//! planes of the node and of its neighbour. A level touches only the node's own state and its
+//! neighbours' frontier bits; no per-arc state, no distance stored.
 //!
 //! ## Which nodes are looked at
 //!
@@ -88,8 +97,11 @@ pub(crate) struct BfsBatch<const K: usize> {
     visited: Vec<Lane<K>>,
     front: Vec<Lane<K>>,
     next: Vec<Lane<K>>,
-    /// Per arc: targets toward which this arc is an optimal first move.
-    acc: Vec<Lane<K>>,
+    /// `d(v, t) mod 3` as two bit planes: residue 1 in `low`, residue 2 in `high`.
+    low: Vec<Lane<K>>,
+    high: Vec<Lane<K>>,
+    /// One node's slot masks, for `emit`.
+    masks: Vec<Lane<K>>,
     /// Per node: the run in which it joined the live list.
     joined: Vec<u32>,
     run: u32,
@@ -105,12 +117,14 @@ impl<const K: usize> BfsBatch<K> {
     /// Targets per run.
     pub const WIDTH: usize = 64 * K;
 
-    pub fn new(nodes: usize, arcs: usize) -> Self {
+    pub fn new(nodes: usize) -> Self {
         BfsBatch {
             visited: crate::memory::filled(nodes, [0; K]),
             front: crate::memory::filled(nodes, [0; K]),
             next: crate::memory::filled(nodes, [0; K]),
-            acc: crate::memory::filled(arcs, [0; K]),
+            low: crate::memory::filled(nodes, [0; K]),
+            high: crate::memory::filled(nodes, [0; K]),
+            masks: Vec::new(),
             joined: vec![0; nodes],
             run: 0,
             live: Vec::new(),
@@ -136,7 +150,9 @@ impl<const K: usize> BfsBatch<K> {
             visited,
             front,
             next,
-            acc,
+            low,
+            high,
+            masks,
             joined,
             run,
             live,
@@ -193,6 +209,7 @@ impl<const K: usize> BfsBatch<K> {
             front[ti][j / 64] |= 1 << (j % 64);
         }
 
+        let mut level = 0u32;
         loop {
             for &v in reached.iter() {
                 join(v, live, joined);
@@ -205,6 +222,12 @@ impl<const K: usize> BfsBatch<K> {
                 break;
             }
 
+            level += 1;
+            let mut plane = match level % 3 {
+                1 => Some(&mut *low),
+                2 => Some(&mut *high),
+                _ => None,
+            };
             // Branch-free on purpose: whether a live node gains anything is unpredictable, and
             // a straight-line body lets the processor overlap the loads of many nodes.
             upcoming.clear();
@@ -212,13 +235,12 @@ impl<const K: usize> BfsBatch<K> {
             let (mut gained, mut kept) = (0, 0);
             for i in 0..live.len() {
                 let v = live[i] as usize;
-                let slots = g.arcs(v);
-                let heads = &g.heads[slots.clone()];
+                let heads = &g.heads[g.arcs(v)];
                 let reach = heads.iter().fold([0; K], |r, &w| or(r, front[w as usize]));
                 let before = visited[v];
                 let new = and_not(reach, before);
-                for (a, &w) in acc[slots].iter_mut().zip(heads) {
-                    *a = or(*a, and(new, front[w as usize]));
+                if let Some(plane) = &mut plane {
+                    plane[v] = or(plane[v], new);
                 }
                 let after = or(before, new);
                 visited[v] = after;
@@ -247,12 +269,30 @@ impl<const K: usize> BfsBatch<K> {
         current.clear();
         live.clear();
 
+        // Slot masks from the residues: `w` is optimal toward `t` iff d(w, t) ≡ d(v, t) − 1
+        // (mod 3), for targets that reach both (all of the component's, here).
         for &v in touched.iter() {
             let v = v as usize;
-            let slots = g.arcs(v);
-            emit(v, &acc[slots.clone()]);
-            acc[slots].fill([0; K]);
+            let (a0, a1) = (low[v], high[v]);
+            masks.clear();
+            masks.extend(g.heads[g.arcs(v)].iter().map(|&w| {
+                let w = w as usize;
+                let (b0, b1) = (low[w], high[w]);
+                let both = and(visited[v], visited[w]);
+                core::array::from_fn(|k| {
+                    let (a0, a1, b0, b1) = (a0[k], a1[k], b0[k], b1[k]);
+                    // (d(w), d(v)) mod 3 ∈ {(0, 1), (1, 2), (2, 0)}
+                    let one_after = (!b0 & !b1 & a0) | (b0 & a1) | (b1 & !a0 & !a1);
+                    both[k] & one_after
+                })
+            }));
+            emit(v, masks);
+        }
+        for &v in touched.iter() {
+            let v = v as usize;
             visited[v] = [0; K];
+            low[v] = [0; K];
+            high[v] = [0; K];
         }
         touched.clear();
     }

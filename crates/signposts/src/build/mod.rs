@@ -118,15 +118,14 @@ fn fill_unit_lanes<const LANES: usize>(
         });
         batch_done();
     };
-    let arcs = g.heads.len();
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        (0..total).into_par_iter().for_each_init(|| bfs::BfsBatch::new(n, arcs), |bfs, b| run(bfs, b));
+        (0..total).into_par_iter().for_each_init(|| bfs::BfsBatch::new(n), |bfs, b| run(bfs, b));
     }
     #[cfg(not(feature = "parallel"))]
     {
-        let mut bfs = bfs::BfsBatch::new(n, arcs);
+        let mut bfs = bfs::BfsBatch::new(n);
         for b in 0..total {
             run(&mut bfs, b);
         }
