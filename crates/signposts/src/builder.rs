@@ -1,6 +1,6 @@
 //! [`GraphBuilder`]: collect edges, then build a [`Graph`].
 
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::build::{self, Adjacency, Progress};
 use crate::error::{Error, panic_with};
@@ -358,7 +358,7 @@ impl GraphBuilder {
             step();
         }
 
-        let words: Vec<u64> = words.into_iter().map(AtomicU64::into_inner).collect();
+        let words = crate::memory::into_plain(words);
         let table = Table { rows, neighbors, column, order, words, layout };
         Ok(Graph::from_parts(table, component, components))
     }

@@ -1,24 +1,60 @@
-//! Large allocations: fallible, and backed by huge pages where the system allows.
+//! Large allocations: fallible, lazily zeroed, and backed by huge pages where the system allows.
 //!
-//! A dense table is hundreds of MiB to several GiB. With 4 KiB pages, filling it costs one page
-//! fault per 4 KiB and every random query risks a TLB miss; on Linux, `madvise(MADV_HUGEPAGE)`
-//! asks for 2 MiB pages instead (transparent huge pages in `madvise` or `always` mode), which
-//! removes most of both. Elsewhere, or when the kernel declines, nothing changes but speed.
+//! A dense table is hundreds of MiB to several GiB. Three costs dominate around its build
+//! besides the search itself, and this module removes two of them:
+//! - Zeroing. The table is allocated with `alloc_zeroed`, which for large sizes maps fresh
+//!   pages that the kernel zeroes on first touch; writing zeros from user space first would
+//!   touch every page twice.
+//! - The atomic view. Build threads write disjoint words through `AtomicU64` (no `unsafe` in
+//!   the engines); afterwards the buffer is reinterpreted as `Vec<u64>` in place instead of
+//!   copied.
+//! - Page faults and TLB misses. With 4 KiB pages, filling the table costs one fault per
+//!   4 KiB and each random query risks a TLB miss; on Linux, `madvise(MADV_HUGEPAGE)` asks for
+//!   2 MiB pages (transparent huge pages in `madvise` or `always` mode). Elsewhere, or when the
+//!   kernel declines, nothing changes but speed.
 
+use core::mem::ManuallyDrop;
 use core::sync::atomic::AtomicU64;
+use std::alloc::{Layout, alloc_zeroed};
 
 use crate::Error;
 
 /// Allocations smaller than this are left to the allocator as they are.
 const HUGE_THRESHOLD: usize = 4 << 20;
 
+const _: () = assert!(
+    size_of::<AtomicU64>() == size_of::<u64>() && align_of::<AtomicU64>() == align_of::<u64>(),
+    "the in-place reinterpretation below needs identical layouts"
+);
+
 /// `len` zeroed atomic words, or [`Error::AllocationFailed`] naming `bytes_for_error`.
 pub(crate) fn zeroed_words(len: usize, bytes_for_error: u64) -> Result<Vec<AtomicU64>, Error> {
-    let mut words: Vec<AtomicU64> = Vec::new();
-    words.try_reserve_exact(len).map_err(|_| Error::AllocationFailed { bytes: bytes_for_error })?;
-    advise_huge_pages(words.as_ptr().cast(), len * size_of::<AtomicU64>());
-    words.resize_with(len, || AtomicU64::new(0));
-    Ok(words)
+    let failed = || Error::AllocationFailed { bytes: bytes_for_error };
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = Layout::array::<AtomicU64>(len).map_err(|_| failed())?;
+    // SAFETY: `layout` has a non-zero size (`len > 0`).
+    let ptr = unsafe { alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return Err(failed());
+    }
+    advise_huge_pages(ptr, layout.size());
+    // SAFETY: `ptr` comes from the global allocator with the layout of `[AtomicU64; len]`, so
+    // length and capacity `len` describe it exactly; every byte is zero, and zero bits are a
+    // valid `AtomicU64` (the value 0).
+    Ok(unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, len) })
+}
+
+/// Reinterprets the words as plain `u64`s, in place.
+pub(crate) fn into_plain(words: Vec<AtomicU64>) -> Vec<u64> {
+    let mut words = ManuallyDrop::new(words);
+    let (ptr, len, capacity) = (words.as_mut_ptr(), words.len(), words.capacity());
+    // SAFETY: `AtomicU64` has the same in-memory representation as `u64` (documented), and the
+    // assertion above checks that size and alignment agree, so the allocation's layout is that
+    // of `[u64; capacity]` and its first `len` elements are initialized `u64`s. The vector is
+    // consumed (kept from dropping by `ManuallyDrop`), so the buffer has exactly one owner.
+    unsafe { Vec::from_raw_parts(ptr.cast::<u64>(), len, capacity) }
 }
 
 /// A vector of `len` copies of `value`, on huge pages when large.
@@ -45,10 +81,35 @@ fn advise_huge_pages(start: *const u8, bytes: usize) {
             // SAFETY: the range lies inside one live allocation of `bytes` bytes starting at
             // `start` (rounded inward to whole pages, as madvise requires); MADV_HUGEPAGE only
             // changes how the kernel backs those pages, never their contents or validity. A
-            // failure (e.g. kernel without THP) is harmless and ignored.
+            // failure (e.g. a kernel without THP) is harmless and ignored.
             unsafe {
                 libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::sync::atomic::Ordering;
+
+    #[test]
+    fn zeroed_words_round_trip_to_plain_words() {
+        for len in [0, 1, 3, 1 << 20] {
+            let words = zeroed_words(len, 0).unwrap();
+            assert!(words.iter().all(|w| w.load(Ordering::Relaxed) == 0));
+            if let Some(last) = words.last() {
+                last.store(7, Ordering::Relaxed);
+            }
+            let plain = into_plain(words);
+            assert_eq!(plain.len(), len);
+            assert_eq!(plain.last().copied().unwrap_or(7), 7);
+        }
+    }
+
+    #[test]
+    fn impossible_sizes_fail_cleanly() {
+        assert_eq!(zeroed_words(usize::MAX / 4, 9), Err(Error::AllocationFailed { bytes: 9 }));
     }
 }
