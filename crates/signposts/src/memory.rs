@@ -110,6 +110,6 @@ mod tests {
 
     #[test]
     fn impossible_sizes_fail_cleanly() {
-        assert_eq!(zeroed_words(usize::MAX / 4, 9), Err(Error::AllocationFailed { bytes: 9 }));
+        assert_eq!(zeroed_words(usize::MAX / 4, 9).unwrap_err(), Error::AllocationFailed { bytes: 9 });
     }
 }
