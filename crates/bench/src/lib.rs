@@ -42,6 +42,9 @@ pub fn builder(name: &str) -> GraphBuilder {
 }
 
 /// Edges of a builder, each once (`a < b`).
+///
+/// # Panics
+/// If the builder has more than `u32::MAX` nodes (it cannot).
 #[must_use]
 pub fn edges(builder: &GraphBuilder) -> Vec<(NodeId, NodeId)> {
     let n = NodeId::try_from(builder.nodes_len()).expect("fits");
@@ -66,6 +69,9 @@ pub fn bfs(builder: &GraphBuilder, target: NodeId) -> Vec<u32> {
 }
 
 /// Fixed pseudo-random (from, to) pairs over `nodes` nodes.
+///
+/// # Panics
+/// If `nodes` is 0 or above `u32::MAX`.
 #[must_use]
 pub fn pairs(nodes: usize, count: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
     let mut rng = signposts::generate::SplitMix64::new(seed);

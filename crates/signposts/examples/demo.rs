@@ -16,7 +16,7 @@ fn main() {
     ];
     for (name, builder, width) in cases {
         println!("== {name}: {} nodes, {} edges", builder.nodes_len(), builder.edges_len());
-        println!("   table needs {:.1} MiB", builder.memory_needed() as f64 / (1 << 20) as f64);
+        println!("   table needs {:.1} MiB", builder.memory_needed() as f64 / f64::from(1u32 << 20));
         let start = Instant::now();
         let graph = builder.build();
         println!("   built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);

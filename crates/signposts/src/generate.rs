@@ -47,7 +47,10 @@ impl SplitMix64 {
         z ^ (z >> 31)
     }
 
-    /// A uniform number in `0..bound` (`bound > 0`).
+    /// A uniform number in `0..bound`.
+    ///
+    /// # Panics
+    /// If `bound` is 0.
     ///
     /// ```
     /// let mut r = signposts::generate::SplitMix64::new(1);
@@ -177,9 +180,9 @@ pub fn maze(width: usize, height: usize, seed: u64) -> GraphBuilder {
         return builder;
     }
     let mut rng = SplitMix64::new(seed);
-    let mut seen = vec![false; cells];
+    let mut carved = vec![false; cells];
     let mut stack = vec![0usize];
-    seen[0] = true;
+    carved[0] = true;
     let mut options = Vec::with_capacity(4);
     while let Some(&cell) = stack.last() {
         let (x, y) = (cell % width, cell / width);
@@ -196,14 +199,14 @@ pub fn maze(width: usize, height: usize, seed: u64) -> GraphBuilder {
         if y + 1 < height {
             options.push(cell + width);
         }
-        options.retain(|&c| !seen[c]);
+        options.retain(|&c| !carved[c]);
         if options.is_empty() {
             stack.pop();
             continue;
         }
         #[expect(clippy::cast_possible_truncation, reason = "at most 4 options")]
         let next = options[rng.below(options.len() as u64) as usize];
-        seen[next] = true;
+        carved[next] = true;
         builder.connect(node(1, cell, 0), node(1, next, 0));
         stack.push(next);
     }

@@ -40,10 +40,13 @@ pub(crate) fn zeroed_words(len: usize, bytes_for_error: u64) -> Result<Vec<Atomi
         return Err(failed());
     }
     advise_huge_pages(ptr, layout.size());
+    #[expect(clippy::cast_ptr_alignment, reason = "allocated with the layout of [AtomicU64; len]")]
+    let ptr = ptr.cast::<AtomicU64>();
     // SAFETY: `ptr` comes from the global allocator with the layout of `[AtomicU64; len]`, so
     // length and capacity `len` describe it exactly; every byte is zero, and zero bits are a
     // valid `AtomicU64` (the value 0).
-    Ok(unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, len) })
+    #[expect(clippy::same_length_and_capacity, reason = "the allocation holds exactly `len` words")]
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// Reinterprets the words as plain `u64`s, in place.

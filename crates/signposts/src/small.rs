@@ -650,7 +650,7 @@ impl<const N: usize> SmallGraph<N> {
 }
 
 /// A set of small-graph nodes, iterated in increasing order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Nodes(u128);
 
 impl Iterator for Nodes {

@@ -46,7 +46,6 @@ impl NodeRow {
     #[inline]
     pub fn width_log2(self) -> Option<u32> {
         let code = self.word >> 56;
-        #[expect(clippy::cast_possible_truncation, reason = "at most 6")]
         (code != WIDE).then_some(code as u32)
     }
 

@@ -20,8 +20,7 @@ fn check_exact(case: &Case, graph: &Graph) {
     graph.neighbor_to_each(&queries, &mut batch);
     let single: Vec<_> = queries.iter().map(|&(u, t)| graph.neighbor_to(u, t)).collect();
     assert_eq!(batch, single, "{name}: neighbor_to_each");
-    for t in 0..n {
-        let dt = &dist[t];
+    for (t, dt) in dist.iter().enumerate() {
         for u in 0..n {
             let (un, tn) = (u as NodeId, t as NodeId);
             let d = dt[u];

@@ -1,4 +1,4 @@
-//! signposts beside bit_gossip 0.0.13 on the same graphs, in one run.
+//! signposts beside `bit_gossip` 0.0.13 on the same graphs, in one run.
 //!
 //! Each (library, graph) pair runs in its own child process, so that peak RSS is the build's
 //! own. The child builds, checks answers against BFS, times queries, and prints one line of
@@ -35,12 +35,26 @@ fn main() {
         args.iter().map(String::as_str).collect()
     };
     let exe = std::env::current_exe().expect("own path");
-    println!(
-        "| graph | nodes | build signposts | build bit_gossip | ratio | neighbor_to random (sp / bg) | ratio | neighbor_to_each random (sp) | ratio to bg single | neighbor_to chase (sp / bg) | ratio | path_to ns/step (sp / bg) | ratio | memory (sp / bg) | peak RSS (sp / bg) |"
-    );
-    println!(
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    );
+    let header = [
+        "graph",
+        "nodes",
+        "build signposts",
+        "build bit_gossip",
+        "ratio",
+        "neighbor_to random (sp / bg)",
+        "ratio",
+        "neighbor_to_each random (sp)",
+        "ratio to bg single",
+        "neighbor_to chase (sp / bg)",
+        "ratio",
+        "path_to ns/step (sp / bg)",
+        "ratio",
+        "memory (sp / bg)",
+        "peak RSS of build (sp / bg)",
+        "wrong answers (sp / bg)",
+    ];
+    println!("| {} |", header.join(" | "));
+    println!("|{}", " --- |".repeat(header.len()));
     for name in wanted {
         let case = CASES.iter().find(|c| c.name == name);
         let run = |lib: &str| -> BTreeMap<String, String> {
@@ -63,33 +77,36 @@ fn main() {
             (Some(s), None) => format!("{} {unit} / –", fmt(s)),
             _ => "–".into(),
         };
-        let title = case.map_or(name, |c| c.title);
-        println!(
-            "| {title} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            sp.get("nodes").map_or("?", String::as_str),
-            f(&sp, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v))),
-            f(&bg, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v))),
+        let nodes = sp.get("nodes").cloned().unwrap_or_default();
+        let checked = nodes.parse::<usize>().map_or(0, |n| n * CHECKS);
+        let ms = |m: &BTreeMap<String, String>| {
+            f(m, "build_ms").map_or("–".into(), |v| format!("{} ms", fmt(v)))
+        };
+        let each = f(&sp, "each_ns").map_or("–".into(), |v| format!("{} ns", fmt(v)));
+        let each_ratio = match (f(&bg, "query_ns"), f(&sp, "each_ns")) {
+            (Some(b), Some(s)) if s > 0.0 => format!("**{:.0}×**", b / s),
+            _ => "–".into(),
+        };
+        let wrong = |m: &BTreeMap<String, String>| m.get("wrong").cloned().unwrap_or_else(|| "–".into());
+        let row = [
+            case.map_or(name, |c| c.title).to_string(),
+            nodes,
+            ms(&sp),
+            ms(&bg),
             ratio("build_ms"),
             pair("query_ns", "ns"),
             ratio("query_ns"),
-            f(&sp, "each_ns").map_or("–".into(), |v| format!("{} ns", fmt(v))),
-            match (f(&bg, "query_ns"), f(&sp, "each_ns")) {
-                (Some(b), Some(s)) if s > 0.0 => format!("**{:.0}×**", b / s),
-                _ => "–".into(),
-            },
+            each,
+            each_ratio,
             pair("chase_ns", "ns"),
             ratio("chase_ns"),
             pair("path_ns", "ns"),
             ratio("path_ns"),
             pair("memory_mib", "MiB"),
             pair("peak_rss_mib", "MiB"),
-            format!(
-                "{} / {} of {}",
-                sp.get("wrong").map_or("?", String::as_str),
-                bg.get("wrong").map_or("–", String::as_str),
-                sp.get("nodes").and_then(|n| n.parse::<usize>().ok()).map_or(0, |n| n * CHECKS)
-            ),
-        );
+            format!("{} / {} of {checked}", wrong(&sp), wrong(&bg)),
+        ];
+        println!("| {} |", row.join(" | "));
     }
 }
 
@@ -223,13 +240,13 @@ fn child_bit_gossip(case: &str) {
     }
     black_box(sum);
     let query_ns = start.elapsed().as_secs_f64() * 1e9 / random.len() as f64;
-    let chase: Vec<(u16, u16)> = chase_pairs(n).into_iter().map(|(u, t)| (id(u), id(t))).collect();
+    let crowd: Vec<(u16, u16)> = chase_pairs(n).into_iter().map(|(u, t)| (id(u), id(t))).collect();
     let start = Instant::now();
-    for &(u, t) in &chase {
+    for &(u, t) in &crowd {
         sum = sum.wrapping_add(u64::from(graph.neighbor_to(u, t).unwrap_or(0)));
     }
     black_box(sum);
-    let chase_ns = start.elapsed().as_secs_f64() * 1e9 / chase.len() as f64;
+    let chase_ns = start.elapsed().as_secs_f64() * 1e9 / crowd.len() as f64;
     let (path_ns, _) = time_paths(
         &pairs(n, PATHS, 2),
         |u, t| graph.path_to(id(u), id(t)).map(u64::from).sum::<u64>(),

@@ -91,6 +91,45 @@ fn is_zero<const K: usize>(a: Lane<K>) -> bool {
     a.iter().fold(0, |acc, &w| acc | w) == 0
 }
 
+/// Sets `goals` to the batch's targets grouped by component, sorted by component.
+fn collect_goals<const K: usize>(component: &[u32], targets: &[NodeId], goals: &mut Vec<(u32, Lane<K>)>) {
+    goals.clear();
+    for (j, &t) in targets.iter().enumerate() {
+        let c = component[t as usize];
+        let i = goals.iter().position(|&(gc, _)| gc == c).unwrap_or_else(|| {
+            goals.push((c, [0; K]));
+            goals.len() - 1
+        });
+        goals[i].1[j / 64] |= 1 << (j % 64);
+    }
+    goals.sort_unstable_by_key(|&(c, _)| c);
+}
+
+/// Sets `masks` to the slot masks of `v` from the residues: neighbour `w` is optimal toward
+/// `t` iff `d(w, t) ≡ d(v, t) − 1 (mod 3)`, for targets that reach both.
+fn slot_masks<const K: usize>(
+    g: Adjacency<'_>,
+    v: usize,
+    visited: &[Lane<K>],
+    low: &[Lane<K>],
+    high: &[Lane<K>],
+    masks: &mut Vec<Lane<K>>,
+) {
+    let (a0, a1) = (low[v], high[v]);
+    masks.clear();
+    masks.extend(g.heads[g.arcs(v)].iter().map(|&w| {
+        let w = w as usize;
+        let (b0, b1) = (low[w], high[w]);
+        let both = and(visited[v], visited[w]);
+        core::array::from_fn(|k| {
+            let (a0, a1, b0, b1) = (a0[k], a1[k], b0[k], b1[k]);
+            // (d(w), d(v)) mod 3 ∈ {(0, 1), (1, 2), (2, 0)}
+            let one_after = (!b0 & !b1 & a0) | (b0 & a1) | (b1 & !a0 & !a1);
+            both[k] & one_after
+        })
+    }));
+}
+
 /// Reusable scratch for batch runs on one graph; O(n + m) lanes, reset in O(touched).
 #[derive(Debug)]
 pub(crate) struct BfsBatch<const K: usize> {
@@ -139,6 +178,10 @@ impl<const K: usize> BfsBatch<K> {
     /// Runs the searches of up to `64 · K` `targets` (bit `j` = `targets[j]`), then calls
     /// `emit(node, masks)` once for every node reached by some target, with that node's
     /// per-slot lanes. Nodes not reached have all-zero entries and are not emitted.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one level-synchronous loop over a dozen scratch vectors; split, it would pass them all around"
+    )]
     pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[Lane<K>])) {
         debug_assert!(targets.len() <= Self::WIDTH);
         self.run = self.run.wrapping_add(1);
@@ -164,20 +207,7 @@ impl<const K: usize> BfsBatch<K> {
         } = self;
         let run = *run;
 
-        // The targets of each component present in the batch.
-        goals.clear();
-        for (j, &t) in targets.iter().enumerate() {
-            let c = g.component[t as usize];
-            let i = match goals.iter().position(|&(gc, _)| gc == c) {
-                Some(i) => i,
-                None => {
-                    goals.push((c, [0; K]));
-                    goals.len() - 1
-                }
-            };
-            goals[i].1[j / 64] |= 1 << (j % 64);
-        }
-        goals.sort_unstable_by_key(|&(c, _)| c);
+        collect_goals(g.component, targets, goals);
 
         // Adds `v` to the live list, once per run.
         let join = |v: u32, live: &mut Vec<u32>, joined: &mut [u32]| {
@@ -269,24 +299,9 @@ impl<const K: usize> BfsBatch<K> {
         current.clear();
         live.clear();
 
-        // Slot masks from the residues: `w` is optimal toward `t` iff d(w, t) ≡ d(v, t) − 1
-        // (mod 3), for targets that reach both (all of the component's, here).
         for &v in touched.iter() {
-            let v = v as usize;
-            let (a0, a1) = (low[v], high[v]);
-            masks.clear();
-            masks.extend(g.heads[g.arcs(v)].iter().map(|&w| {
-                let w = w as usize;
-                let (b0, b1) = (low[w], high[w]);
-                let both = and(visited[v], visited[w]);
-                core::array::from_fn(|k| {
-                    let (a0, a1, b0, b1) = (a0[k], a1[k], b0[k], b1[k]);
-                    // (d(w), d(v)) mod 3 ∈ {(0, 1), (1, 2), (2, 0)}
-                    let one_after = (!b0 & !b1 & a0) | (b0 & a1) | (b1 & !a0 & !a1);
-                    both[k] & one_after
-                })
-            }));
-            emit(v, masks);
+            slot_masks(g, v as usize, visited, low, high, masks);
+            emit(v as usize, masks);
         }
         for &v in touched.iter() {
             let v = v as usize;

@@ -61,7 +61,7 @@ pub(crate) fn batch_width(nodes: usize) -> usize {
     if nodes <= 1 << 16 { 128 } else { 256 }
 }
 
-const _: () = assert!(BLOCK % 128 == 0, "a batch fills part of one block");
+const _: () = assert!(BLOCK.is_multiple_of(128), "a batch fills part of one block");
 
 /// Fills `words` (zeroed, laid out by `layout`) with the first-move entries toward
 /// the `targets` (the first columns, column `c` holding target `targets[c]`), in batches of
@@ -90,7 +90,7 @@ fn fill_unit_lanes<const LANES: usize>(
     words: &[AtomicU64],
     batch_done: &(dyn Fn() + Sync),
 ) {
-    const { assert!(BLOCK % (64 * LANES) == 0) };
+    const { assert!(BLOCK.is_multiple_of(64 * LANES)) };
     let batch_targets = 64 * LANES;
     let n = g.nodes();
     let total = targets.len().div_ceil(batch_targets);

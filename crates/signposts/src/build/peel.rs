@@ -160,7 +160,7 @@ impl Peel {
         }
 
         let tree_row = |u: usize| {
-            let row = Row { words, layout, row: rows[u], bits: entry_bits(rows[u].deg) };
+            let row = Row { words, layout, node: rows[u], bits: entry_bits(rows[u].deg) };
             let slots = &neighbors[rows[u].slots()];
             let p = self.parent[u];
             if p != NONE {
@@ -173,7 +173,7 @@ impl Peel {
             row.clear(column[u]);
         };
         let core_row = |u: usize| {
-            let row = Row { words, layout, row: rows[u], bits: entry_bits(rows[u].deg) };
+            let row = Row { words, layout, node: rows[u], bits: entry_bits(rows[u].deg) };
             let slots = &neighbors[rows[u].slots()];
             for &(a, block) in &self.anchors {
                 if self.peeled[a as usize] || component[a as usize] != component[u] {
@@ -220,7 +220,7 @@ impl Peel {
 struct Row<'a> {
     words: &'a [AtomicU64],
     layout: Layout,
-    row: NodeRow,
+    node: NodeRow,
     bits: u32,
 }
 
@@ -232,7 +232,7 @@ impl Row<'_> {
         while c < e {
             let block = c / BLOCK;
             let end = e.min((block + 1) * BLOCK);
-            let (start, _) = self.layout.chunk(self.row, block);
+            let (start, _) = self.layout.chunk(self.node, block);
             f(start, c - block * BLOCK, end - block * BLOCK);
             c = end;
         }
