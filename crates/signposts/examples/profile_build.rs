@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use signposts::generate::{Connectivity, grid, maze};
 
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let kind = args.get(1).map_or("grid", String::as_str);
@@ -14,6 +15,7 @@ fn main() {
     let builder = match kind {
         "maze" => maze(side, side, 42),
         "grid8" => grid(side, side, Connectivity::Eight),
+        "walls" => signposts::generate::walled_grid(side, side, 0.2, 7, Connectivity::Four),
         _ => grid(side, side, Connectivity::Four),
     };
     for _ in 0..reps {

@@ -100,5 +100,9 @@ pub use small::{
     Nodes, SmallGraph, SmallGraphBuilder, SmallPath,
 };
 
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 /// A node id: `0..nodes_len()`.
 pub type NodeId = u32;

@@ -240,36 +240,45 @@ impl Row<'_> {
 
     /// Sets entries `[s, e)` to "only slot `slot`".
     fn fill_slot(&self, s: u32, e: u32, slot: usize) {
-        if self.bits <= 64 {
-            self.fill_value(s, e, &[1 << slot]);
-        } else {
-            let mut value = vec![0u64; self.bits as usize / 64];
-            value[slot / 64] = 1 << (slot % 64);
-            self.fill_value(s, e, &value);
-        }
+        self.with_value(|value| value[slot / 64] = 1 << (slot % 64), |value| self.fill_value(s, e, value));
     }
 
     /// Clears entry `c`.
     fn clear(&self, c: u32) {
-        self.fill_value(c, c + 1, &vec![0u64; (self.bits as usize).div_ceil(64)]);
+        self.with_value(|_| {}, |value| self.fill_value(c, c + 1, value));
     }
 
     /// Sets entries `[s, e)` to a copy of entry `from`.
     fn copy(&self, from: u32, s: u32, e: u32) {
         let bits = self.bits as usize;
-        let mut value = vec![0u64; bits.div_ceil(64)];
-        self.segments(from, from + 1, |start, j, _| {
-            let bit = j * bits;
-            if bits <= 64 {
-                let mask = if bits == 64 { u64::MAX } else { (1 << bits) - 1 };
-                value[0] = (self.words[start + bit / 64].load(Ordering::Relaxed) >> (bit % 64)) & mask;
-            } else {
-                for (k, v) in value.iter_mut().enumerate() {
-                    *v = self.words[start + bit / 64 + k].load(Ordering::Relaxed);
+        let read = |value: &mut [u64]| {
+            self.segments(from, from + 1, |start, j, _| {
+                let bit = j * bits;
+                if bits <= 64 {
+                    let mask = u64::MAX >> (64 - bits);
+                    value[0] = (self.words[start + bit / 64].load(Ordering::Relaxed) >> (bit % 64)) & mask;
+                } else {
+                    for (k, v) in value.iter_mut().enumerate() {
+                        *v = self.words[start + bit / 64 + k].load(Ordering::Relaxed);
+                    }
                 }
-            }
-        });
-        self.fill_value(s, e, &value);
+            });
+        };
+        self.with_value(read, |value| self.fill_value(s, e, value));
+    }
+
+    /// Runs `use_value` on an entry value (zeroed, then set by `set`): one word on the stack for
+    /// entries of at most 64 bits, `bits / 64` words otherwise.
+    fn with_value(&self, set: impl FnOnce(&mut [u64]), use_value: impl FnOnce(&[u64])) {
+        if self.bits <= 64 {
+            let mut value = [0u64; 1];
+            set(&mut value);
+            use_value(&value);
+        } else {
+            let mut value = vec![0u64; self.bits as usize / 64];
+            set(&mut value);
+            use_value(&value);
+        }
     }
 
     /// Sets entries `[s, e)` to `value` (one word for entries of at most 64 bits, else
