@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use signposts::generate::{Connectivity, grid, maze};
 
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let kind = args.get(1).map_or("grid", String::as_str);
