@@ -52,6 +52,12 @@ pub fn edges(builder: &GraphBuilder) -> Vec<(NodeId, NodeId)> {
 }
 
 /// BFS distances to `target`; `u32::MAX` = unreachable.
+///
+/// ```
+/// let b = signposts_bench::builder("grid32");
+/// let dist = signposts_bench::bfs(&b, 0);
+/// assert_eq!(dist[32 * 32 - 1], 62);
+/// ```
 #[must_use]
 pub fn bfs(builder: &GraphBuilder, target: NodeId) -> Vec<u32> {
     let mut dist = vec![u32::MAX; builder.nodes_len()];
@@ -72,6 +78,12 @@ pub fn bfs(builder: &GraphBuilder, target: NodeId) -> Vec<u32> {
 ///
 /// # Panics
 /// If `nodes` is 0 or above `u32::MAX`.
+///
+/// ```
+/// let pairs = signposts_bench::pairs(10, 100, 1);
+/// assert_eq!(pairs, signposts_bench::pairs(10, 100, 1));
+/// assert!(pairs.iter().all(|&(u, t)| u < 10 && t < 10));
+/// ```
 #[must_use]
 pub fn pairs(nodes: usize, count: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
     let mut rng = signposts::generate::SplitMix64::new(seed);
@@ -86,6 +98,11 @@ pub fn pairs(nodes: usize, count: usize, seed: u64) -> Vec<(NodeId, NodeId)> {
 }
 
 /// A `/proc/self/status` field in bytes (`VmRSS`, `VmHWM`), or 0 where unavailable.
+///
+/// ```
+/// let rss = signposts_bench::proc_status_bytes("VmRSS");
+/// assert!(rss > 0 || !std::path::Path::new("/proc/self/status").exists());
+/// ```
 #[must_use]
 pub fn proc_status_bytes(field: &str) -> u64 {
     let Ok(status) = std::fs::read_to_string("/proc/self/status") else { return 0 };
@@ -94,4 +111,17 @@ pub fn proc_status_bytes(field: &str) -> u64 {
         .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|rest| rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_case_builds_and_edges_list_each_edge_once() {
+        for case in CASES {
+            let b = builder(case.name);
+            assert_eq!(edges(&b).len(), b.edges_len(), "{}", case.name);
+        }
+    }
 }
