@@ -1,19 +1,22 @@
 //! [`GraphBuilder`]: collect edges, then build a [`Graph`].
 
-use core::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::build::{self, Adjacency, Progress};
 use crate::error::{Error, panic_with};
 use crate::table::{Layout, NodeRow, Table};
-use crate::{Graph, NodeId, components};
+use crate::{Cost, Graph, NodeId, components};
 
 /// The largest node count a [`Graph`] supports: ids are `u32` and `u32::MAX` is reserved.
 pub const MAX_NODES: usize = u32::MAX as usize;
 
-/// Collects the nodes and undirected edges of a graph, then builds its first-move oracle.
+/// Collects the nodes and arcs of a graph, then builds its first-move oracle.
 ///
-/// Edits are cheap and idempotent: connecting an edge twice keeps one edge, a self-loop is
-/// ignored (it is never on a shortest path), disconnecting a missing edge does nothing.
+/// Edges are undirected ([`connect`](GraphBuilder::connect)) or one-way
+/// ([`connect_directed`](GraphBuilder::connect_directed)), with cost 1 or an integer cost
+/// ([`connect_weighted`](GraphBuilder::connect_weighted)). Edits are cheap and idempotent:
+/// connecting twice keeps one arc (with the last cost), a self-loop is ignored (it is never on
+/// a shortest path), disconnecting a missing edge does nothing.
 ///
 /// # Example
 /// ```
@@ -29,10 +32,36 @@ pub const MAX_NODES: usize = u32::MAX as usize;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphBuilder {
-    /// Sorted, duplicate-free neighbour lists. The builder is not on any hot path; per-node
-    /// lists keep `connect`/`disconnect` at O(degree).
+    /// Out-arcs per node: sorted, duplicate-free heads. The builder is not on any hot path;
+    /// per-node lists keep `connect`/`disconnect` at O(degree).
     adjacency: Vec<Vec<NodeId>>,
+    /// The cost of each out-arc, parallel to `adjacency`.
+    costs: Vec<Vec<u32>>,
+    /// How arc costs read: integers, or octile steps (1 straight, 2 diagonal).
+    model: CostModel,
     memory_limit: Option<u64>,
+}
+
+/// How a graph's arc costs are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum CostModel {
+    /// Each arc costs its integer.
+    #[default]
+    Integer,
+    /// Cost 1 is a straight grid step, 2 a diagonal one (√2).
+    Octile,
+}
+
+impl CostModel {
+    /// The exact cost of an arc of stored cost `cost`.
+    #[inline]
+    pub(crate) fn cost(self, cost: u32) -> Cost {
+        match self {
+            CostModel::Integer => Cost::integer(u64::from(cost)),
+            CostModel::Octile if cost == 2 => Cost { straight: 0, diagonal: 1 },
+            CostModel::Octile => Cost { straight: 1, diagonal: 0 },
+        }
+    }
 }
 
 impl GraphBuilder {
@@ -64,7 +93,12 @@ impl GraphBuilder {
     /// ```
     pub fn try_new(nodes: usize) -> Result<Self, Error> {
         check_node_count(nodes)?;
-        Ok(GraphBuilder { adjacency: vec![Vec::new(); nodes], memory_limit: None })
+        Ok(GraphBuilder {
+            adjacency: vec![Vec::new(); nodes],
+            costs: vec![Vec::new(); nodes],
+            model: CostModel::Integer,
+            memory_limit: None,
+        })
     }
 
     /// Number of nodes.
@@ -77,19 +111,80 @@ impl GraphBuilder {
         self.adjacency.len()
     }
 
-    /// Number of undirected edges.
+    /// Number of edges: node pairs joined by an arc either way (an undirected edge counts once,
+    /// as does a one-way arc).
     ///
     /// ```
     /// let mut b = signposts::GraphBuilder::new(3);
-    /// b.connect(0, 1).connect(1, 0).connect(1, 2);
+    /// b.connect(0, 1).connect(1, 0).connect_directed(1, 2);
     /// assert_eq!(b.edges_len(), 2);
     /// ```
     #[must_use]
     pub fn edges_len(&self) -> usize {
-        self.adjacency.iter().map(Vec::len).sum::<usize>() / 2
+        count_edges(&self.adjacency)
     }
 
-    /// Neighbours of `node`, sorted by id.
+    /// Number of arcs: two per undirected edge, one per one-way arc.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(3);
+    /// b.connect(0, 1).connect_directed(1, 2);
+    /// assert_eq!(b.arcs_len(), 3);
+    /// ```
+    #[must_use]
+    pub fn arcs_len(&self) -> usize {
+        self.adjacency.iter().map(Vec::len).sum()
+    }
+
+    /// Whether some arc has no reverse arc of the same cost: the graph is built as directed.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// b.connect(0, 1);
+    /// assert!(!b.is_directed());
+    /// b.connect_directed_weighted(0, 1, 5);
+    /// assert!(b.is_directed());
+    /// ```
+    #[must_use]
+    pub fn is_directed(&self) -> bool {
+        (0..self.nodes_len()).any(|a| {
+            self.adjacency[a]
+                .iter()
+                .zip(&self.costs[a])
+                .any(|(&b, &c)| self.arc_cost(b as usize, a as NodeId) != Some(c))
+        })
+    }
+
+    /// Whether some arc costs more than 1.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// b.connect_weighted(0, 1, 3);
+    /// assert!(b.is_weighted());
+    /// ```
+    #[must_use]
+    pub fn is_weighted(&self) -> bool {
+        self.model != CostModel::Integer || self.costs.iter().flatten().any(|&c| c != 1)
+    }
+
+    /// The cost of the arc `a → b`, if present (out-of-range ids have none).
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(3);
+    /// b.connect_weighted(0, 1, 7).connect_directed(1, 2);
+    /// assert_eq!((b.cost(1, 0), b.cost(1, 2), b.cost(2, 1)), (Some(7), Some(1), None));
+    /// ```
+    #[must_use]
+    pub fn cost(&self, a: NodeId, b: NodeId) -> Option<u32> {
+        self.arc_cost(a as usize, b)
+    }
+
+    fn arc_cost(&self, a: usize, b: NodeId) -> Option<u32> {
+        let list = self.adjacency.get(a)?;
+        list.binary_search(&b).ok().map(|i| self.costs[a][i])
+    }
+
+    /// Out-neighbours of `node` (the heads of its arcs), sorted by id.
     ///
     /// # Panics
     /// If `node` is out of range.
@@ -106,7 +201,7 @@ impl GraphBuilder {
         &self.adjacency[u]
     }
 
-    /// Whether the edge `a`–`b` is present (false for out-of-range ids).
+    /// Whether the arc `a → b` is present (false for out-of-range ids).
     ///
     /// ```
     /// let mut b = signposts::GraphBuilder::new(3);
@@ -146,10 +241,104 @@ impl GraphBuilder {
     /// assert_eq!(b.edges_len(), 0);
     /// ```
     pub fn try_connect(&mut self, a: NodeId, b: NodeId) -> Result<&mut Self, Error> {
-        let (ua, ub) = (self.check(a)?, self.check(b)?);
+        self.try_connect_weighted(a, b, 1)
+    }
+
+    /// Adds the undirected edge `a`–`b` with cost `cost` both ways (replacing a previous cost).
+    ///
+    /// # Panics
+    /// If an id is out of range or `cost` is 0; [`GraphBuilder::try_connect_weighted`] returns
+    /// an error instead.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(3);
+    /// b.connect_weighted(0, 1, 5).connect(1, 2).connect_weighted(0, 2, 9);
+    /// let g = b.build();
+    /// assert_eq!(g.path_to(0, 2).collect::<Vec<_>>(), [0, 1, 2]); // 5 + 1 < 9
+    /// assert_eq!(g.distance(0, 2), Some(6));
+    /// ```
+    #[track_caller]
+    pub fn connect_weighted(&mut self, a: NodeId, b: NodeId, cost: u32) -> &mut Self {
+        self.try_connect_weighted(a, b, cost).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`GraphBuilder::connect_weighted`], or an error without changing anything.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id; [`Error::ZeroCost`] for cost 0.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// assert!(b.try_connect_weighted(0, 1, 0).is_err());
+    /// ```
+    pub fn try_connect_weighted(&mut self, a: NodeId, b: NodeId, cost: u32) -> Result<&mut Self, Error> {
+        self.try_connect_directed_weighted(b, a, cost)?;
+        self.try_connect_directed_weighted(a, b, cost)
+    }
+
+    /// Adds the one-way arc `a → b` with cost 1 (a one-way passage: `b` is reached from `a`,
+    /// not the other way).
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`GraphBuilder::try_connect_directed_weighted`].
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(3);
+    /// b.connect_directed(0, 1).connect(1, 2).connect(2, 0);
+    /// let g = b.build();
+    /// assert_eq!(g.path_to(0, 2).collect::<Vec<_>>(), [0, 2]);
+    /// assert_eq!(g.path_to(1, 0).collect::<Vec<_>>(), [1, 2, 0]); // 1 → 0 is not allowed
+    /// ```
+    #[track_caller]
+    pub fn connect_directed(&mut self, a: NodeId, b: NodeId) -> &mut Self {
+        self.try_connect_directed_weighted(a, b, 1).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// Adds the one-way arc `a → b` with cost `cost` (replacing a previous cost).
+    ///
+    /// # Panics
+    /// If an id is out of range or `cost` is 0; see
+    /// [`GraphBuilder::try_connect_directed_weighted`].
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// b.connect_directed_weighted(0, 1, 4);
+    /// assert_eq!(b.build().distance(0, 1), Some(4));
+    /// ```
+    #[track_caller]
+    pub fn connect_directed_weighted(&mut self, a: NodeId, b: NodeId, cost: u32) -> &mut Self {
+        self.try_connect_directed_weighted(a, b, cost).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// Adds the arc `a → b` with cost `cost`, or an error without changing anything.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id; [`Error::ZeroCost`] for cost 0 (a
+    /// free arc would let paths cycle at no cost).
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// assert!(b.try_connect_directed_weighted(0, 9, 1).is_err());
+    /// assert!(b.try_connect_directed_weighted(0, 1, 0).is_err());
+    /// ```
+    pub fn try_connect_directed_weighted(
+        &mut self,
+        a: NodeId,
+        b: NodeId,
+        cost: u32,
+    ) -> Result<&mut Self, Error> {
+        let (ua, _) = (self.check(a)?, self.check(b)?);
+        if cost == 0 {
+            return Err(Error::ZeroCost { from: a, to: b });
+        }
         if a != b {
-            insert_sorted(&mut self.adjacency[ua], b);
-            insert_sorted(&mut self.adjacency[ub], a);
+            match self.adjacency[ua].binary_search(&b) {
+                Ok(i) => self.costs[ua][i] = cost,
+                Err(i) => {
+                    self.adjacency[ua].insert(i, b);
+                    self.costs[ua].insert(i, cost);
+                }
+            }
         }
         Ok(self)
     }
@@ -179,9 +368,39 @@ impl GraphBuilder {
     /// assert!(b.try_disconnect(3, 0).is_err());
     /// ```
     pub fn try_disconnect(&mut self, a: NodeId, b: NodeId) -> Result<&mut Self, Error> {
-        let (ua, ub) = (self.check(a)?, self.check(b)?);
-        remove_sorted(&mut self.adjacency[ua], b);
-        remove_sorted(&mut self.adjacency[ub], a);
+        self.try_disconnect_directed(b, a)?;
+        self.try_disconnect_directed(a, b)
+    }
+
+    /// Removes the arc `a → b` only, if present.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`GraphBuilder::try_disconnect_directed`].
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// b.connect(0, 1).disconnect_directed(1, 0);
+    /// assert!(b.contains_edge(0, 1) && !b.contains_edge(1, 0));
+    /// ```
+    #[track_caller]
+    pub fn disconnect_directed(&mut self, a: NodeId, b: NodeId) -> &mut Self {
+        self.try_disconnect_directed(a, b).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// Removes the arc `a → b` if present, or reports an out-of-range id.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// assert!(signposts::GraphBuilder::new(2).try_disconnect_directed(0, 2).is_err());
+    /// ```
+    pub fn try_disconnect_directed(&mut self, a: NodeId, b: NodeId) -> Result<&mut Self, Error> {
+        let (ua, _) = (self.check(a)?, self.check(b)?);
+        if let Ok(i) = self.adjacency[ua].binary_search(&b) {
+            self.adjacency[ua].remove(i);
+            self.costs[ua].remove(i);
+        }
         Ok(self)
     }
 
@@ -203,10 +422,12 @@ impl GraphBuilder {
     pub fn resize(&mut self, nodes: usize) -> &mut Self {
         check_node_count(nodes).unwrap_or_else(|e| panic_with(&e));
         self.adjacency.resize_with(nodes, Vec::new);
+        self.costs.resize_with(nodes, Vec::new);
         if let Ok(limit) = NodeId::try_from(nodes) {
-            for list in &mut self.adjacency {
+            for (list, costs) in self.adjacency.iter_mut().zip(&mut self.costs) {
                 let keep = list.partition_point(|&v| v < limit);
                 list.truncate(keep);
+                costs.truncate(keep);
             }
         }
         self
@@ -242,7 +463,8 @@ impl GraphBuilder {
         let arcs = self.adjacency.iter().map(Vec::len).sum::<usize>();
         let degrees = self.adjacency.iter().map(|l| degree(l.len()));
         let words = Layout::words_for(degrees, n);
-        Graph::overhead_bytes(n, arcs) + words * 8
+        let arc_costs = if self.is_weighted() || self.is_directed() { arcs * 4 } else { 0 };
+        Graph::overhead_bytes(n, arcs) + arc_costs as u64 + words * 8
     }
 
     /// Builds the oracle.
@@ -317,50 +539,128 @@ impl GraphBuilder {
         }
 
         let mut rows = Vec::with_capacity(n);
-        let mut neighbors = Vec::with_capacity(self.adjacency.iter().map(Vec::len).sum());
-        for list in &self.adjacency {
+        let mut neighbors = Vec::with_capacity(self.arcs_len());
+        let mut costs = Vec::with_capacity(self.arcs_len());
+        for (list, cost) in self.adjacency.iter().zip(&self.costs) {
             rows.push(NodeRow { word: 0, first: arc_index(neighbors.len())?, deg: degree(list.len()) });
             neighbors.extend_from_slice(list);
+            costs.extend_from_slice(cost);
         }
         arc_index(neighbors.len())?;
         let layout = Layout::assign(&mut rows);
         let total_words =
             usize::try_from(layout.words()).map_err(|_| Error::AllocationFailed { bytes: needed })?;
-
         let words = crate::memory::zeroed_words(total_words, needed)?;
+        let offsets: Vec<u32> =
+            rows.iter().map(|r| r.first).chain(core::iter::once(arc_index(neighbors.len())?)).collect();
+        let directed = self.is_directed();
+        let weighted = self.is_weighted();
+        let edges = self.edges_len();
 
-        let (component, components) = components::label(&rows, &neighbors);
-        let mut peel = build::peel::peel(&rows, &neighbors);
-        let batch = batch.unwrap_or_else(|| build::batch_width(peel.core_len));
-        let mut order = build::order::ball_order(&rows, &neighbors, &peel.peeled, batch);
-        peel.order_trees(&rows, &neighbors, &mut order);
+        let (order, component, components) = if directed || weighted {
+            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress)
+        } else {
+            costs = Vec::new(); // every arc costs 1
+            self.fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch)
+        };
+
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
-        let offsets: Vec<u32> =
-            rows.iter().map(|r| r.first).chain(core::iter::once(arc_index(neighbors.len())?)).collect();
+        let words = crate::memory::into_plain(words);
+        let table = Table { rows, neighbors, column, order, words, layout };
+        Ok(Graph::from_parts(table, component, components, costs, self.model, directed, edges))
+    }
+
+    /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
+    /// core. Returns the column order and the components.
+    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
+    fn fill_unit(
+        &self,
+        rows: &[NodeRow],
+        offsets: &[u32],
+        neighbors: &[NodeId],
+        layout: Layout,
+        words: &[AtomicU64],
+        progress: &(dyn Fn(Progress) + Sync),
+        batch: Option<usize>,
+    ) -> (Vec<NodeId>, Vec<u32>, u32) {
+        let (component, components) = components::label(rows, neighbors);
+        let mut peel = build::peel::peel(rows, neighbors);
+        let batch = batch.unwrap_or_else(|| build::batch_width(peel.core_len));
+        let mut order = build::order::ball_order(rows, neighbors, &peel.peeled, batch);
+        peel.order_trees(rows, neighbors, &mut order);
+        let mut column = vec![0u32; rows.len()];
+        for (c, &node) in order.iter().enumerate() {
+            column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
+        }
         let adjacency = Adjacency {
-            offsets: &offsets,
-            heads: &neighbors,
-            in_offsets: &offsets,
-            tails: &neighbors,
+            offsets,
+            heads: neighbors,
+            in_offsets: offsets,
+            tails: neighbors,
             component: &component,
             peeled: &peel.peeled,
         };
         let total = peel.core_len.div_ceil(batch) + usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::fill_unit(adjacency, &rows, layout, &order[..peel.core_len], batch, &words, &step);
-        drop(offsets);
+        build::fill_unit(adjacency, rows, layout, &order[..peel.core_len], batch, words, &step);
         if !peel.is_trivial() {
-            peel.fill(&rows, layout, &neighbors, &column, &component, &words);
+            peel.fill(rows, layout, neighbors, &column, &component, words);
             step();
         }
+        (order, component, components)
+    }
 
-        let words = crate::memory::into_plain(words);
-        let table = Table { rows, neighbors, column, order, words, layout };
-        Ok(Graph::from_parts(table, component, components))
+    /// Fills the table of a weighted or directed graph: one Dijkstra search per target.
+    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
+    fn fill_weighted(
+        &self,
+        rows: &[NodeRow],
+        offsets: &[u32],
+        heads: &[NodeId],
+        costs: &[u32],
+        layout: Layout,
+        words: &[AtomicU64],
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> (Vec<NodeId>, Vec<u32>, u32) {
+        let n = rows.len();
+        let mut tails = Vec::with_capacity(heads.len());
+        for v in 0..n {
+            tails.extend(core::iter::repeat_n(v as NodeId, rows[v].deg as usize));
+        }
+        // In-arcs grouped by head (a counting sort of the arcs).
+        let mut in_offsets = vec![0u32; n + 1];
+        for &h in heads {
+            in_offsets[h as usize + 1] += 1;
+        }
+        for v in 0..n {
+            in_offsets[v + 1] += in_offsets[v];
+        }
+        let mut fill = in_offsets.clone();
+        let mut in_arcs = vec![0u32; heads.len()];
+        for (a, &h) in heads.iter().enumerate() {
+            in_arcs[fill[h as usize] as usize] = a as u32;
+            fill[h as usize] += 1;
+        }
+        let cost: Vec<Cost> = costs.iter().map(|&c| self.model.cost(c)).collect();
+        let (component, components) = components::label_weak(offsets, heads, &in_offsets, &in_arcs, &tails);
+        let order = build::order::ball_order(rows, heads, &[], build::dijkstra::BATCH);
+        let arcs = build::dijkstra::Arcs {
+            offsets,
+            heads,
+            cost: &cost,
+            in_offsets: &in_offsets,
+            incoming: &in_arcs,
+            tails: &tails,
+        };
+        let total = n.div_ceil(build::dijkstra::BATCH);
+        let done = AtomicUsize::new(0);
+        let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+        build::dijkstra::fill(arcs, rows, layout, &order, words, &step);
+        (order, component, components)
     }
 
     #[inline]
@@ -369,8 +669,13 @@ impl GraphBuilder {
         if (node as usize) < nodes { Ok(node as usize) } else { Err(Error::NodeOutOfRange { node, nodes }) }
     }
 
-    pub(crate) fn from_adjacency(adjacency: Vec<Vec<NodeId>>) -> Self {
-        GraphBuilder { adjacency, memory_limit: None }
+    pub(crate) fn from_parts(adjacency: Vec<Vec<NodeId>>, costs: Vec<Vec<u32>>, model: CostModel) -> Self {
+        GraphBuilder { adjacency, costs, model, memory_limit: None }
+    }
+
+    /// Reads stored costs as octile steps (1 straight, 2 diagonal): for grids.
+    pub(crate) fn set_model(&mut self, model: CostModel) {
+        self.model = model;
     }
 }
 
@@ -387,32 +692,14 @@ fn arc_index(arcs: usize) -> Result<u32, Error> {
     u32::try_from(arcs).map_err(|_| Error::TooManyArcs { arcs, max: u32::MAX as usize })
 }
 
-fn insert_sorted(list: &mut Vec<NodeId>, v: NodeId) {
-    if let Err(at) = list.binary_search(&v) {
-        list.insert(at, v);
-    }
-}
-
-fn remove_sorted(list: &mut Vec<NodeId>, v: NodeId) {
-    if let Ok(at) = list.binary_search(&v) {
-        list.remove(at);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::generate::{Connectivity, walled_grid};
-
-    #[test]
-    fn both_batch_widths_build_the_same_answers() {
-        let builder = walled_grid(37, 29, 0.2, 5, Connectivity::Eight);
-        let narrow = builder.build_inner(&|_| {}, Some(128)).unwrap();
-        let wide = builder.build_inner(&|_| {}, Some(256)).unwrap();
-        let n = u32::try_from(builder.nodes_len()).unwrap();
-        for u in 0..n {
-            for t in 0..n {
-                assert!(narrow.neighbors_to(u, t).eq(wide.neighbors_to(u, t)), "{u} -> {t}");
-            }
-        }
-    }
+/// Node pairs joined by an arc either way.
+fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
+    adjacency
+        .iter()
+        .enumerate()
+        .map(|(a, list)| {
+            let a = a as NodeId;
+            list.iter().filter(|&&b| a < b || adjacency[b as usize].binary_search(&a).is_err()).count()
+        })
+        .sum()
 }

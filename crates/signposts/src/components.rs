@@ -29,3 +29,39 @@ pub(crate) fn label(rows: &[NodeRow], neighbors: &[NodeId]) -> (Vec<u32>, u32) {
     }
     (label, count)
 }
+
+/// Weakly connected components of a directed graph given by out-arcs and in-arcs (ignoring
+/// directions), numbered as [`label`] does.
+pub(crate) fn label_weak(
+    offsets: &[u32],
+    heads: &[NodeId],
+    in_offsets: &[u32],
+    in_arcs: &[u32],
+    tails: &[NodeId],
+) -> (Vec<u32>, u32) {
+    let n = offsets.len() - 1;
+    let mut label = vec![u32::MAX; n];
+    let mut stack = Vec::new();
+    let mut count = 0u32;
+    for root in 0..n {
+        if label[root] != u32::MAX {
+            continue;
+        }
+        label[root] = count;
+        stack.push(root);
+        while let Some(u) = stack.pop() {
+            let out = heads[offsets[u] as usize..offsets[u + 1] as usize].iter().copied();
+            let inn = in_arcs[in_offsets[u] as usize..in_offsets[u + 1] as usize]
+                .iter()
+                .map(|&a| tails[a as usize]);
+            for v in out.chain(inn) {
+                if label[v as usize] == u32::MAX {
+                    label[v as usize] = count;
+                    stack.push(v as usize);
+                }
+            }
+        }
+        count += 1;
+    }
+    (label, count)
+}

@@ -48,6 +48,50 @@ pub enum Error {
         /// The largest arc count supported.
         max: usize,
     },
+    /// An arc was given cost 0. Free arcs would let a path cycle without cost, so every arc
+    /// costs at least 1.
+    ///
+    /// Fix: scale the costs so that the cheapest arc costs 1.
+    ZeroCost {
+        /// The arc's tail.
+        from: NodeId,
+        /// The arc's head.
+        to: NodeId,
+    },
+    /// Malformed input text (a Moving AI map or scenario file, an ASCII grid).
+    ///
+    /// Fix: the file is not in the format; `line` and `column` (1-based; 0 when the whole
+    /// input is at fault) point at the first problem.
+    Parse {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What was wrong there.
+        message: String,
+    },
+    /// A cell outside the grid was passed.
+    ///
+    /// Fix: cells run from `(0, 0)` to `(width − 1, height − 1)`.
+    CellOutOfBounds {
+        /// Column passed.
+        x: u32,
+        /// Row passed.
+        y: u32,
+        /// Grid width.
+        width: u32,
+        /// Grid height.
+        height: u32,
+    },
+    /// A blocked cell was passed where an open one is needed (a start or a goal).
+    ///
+    /// Fix: blocked cells have no node in the oracle; check `Grid::is_passable` first.
+    CellBlocked {
+        /// Column passed.
+        x: u32,
+        /// Row passed.
+        y: u32,
+    },
     /// The graph has more nodes than node ids can name.
     ///
     /// Fix: node ids are `u32`, and `u32::MAX` is reserved; split the graph.
@@ -81,6 +125,16 @@ impl fmt::Display for Error {
             Error::TooManyArcs { arcs, max } => {
                 write!(f, "{arcs} arcs is too many: at most {max} are supported")
             }
+            Error::ZeroCost { from, to } => {
+                write!(f, "the arc {from} -> {to} has cost 0; every arc must cost at least 1")
+            }
+            Error::Parse { line, column, ref message } => {
+                write!(f, "line {line}, column {column}: {message}")
+            }
+            Error::CellOutOfBounds { x, y, width, height } => {
+                write!(f, "cell ({x}, {y}) is outside the {width}×{height} grid")
+            }
+            Error::CellBlocked { x, y } => write!(f, "cell ({x}, {y}) is blocked"),
             Error::TooManyNodes { nodes, max } => {
                 write!(f, "{nodes} nodes is too many: at most {max} are supported")
             }

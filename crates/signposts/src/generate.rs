@@ -6,15 +6,7 @@
 
 use crate::{GraphBuilder, NodeId};
 
-/// Which moves a grid allows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Connectivity {
-    /// Up, down, left, right.
-    Four,
-    /// The four straight moves plus diagonals; a diagonal needs both cells beside it open
-    /// (no corner cutting, as in the Moving AI benchmarks).
-    Eight,
-}
+pub use crate::grid::Connectivity;
 
 /// A small, fast, seedable generator (`SplitMix64`), so results do not depend on a crate version.
 #[derive(Debug, Clone)]

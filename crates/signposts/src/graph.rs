@@ -1,8 +1,9 @@
 //! [`Graph`]: the dense first-move oracle and its queries.
 
+use crate::builder::CostModel;
 use crate::error::{Error, panic_with};
 use crate::table::{Slots, Table};
-use crate::{GraphBuilder, NodeId};
+use crate::{Cost, GraphBuilder, NodeId};
 
 /// An undirected, unweighted graph with every shortest-path first move precomputed.
 ///
@@ -30,6 +31,11 @@ pub struct Graph {
     table: Table,
     component: Vec<u32>,
     components: u32,
+    /// Stored cost per arc (table slot order); empty when every arc costs 1.
+    costs: Vec<u32>,
+    model: CostModel,
+    directed: bool,
+    edges: usize,
 }
 
 impl Graph {
@@ -49,8 +55,46 @@ impl Graph {
         GraphBuilder::new(nodes)
     }
 
-    pub(crate) fn from_parts(table: Table, component: Vec<u32>, components: u32) -> Self {
-        Graph { table, component, components }
+    pub(crate) fn from_parts(
+        table: Table,
+        component: Vec<u32>,
+        components: u32,
+        costs: Vec<u32>,
+        model: CostModel,
+        directed: bool,
+        edges: usize,
+    ) -> Self {
+        Graph { table, component, components, costs, model, directed, edges }
+    }
+
+    /// Whether the graph has one-way arcs (or different costs each way).
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(2);
+    /// b.connect_directed(0, 1);
+    /// assert!(b.build().is_directed());
+    /// ```
+    #[must_use]
+    pub fn is_directed(&self) -> bool {
+        self.directed
+    }
+
+    /// Whether some arc costs more than 1.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(2);
+    /// b.connect(0, 1);
+    /// assert!(!b.build().is_weighted());
+    /// ```
+    #[must_use]
+    pub fn is_weighted(&self) -> bool {
+        !self.costs.is_empty() && (self.model != CostModel::Integer || self.costs.iter().any(|&c| c != 1))
+    }
+
+    /// The stored cost of arc slot `arc` (table slot order).
+    #[inline]
+    fn arc_cost(&self, arc: usize) -> u32 {
+        self.costs.get(arc).copied().unwrap_or(1)
     }
 
     /// Bytes besides the table words for a graph of `nodes` nodes and `arcs` arcs.
@@ -71,7 +115,10 @@ impl Graph {
     #[must_use]
     pub fn into_builder(self) -> GraphBuilder {
         let adjacency = (0..self.nodes_len()).map(|u| self.table.neighbors(u).to_vec()).collect();
-        GraphBuilder::from_adjacency(adjacency)
+        let costs = (0..self.nodes_len())
+            .map(|u| self.table.rows[u].slots().map(|a| self.arc_cost(a)).collect())
+            .collect();
+        GraphBuilder::from_parts(adjacency, costs, self.model)
     }
 
     /// Number of nodes.
@@ -94,7 +141,7 @@ impl Graph {
     /// ```
     #[must_use]
     pub fn edges_len(&self) -> usize {
-        self.table.neighbors.len() / 2
+        self.edges
     }
 
     /// Number of connected components.
@@ -123,7 +170,9 @@ impl Graph {
     /// ```
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.table.memory_bytes() + self.component.len() * size_of::<u32>()
+        self.table.memory_bytes()
+            + self.component.len() * size_of::<u32>()
+            + self.costs.len() * size_of::<u32>()
     }
 
     #[inline]
@@ -409,7 +458,8 @@ impl Graph {
         PathTo { graph: self, next: reachable.then_some(u as NodeId), to: t }
     }
 
-    /// The number of edges on a shortest path, or `None` when `to` is unreachable.
+    /// The cost of a shortest path (the number of edges on an unweighted graph, the sum of
+    /// arc costs on a weighted one), or `None` when `to` is unreachable.
     ///
     /// # Panics
     /// If either id is out of range; see [`Graph::try_distance`].
@@ -427,9 +477,9 @@ impl Graph {
     /// ```
     #[must_use]
     #[track_caller]
-    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u32> {
+    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        self.walk_distance(u, t)
+        self.walk_cost(u, t).map(|c| c.straight)
     }
 
     /// [`Graph::distance`] with an error for out-of-range ids.
@@ -441,14 +491,23 @@ impl Graph {
     /// let g = signposts::Graph::builder(2).build();
     /// assert_eq!(g.try_distance(0, 1), Ok(None));
     /// ```
-    pub fn try_distance(&self, from: NodeId, to: NodeId) -> Result<Option<u32>, Error> {
+    pub fn try_distance(&self, from: NodeId, to: NodeId) -> Result<Option<u64>, Error> {
         let (u, t) = (self.index(from)?, self.index(to)?);
-        Ok(self.walk_distance(u, t))
+        Ok(self.walk_cost(u, t).map(|c| c.straight))
     }
 
-    fn walk_distance(&self, u: usize, t: usize) -> Option<u32> {
-        let steps = self.path(u, t).count();
-        u32::try_from(steps.checked_sub(1)?).ok()
+    /// The exact cost of the path [`Graph::path_to`] walks: for grids with diagonal moves,
+    /// straight and diagonal steps are counted apart.
+    pub(crate) fn walk_cost(&self, u: usize, t: usize) -> Option<Cost> {
+        let mut total = Cost::ZERO;
+        let mut at = u;
+        while at != t {
+            let slot = self.table.entry_to(at, t).first()?;
+            let arc = self.table.rows[at].first as usize + slot;
+            total = total + self.model.cost(self.arc_cost(arc));
+            at = self.table.neighbors[arc] as usize;
+        }
+        Some(total)
     }
 
     /// Whether `to` can be reached from `from` (always true when `from == to`).
@@ -469,7 +528,7 @@ impl Graph {
     #[track_caller]
     pub fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        self.component[u] == self.component[t]
+        self.reaches(u, t)
     }
 
     /// [`Graph::path_exists`] with an error for out-of-range ids.
@@ -483,20 +542,30 @@ impl Graph {
     /// ```
     pub fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
         let (u, t) = (self.index(from)?, self.index(to)?);
-        Ok(self.component[u] == self.component[t])
+        Ok(self.reaches(u, t))
+    }
+
+    fn reaches(&self, u: usize, t: usize) -> bool {
+        if self.directed {
+            u == t || !self.table.entry_to(u, t).is_empty()
+        } else {
+            self.component[u] == self.component[t]
+        }
     }
 
     /// The neighbours of `from` strictly farther from `to` than `from` is, in increasing id
-    /// order: where to flee. Empty when `to` is unreachable (every node is equally far).
+    /// order: where to flee. Empty when `to` is unreachable from `from`; on a directed graph a
+    /// neighbour from which `to` cannot be reached at all counts as farther.
     ///
     /// On an unweighted undirected graph a neighbour `v` is farther exactly when `from` is an
-    /// optimal move from `v` toward `to`, so this needs no extra storage.
+    /// optimal move from `v` toward `to`, so this needs no extra storage and no walking.
     ///
     /// # Panics
     /// If either id is out of range; see [`Graph::try_neighbors_away`].
     ///
     /// # Complexity
-    /// O(deg(from) · log deg) to exhaust.
+    /// O(deg(from) · log deg) to exhaust on unweighted undirected graphs; O(deg(from) · d)
+    /// otherwise (each neighbour's distance is walked).
     ///
     /// ```
     /// let mut b = signposts::Graph::builder(4);
@@ -511,7 +580,7 @@ impl Graph {
     #[track_caller]
     pub fn neighbors_away(&self, from: NodeId, to: NodeId) -> NeighborsAway<'_> {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        NeighborsAway { graph: self, from: u as NodeId, to: t, rest: self.table.neighbors(u) }
+        self.away(u, t)
     }
 
     /// [`Graph::neighbors_away`] with an error for out-of-range ids.
@@ -525,7 +594,19 @@ impl Graph {
     /// ```
     pub fn try_neighbors_away(&self, from: NodeId, to: NodeId) -> Result<NeighborsAway<'_>, Error> {
         let (u, t) = (self.index(from)?, self.index(to)?);
-        Ok(NeighborsAway { graph: self, from: u as NodeId, to: t, rest: self.table.neighbors(u) })
+        Ok(self.away(u, t))
+    }
+
+    fn away(&self, u: usize, t: usize) -> NeighborsAway<'_> {
+        let rest = self.table.neighbors(u);
+        let from = u as NodeId;
+        if !self.directed && self.costs.is_empty() {
+            return NeighborsAway { graph: self, from, to: t, here: None, rest };
+        }
+        match self.walk_cost(u, t) {
+            Some(here) => NeighborsAway { graph: self, from, to: t, here: Some(here), rest },
+            None => NeighborsAway { graph: self, from, to: t, here: None, rest: &[] },
+        }
     }
 
     /// Whether `from` is an optimal move from `v` toward `t` (`from` must neighbour `v`).
@@ -590,6 +671,8 @@ pub struct NeighborsAway<'a> {
     graph: &'a Graph,
     from: NodeId,
     to: usize,
+    /// The distance from `from`, when neighbours are compared by walking.
+    here: Option<Cost>,
     rest: &'a [NodeId],
 }
 
@@ -599,7 +682,11 @@ impl Iterator for NeighborsAway<'_> {
     fn next(&mut self) -> Option<NodeId> {
         while let Some((&v, rest)) = self.rest.split_first() {
             self.rest = rest;
-            if self.graph.leads_through(v as usize, self.from, self.to) {
+            let farther = match self.here {
+                None => self.graph.leads_through(v as usize, self.from, self.to),
+                Some(here) => self.graph.walk_cost(v as usize, self.to).is_none_or(|there| there > here),
+            };
+            if farther {
                 return Some(v);
             }
         }

@@ -83,9 +83,11 @@
 pub(crate) mod build;
 mod builder;
 mod components;
+mod dist;
 mod error;
 pub mod generate;
 mod graph;
+pub mod grid;
 mod memory;
 mod prefetch;
 mod small;
@@ -93,6 +95,7 @@ pub(crate) mod table;
 
 pub use build::Progress;
 pub use builder::{GraphBuilder, MAX_NODES};
+pub use dist::Cost;
 pub use error::{BuildError, Error};
 pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};
 pub use small::{

@@ -139,6 +139,15 @@ impl Entry<'_> {
         }
     }
 
+    /// Whether no slot is set.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        match self {
+            Entry::Narrow(mask) => mask == 0,
+            Entry::Wide(words) => words.iter().all(|&w| w == 0),
+        }
+    }
+
     /// Whether slot `slot` is set.
     #[inline]
     pub fn contains(self, slot: usize) -> bool {

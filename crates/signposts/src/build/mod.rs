@@ -5,6 +5,7 @@
 //! cores and the table is bit-for-bit the same for any thread count.
 
 pub(crate) mod bfs;
+pub(crate) mod dijkstra;
 pub(crate) mod order;
 pub(crate) mod peel;
 pub(crate) mod spread;

@@ -1,0 +1,151 @@
+//! The weighted engine: one Dijkstra search per target, for integer costs, octile grids and
+//! one-way arcs.
+//!
+//! Each search runs backwards from its target `t` over in-arcs, so `dist[v] = d(v, t)` along
+//! arc directions. When a node `v` is settled at distance `d`, each of its out-arcs `v → w` of
+//! cost `c` is an optimal first move toward `t` exactly when `dist[w] + c = d`: an optimal `w`
+//! is closer to `t`, so it was settled before `v` and `dist[w]` is final; any other `w` has a
+//! tentative distance of at least `d(w, t) > d − c`. Costs are compared exactly ([`Cost`]).
+//!
+//! A batch runs 64 targets one after the other, accumulating one bit per target in a word per
+//! arc, then writes one lane of 64 columns of the table; batches run in parallel.
+
+use core::cmp::Reverse;
+use core::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BinaryHeap;
+
+use super::spread;
+use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
+use crate::{Cost, NodeId};
+
+/// Read-only arcs for the engine.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Arcs<'a> {
+    /// Out-arcs of `v`: indices `offsets[v]..offsets[v + 1]`, in table slot order.
+    pub offsets: &'a [u32],
+    /// Head of each arc.
+    pub heads: &'a [NodeId],
+    /// Exact cost of each arc.
+    pub cost: &'a [Cost],
+    /// In-arcs of `v`: `incoming[in_offsets[v]..in_offsets[v + 1]]` are arc indices.
+    pub in_offsets: &'a [u32],
+    /// Arc indices grouped by head.
+    pub incoming: &'a [u32],
+    /// Tail of each arc.
+    pub tails: &'a [NodeId],
+}
+
+/// Targets per batch: one lane.
+pub(crate) const BATCH: usize = 64;
+
+/// Per-thread scratch.
+struct Scratch {
+    dist: Vec<Cost>,
+    settled: Vec<bool>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(Cost, u32)>>,
+    acc: Vec<u64>,
+}
+
+/// Fills the table for `targets` (column `c` holds `targets[c]`).
+pub(crate) fn fill(
+    g: Arcs<'_>,
+    rows: &[NodeRow],
+    layout: Layout,
+    targets: &[NodeId],
+    words: &[AtomicU64],
+    batch_done: &(dyn Fn() + Sync),
+) {
+    let n = rows.len();
+    let total = targets.len().div_ceil(BATCH);
+    let run = |s: &mut Scratch, batch: usize| {
+        let first_column = batch * BATCH;
+        let these = &targets[first_column..targets.len().min(first_column + BATCH)];
+        for (j, &t) in these.iter().enumerate() {
+            search(g, t, 1 << j, s);
+        }
+        let block = first_column / BLOCK;
+        let lane = (first_column % BLOCK) / 64;
+        for (v, &row) in rows.iter().enumerate() {
+            let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
+            if arcs.is_empty() {
+                continue;
+            }
+            let bits = entry_bits(row.deg);
+            let (start, _) = layout.chunk(row, block);
+            let lane_start = start + lane * bits as usize;
+            let masks = &s.acc[arcs];
+            spread::transpose_chunk(
+                masks.len(),
+                |i| masks[i],
+                bits,
+                bits as usize,
+                |k, word| {
+                    words[lane_start + k].store(word, Ordering::Relaxed);
+                },
+            );
+        }
+        s.acc.fill(0);
+        batch_done();
+    };
+    let scratch = || Scratch {
+        dist: vec![Cost::INFINITE; n],
+        settled: vec![false; n],
+        touched: Vec::new(),
+        heap: BinaryHeap::new(),
+        acc: vec![0; g.heads.len()],
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..total).into_par_iter().for_each_init(scratch, |s, b| run(s, b));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut s = scratch();
+        for b in 0..total {
+            run(&mut s, b);
+        }
+    }
+}
+
+/// One backward Dijkstra search from `target`, setting `bit` on every optimal arc.
+fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
+    let Scratch { dist, settled, touched, heap, acc } = s;
+    dist[target as usize] = Cost::ZERO;
+    touched.push(target);
+    heap.push(Reverse((Cost::ZERO, target)));
+    while let Some(Reverse((d, v))) = heap.pop() {
+        let vi = v as usize;
+        if settled[vi] {
+            continue;
+        }
+        settled[vi] = true;
+        let out = g.offsets[vi] as usize..g.offsets[vi + 1] as usize;
+        for ((&w, &c), acc) in g.heads[out.clone()].iter().zip(&g.cost[out.clone()]).zip(&mut acc[out]) {
+            if settled[w as usize] && dist[w as usize] + c == d {
+                *acc |= bit;
+            }
+        }
+        for &a in &g.incoming[g.in_offsets[vi] as usize..g.in_offsets[vi + 1] as usize] {
+            let u = g.tails[a as usize];
+            let ui = u as usize;
+            if settled[ui] {
+                continue;
+            }
+            let nd = d + g.cost[a as usize];
+            if nd < dist[ui] {
+                if dist[ui] == Cost::INFINITE {
+                    touched.push(u);
+                }
+                dist[ui] = nd;
+                heap.push(Reverse((nd, u)));
+            }
+        }
+    }
+    for &v in touched.iter() {
+        dist[v as usize] = Cost::INFINITE;
+        settled[v as usize] = false;
+    }
+    touched.clear();
+}

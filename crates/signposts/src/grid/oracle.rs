@@ -1,0 +1,366 @@
+//! [`GridOracle`]: the first-move oracle of a tile grid, answering in cells and directions.
+
+use core::fmt;
+
+use super::{Cell, Connectivity, Direction, Grid};
+use crate::builder::CostModel;
+use crate::{Cost, Error, Graph, GraphBuilder, NodeId, Progress};
+
+/// Marks a blocked cell in the cell-to-node map.
+const NO_NODE: u32 = u32::MAX;
+
+/// The exact all-pairs oracle of a grid: from any open cell, which direction(s) lead along a
+/// shortest path to any other open cell.
+///
+/// Only open cells become nodes. 4-connected grids cost 1 per step; 8-connected grids cost 1
+/// per straight step and √2 per diagonal step, compared exactly (see [`Cost`]), with no corner
+/// cutting. Blocked or outside cells get `None` from the plain queries and an error naming the
+/// cell from the `try_` ones; they never get a step.
+///
+/// ```
+/// use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+/// let grid = Grid::from_ascii("
+///     ....
+///     .##.
+///     ....
+/// ")?;
+/// let oracle = GridOracle::build(&grid, Connectivity::Four)?;
+/// let (from, to) = (Cell::new(0, 1), Cell::new(3, 1));
+/// assert_eq!(oracle.next_steps(from, to).collect::<Vec<_>>(), [Direction::North, Direction::South]);
+/// assert_eq!(oracle.distance(from, to), Some(5.0));
+/// assert_eq!(oracle.next_step(from, Cell::new(1, 1)), None); // a wall
+/// # Ok::<(), signposts::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct GridOracle {
+    grid: Grid,
+    connectivity: Connectivity,
+    graph: Graph,
+    /// Per cell, row-major: its node, or `NO_NODE` when blocked.
+    node: Vec<u32>,
+    /// Per node: its cell.
+    cell: Vec<Cell>,
+}
+
+impl fmt::Debug for GridOracle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GridOracle")
+            .field("width", &self.grid.width())
+            .field("height", &self.grid.height())
+            .field("connectivity", &self.connectivity)
+            .field("nodes", &self.cell.len())
+            .field("memory_bytes", &self.memory_bytes())
+            .finish()
+    }
+}
+
+impl GridOracle {
+    /// Builds the oracle of `grid`.
+    ///
+    /// # Errors
+    /// As [`GraphBuilder::try_build`]: [`Error::AllocationFailed`] when the table does not
+    /// fit in memory.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(3, 3), Connectivity::Eight)?;
+    /// assert_eq!(oracle.nodes_len(), 9);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn build(grid: &Grid, connectivity: Connectivity) -> Result<GridOracle, Error> {
+        GridOracle::build_with(grid, connectivity, None, |_| {})
+    }
+
+    /// Builds the oracle with a memory limit (an error before allocating past it) and a
+    /// progress callback (see [`GraphBuilder::build_with_progress`]).
+    ///
+    /// # Errors
+    /// [`Error::OverMemoryLimit`] past `memory_limit`; [`Error::AllocationFailed`].
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let err = GridOracle::build_with(&Grid::new(100, 100), Connectivity::Four, Some(1 << 20), |_| {});
+    /// assert!(matches!(err, Err(signposts::Error::OverMemoryLimit { .. })));
+    /// ```
+    pub fn build_with(
+        grid: &Grid,
+        connectivity: Connectivity,
+        memory_limit: Option<u64>,
+        progress: impl Fn(Progress) + Sync,
+    ) -> Result<GridOracle, Error> {
+        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity);
+        if let Some(limit) = memory_limit {
+            builder.memory_limit(limit);
+        }
+        let graph = builder.build_with_progress(progress)?;
+        Ok(GridOracle { grid: grid.clone(), connectivity, graph, node, cell })
+    }
+
+    /// Bytes the oracle of `grid` would take, without building it.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let grid = Grid::new(10, 10);
+    /// let needed = GridOracle::memory_needed(&grid, Connectivity::Four);
+    /// assert!(needed >= GridOracle::build(&grid, Connectivity::Four)?.memory_bytes() as u64);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn memory_needed(grid: &Grid, connectivity: Connectivity) -> u64 {
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity);
+        builder.memory_needed() + (node.len() * 4 + cell.len() * 8) as u64 + grid.passable.len() as u64
+    }
+
+    /// The graph of the open cells (row-major node ids), with the maps between cells and
+    /// nodes.
+    fn graph_of(grid: &Grid, connectivity: Connectivity) -> (GraphBuilder, Vec<u32>, Vec<Cell>) {
+        let mut node = vec![NO_NODE; grid.passable.len()];
+        let mut cell = Vec::with_capacity(grid.passable_len());
+        for y in 0..grid.height() {
+            for x in 0..grid.width() {
+                let c = Cell { x, y };
+                if grid.is_passable(c) {
+                    node[grid.index(c)] = u32::try_from(cell.len()).expect("cells fit u32 ids");
+                    cell.push(c);
+                }
+            }
+        }
+        let mut builder = GraphBuilder::new(cell.len());
+        let forward: &[Direction] = match connectivity {
+            Connectivity::Four => &[Direction::East, Direction::South],
+            Connectivity::Eight => {
+                &[Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest]
+            }
+        };
+        for (a, &c) in cell.iter().enumerate() {
+            for &d in forward {
+                if let Some(to) = grid.step(c, d) {
+                    let b = node[grid.index(to)];
+                    // Stored cost 2 marks a diagonal under the octile model.
+                    builder.connect_weighted(a as NodeId, b, if d.is_diagonal() { 2 } else { 1 });
+                }
+            }
+        }
+        if connectivity == Connectivity::Eight {
+            builder.set_model(CostModel::Octile);
+        }
+        (builder, node, cell)
+    }
+
+    /// The grid.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(2, 3), Connectivity::Four)?;
+    /// assert_eq!(oracle.grid().height(), 3);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// How the grid is connected.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(2, 2), Connectivity::Eight)?;
+    /// assert_eq!(oracle.connectivity(), Connectivity::Eight);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
+    /// Number of nodes: the open cells.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let grid = Grid::from_ascii("#..")?;
+    /// assert_eq!(GridOracle::build(&grid, Connectivity::Four)?.nodes_len(), 2);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn nodes_len(&self) -> usize {
+        self.cell.len()
+    }
+
+    /// Bytes held: the table, the graph, the grid and the cell maps.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(8, 8), Connectivity::Four)?;
+    /// assert!(oracle.memory_bytes() > 64 * 64 / 8);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.graph.memory_bytes() + self.node.len() * 4 + self.cell.len() * 8 + self.grid.passable.len()
+    }
+
+    /// The node of an open cell (`None` for blocked or outside cells).
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::from_ascii("#..")?, Connectivity::Four)?;
+    /// assert_eq!((oracle.node(Cell::new(0, 0)), oracle.node(Cell::new(1, 0))), (None, Some(0)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn node(&self, cell: Cell) -> Option<NodeId> {
+        if !self.grid.contains(cell) {
+            return None;
+        }
+        let n = self.node[self.grid.index(cell)];
+        (n != NO_NODE).then_some(n)
+    }
+
+    /// The cell of a node (`None` when out of range).
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::from_ascii("#..")?, Connectivity::Four)?;
+    /// assert_eq!(oracle.cell(1), Some(Cell::new(2, 0)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn cell(&self, node: NodeId) -> Option<Cell> {
+        self.cell.get(node as usize).copied()
+    }
+
+    fn require(&self, cell: Cell) -> Result<NodeId, Error> {
+        if !self.grid.contains(cell) {
+            return Err(Error::CellOutOfBounds {
+                x: cell.x,
+                y: cell.y,
+                width: self.grid.width(),
+                height: self.grid.height(),
+            });
+        }
+        self.node(cell).ok_or(Error::CellBlocked { x: cell.x, y: cell.y })
+    }
+
+    fn direction(&self, from: NodeId, to: NodeId) -> Direction {
+        let (a, b) = (self.cell[from as usize], self.cell[to as usize]);
+        let dx = i32::try_from(i64::from(b.x) - i64::from(a.x)).unwrap_or(i32::MAX);
+        let dy = i32::try_from(i64::from(b.y) - i64::from(a.y)).unwrap_or(i32::MAX);
+        Direction::from_delta(dx, dy).expect("graph arcs join adjacent cells")
+    }
+
+    /// One optimal first step from `from` toward `to`. `None` when `from == to`, when `to`
+    /// cannot be reached, or when either cell is blocked or outside the grid (see
+    /// [`GridOracle::try_next_step`] to tell these apart).
+    ///
+    /// # Complexity
+    /// O(1): one table load.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(5, 5), Connectivity::Eight)?;
+    /// assert_eq!(oracle.next_step(Cell::new(0, 0), Cell::new(4, 4)), Some(Direction::SouthEast));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn next_step(&self, from: Cell, to: Cell) -> Option<Direction> {
+        self.try_next_step(from, to).ok().flatten()
+    }
+
+    /// [`GridOracle::next_step`], with an error for a blocked or outside cell.
+    ///
+    /// # Errors
+    /// [`Error::CellOutOfBounds`] or [`Error::CellBlocked`] naming the first bad cell.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::from_ascii("..#")?, Connectivity::Four)?;
+    /// assert_eq!(oracle.try_next_step(Cell::new(0, 0), Cell::new(2, 0)), Err(signposts::Error::CellBlocked { x: 2, y: 0 }));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn try_next_step(&self, from: Cell, to: Cell) -> Result<Option<Direction>, Error> {
+        let (u, t) = (self.require(from)?, self.require(to)?);
+        Ok(self.graph.neighbor_to(u, t).map(|v| self.direction(u, v)))
+    }
+
+    /// Every optimal first step, clockwise from north. Empty in the cases where
+    /// [`GridOracle::next_step`] is `None`.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(5, 5), Connectivity::Four)?;
+    /// let steps: Vec<_> = oracle.next_steps(Cell::new(0, 0), Cell::new(2, 2)).collect();
+    /// assert_eq!(steps, [Direction::East, Direction::South]);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn next_steps(&self, from: Cell, to: Cell) -> impl Iterator<Item = Direction> + '_ {
+        let mut steps: Vec<Direction> = match (self.node(from), self.node(to)) {
+            (Some(u), Some(t)) => self.graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
+            _ => Vec::new(),
+        };
+        steps.sort_unstable();
+        steps.into_iter()
+    }
+
+    /// The cells of one shortest path, both ends included; `[from]` when equal; empty when
+    /// `to` cannot be reached or a cell is blocked or outside.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(3, 1), Connectivity::Four)?;
+    /// let path: Vec<_> = oracle.path(Cell::new(0, 0), Cell::new(2, 0)).collect();
+    /// assert_eq!(path, [Cell::new(0, 0), Cell::new(1, 0), Cell::new(2, 0)]);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn path(&self, from: Cell, to: Cell) -> impl Iterator<Item = Cell> + '_ {
+        let nodes = match (self.node(from), self.node(to)) {
+            (Some(u), Some(t)) => Some(self.graph.path_to(u, t)),
+            _ => None,
+        };
+        nodes.into_iter().flatten().map(|v| self.cell[v as usize])
+    }
+
+    /// The exact cost of a shortest path (`straight + diagonal · √2`), or `None` when
+    /// unreachable, blocked or outside.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(4, 3), Connectivity::Eight)?;
+    /// let cost = oracle.cost(Cell::new(0, 0), Cell::new(3, 2)).unwrap();
+    /// assert_eq!((cost.straight, cost.diagonal), (1, 2));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn cost(&self, from: Cell, to: Cell) -> Option<Cost> {
+        let (u, t) = (self.node(from)?, self.node(to)?);
+        self.graph.walk_cost(u as usize, t as usize)
+    }
+
+    /// The length of a shortest path, or `None` when unreachable, blocked or outside.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(2, 2), Connectivity::Eight)?;
+    /// assert_eq!(oracle.distance(Cell::new(0, 0), Cell::new(1, 1)), Some(2f64.sqrt()));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn distance(&self, from: Cell, to: Cell) -> Option<f64> {
+        self.cost(from, to).map(Cost::value)
+    }
+
+    /// Whether `to` can be reached from `from` (false for blocked or outside cells).
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::from_ascii(".#.")?, Connectivity::Four)?;
+    /// assert!(!oracle.path_exists(Cell::new(0, 0), Cell::new(2, 0)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn path_exists(&self, from: Cell, to: Cell) -> bool {
+        match (self.node(from), self.node(to)) {
+            (Some(u), Some(t)) => self.graph.path_exists(u, t),
+            _ => false,
+        }
+    }
+}

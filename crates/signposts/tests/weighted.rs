@@ -1,0 +1,146 @@
+//! Differential tests for weighted and directed graphs: every answer against Floyd–Warshall.
+
+use proptest::prelude::*;
+use signposts::{GraphBuilder, NodeId};
+
+const INF: u64 = u64::MAX;
+
+/// `d[u][t]`: cheapest cost from `u` to `t` along arc directions.
+fn all_pairs(b: &GraphBuilder) -> Vec<Vec<u64>> {
+    let n = b.nodes_len();
+    let mut d = vec![vec![INF; n]; n];
+    for u in 0..n {
+        d[u][u] = 0;
+        for &v in b.neighbors(u as NodeId) {
+            d[u][v as usize] = d[u][v as usize].min(u64::from(b.cost(u as NodeId, v).unwrap()));
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            if d[i][k] == INF {
+                continue;
+            }
+            for j in 0..n {
+                if d[k][j] != INF && d[i][k] + d[k][j] < d[i][j] {
+                    d[i][j] = d[i][k] + d[k][j];
+                }
+            }
+        }
+    }
+    d
+}
+
+fn check(b: &GraphBuilder) {
+    let g = b.build();
+    let d = all_pairs(b);
+    let n = b.nodes_len();
+    assert_eq!(g.edges_len(), b.edges_len());
+    for u in 0..n {
+        let un = u as NodeId;
+        for t in 0..n {
+            let tn = t as NodeId;
+            let dut = d[u][t];
+            let arc = |w: NodeId| u64::from(b.cost(un, w).unwrap());
+            let want: Vec<NodeId> = if dut == INF || u == t {
+                Vec::new()
+            } else {
+                b.neighbors(un)
+                    .iter()
+                    .copied()
+                    .filter(|&w| d[w as usize][t] != INF && d[w as usize][t] + arc(w) == dut)
+                    .collect()
+            };
+            assert_eq!(g.neighbors_to(un, tn).collect::<Vec<_>>(), want, "neighbors_to({u}, {t}) in {b:?}");
+            assert_eq!(g.neighbor_to(un, tn), want.first().copied());
+            assert_eq!(g.distance(un, tn), (dut != INF).then_some(dut), "distance({u}, {t})");
+            assert_eq!(g.path_exists(un, tn), dut != INF, "path_exists({u}, {t})");
+            let away: Vec<NodeId> = if dut == INF {
+                Vec::new()
+            } else {
+                b.neighbors(un)
+                    .iter()
+                    .copied()
+                    .filter(|&w| d[w as usize][t] == INF || d[w as usize][t] > dut)
+                    .collect()
+            };
+            assert_eq!(g.neighbors_away(un, tn).collect::<Vec<_>>(), away, "neighbors_away({u}, {t})");
+            let path: Vec<NodeId> = g.path_to(un, tn).collect();
+            if dut == INF {
+                assert!(path.is_empty());
+            } else {
+                assert_eq!((path[0], *path.last().unwrap()), (un, tn));
+                let cost: u64 =
+                    path.windows(2).map(|s| u64::from(b.cost(s[0], s[1]).expect("a real arc"))).sum();
+                assert_eq!(cost, dut, "path_to({u}, {t}) = {path:?}");
+            }
+        }
+    }
+    let rebuilt = g.clone().into_builder();
+    assert_eq!(&rebuilt, b);
+    assert_eq!(rebuilt.build(), g);
+}
+
+/// A random graph: each entry is (kind, a, b, cost) with kind 0 = undirected, 1 = one-way.
+fn graph(max_nodes: usize, max_cost: u32) -> impl Strategy<Value = GraphBuilder> {
+    (1..max_nodes).prop_flat_map(move |n| {
+        proptest::collection::vec((0u8..2, 0..n, 0..n, 1..=max_cost), 0..n * 3).prop_map(move |arcs| {
+            let mut b = GraphBuilder::new(n);
+            for (kind, a, c, cost) in arcs {
+                let (a, c) = (a as NodeId, c as NodeId);
+                if kind == 0 {
+                    b.connect_weighted(a, c, cost);
+                } else {
+                    b.connect_directed_weighted(a, c, cost);
+                }
+            }
+            b
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn weighted_and_directed_answers_match_floyd_warshall(b in graph(50, 9)) {
+        check(&b);
+    }
+
+    #[test]
+    fn one_way_unit_arcs_match_floyd_warshall(b in graph(60, 1)) {
+        check(&b);
+    }
+
+    #[test]
+    fn weighted_grids_match_floyd_warshall(w in 1usize..9, h in 1usize..9, costs in proptest::collection::vec(1u32..5, 200)) {
+        let mut b = GraphBuilder::new(w * h);
+        let mut k = 0;
+        for y in 0..h {
+            for x in 0..w {
+                let v = (y * w + x) as NodeId;
+                if x + 1 < w { b.connect_weighted(v, v + 1, costs[k % costs.len()]); k += 1; }
+                if y + 1 < h { b.connect_directed_weighted(v, v + w as NodeId, costs[k % costs.len()]); k += 1; }
+            }
+        }
+        check(&b);
+    }
+}
+
+#[test]
+fn zero_costs_are_refused() {
+    let mut b = GraphBuilder::new(2);
+    assert_eq!(b.try_connect_weighted(0, 1, 0).unwrap_err(), signposts::Error::ZeroCost { from: 1, to: 0 });
+    assert_eq!(b.arcs_len(), 0);
+}
+
+#[test]
+fn one_way_door_is_respected() {
+    // 0 → 1 one way; 1 - 2 - 0 the long way round.
+    let mut b = GraphBuilder::new(3);
+    b.connect_directed(0, 1).connect(1, 2).connect(2, 0);
+    let g = b.build();
+    assert_eq!(g.neighbor_to(0, 1), Some(1));
+    assert_eq!(g.neighbor_to(1, 0), Some(2));
+    assert_eq!(g.distance(1, 0), Some(2));
+    assert!(g.is_directed());
+}
