@@ -655,6 +655,8 @@ impl GraphBuilder {
             in_offsets: &in_offsets,
             incoming: &in_arcs,
             tails: &tails,
+            integer: self.model == CostModel::Integer,
+            symmetric: !self.is_directed(),
         };
         let total = n.div_ceil(build::dijkstra::BATCH);
         let done = AtomicUsize::new(0);

@@ -33,6 +33,14 @@ impl Cost {
         Cost { straight: cost, diagonal: 0 }
     }
 
+    /// A key that orders costs within less than 0.5 of their exact order: the exact sum for
+    /// integer costs, the bits of [`Cost::value`] otherwise. Search queues use it; any two
+    /// costs where one can improve the other differ by at least 1, so they stay in order.
+    #[inline]
+    pub(crate) fn queue_key(self, integer: bool) -> u64 {
+        if integer { self.straight } else { self.value().to_bits() }
+    }
+
     /// The cost as a floating-point number (for display and comparison with printed lengths).
     ///
     /// ```
@@ -64,7 +72,12 @@ impl Ord for Cost {
         if self.straight == other.straight {
             return self.diagonal.cmp(&other.diagonal);
         }
-        // Both differences are non-zero here.
+        // Both differences are non-zero here. Far apart, floating point decides (its error,
+        // about 1e-16 relative, is far below the 1e-9 margin); close, integers do.
+        let (x, y) = (self.value(), other.value());
+        if (x - y).abs() > 1e-9 * x.max(y) {
+            return if x < y { Ordering::Less } else { Ordering::Greater };
+        }
         let more_straight = self.straight > other.straight;
         let fewer_diagonal = other.diagonal > self.diagonal;
         let da2 = u128::from(self.straight.abs_diff(other.straight)).pow(2);

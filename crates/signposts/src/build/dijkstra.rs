@@ -33,17 +33,84 @@ pub(crate) struct Arcs<'a> {
     pub incoming: &'a [u32],
     /// Tail of each arc.
     pub tails: &'a [NodeId],
+    /// Whether every cost is an integer (no diagonal steps): queue keys are then exact.
+    pub integer: bool,
+    /// Whether every arc has a reverse arc of the same cost (an undirected graph): then one
+    /// pass over a node's arcs both checks and relaxes.
+    pub symmetric: bool,
 }
 
 /// Targets per batch: one lane.
 pub(crate) const BATCH: usize = 64;
+
+/// The priority queue of a search.
+///
+/// Arcs cost at least 1, so a node can only improve another whose cost is at least 1 larger.
+/// Any order that settles every node of cost below `k` before the nodes of cost `k` or more
+/// is therefore exact. Dial's buckets of width 1 (`⌊cost⌋`) give that order in O(1) per
+/// operation when the largest arc cost is small; a binary heap on [`Cost::queue_key`]
+/// otherwise. `⌊a + b√2⌋` is computed in floating point: `a + b√2` is never within
+/// `1 / (3 · max(a, b))` of an integer unless `b = 0` (then it is exact), far more than the
+/// rounding error for any path on a graph in memory.
+enum Queue {
+    Buckets { ring: Vec<Vec<u32>>, current: u64, len: usize },
+    Heap(BinaryHeap<Reverse<(u64, u32)>>),
+}
+
+/// Largest `⌊arc cost⌋` for which buckets are used.
+const MAX_BUCKET_COST: u64 = 1 << 12;
+
+impl Queue {
+    fn new(max_arc: Cost) -> Queue {
+        let span = max_arc.value().floor() as u64;
+        if span <= MAX_BUCKET_COST {
+            Queue::Buckets { ring: vec![Vec::new(); span as usize + 2], current: 0, len: 0 }
+        } else {
+            Queue::Heap(BinaryHeap::new())
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, cost: Cost, node: u32, integer: bool) {
+        match self {
+            Queue::Buckets { ring, len, .. } => {
+                let bucket = if integer { cost.straight } else { cost.value().floor() as u64 };
+                let slots = ring.len() as u64;
+                ring[(bucket % slots) as usize].push(node);
+                *len += 1;
+            }
+            Queue::Heap(heap) => heap.push(Reverse((cost.queue_key(integer), node))),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        match self {
+            Queue::Buckets { ring, current, len } => {
+                if *len == 0 {
+                    *current = 0;
+                    return None;
+                }
+                let slots = ring.len() as u64;
+                loop {
+                    if let Some(node) = ring[(*current % slots) as usize].pop() {
+                        *len -= 1;
+                        return Some(node);
+                    }
+                    *current += 1;
+                }
+            }
+            Queue::Heap(heap) => heap.pop().map(|Reverse((_, node))| node),
+        }
+    }
+}
 
 /// Per-thread scratch.
 struct Scratch {
     dist: Vec<Cost>,
     settled: Vec<bool>,
     touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(Cost, u32)>>,
+    queue: Queue,
     acc: Vec<u64>,
 }
 
@@ -92,7 +159,7 @@ pub(crate) fn fill(
         dist: vec![Cost::INFINITE; n],
         settled: vec![false; n],
         touched: Vec::new(),
-        heap: BinaryHeap::new(),
+        queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
         acc: vec![0; g.heads.len()],
     };
     #[cfg(feature = "parallel")]
@@ -111,21 +178,39 @@ pub(crate) fn fill(
 
 /// One backward Dijkstra search from `target`, setting `bit` on every optimal arc.
 fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
-    let Scratch { dist, settled, touched, heap, acc } = s;
+    let Scratch { dist, settled, touched, queue, acc } = s;
     dist[target as usize] = Cost::ZERO;
     touched.push(target);
-    heap.push(Reverse((Cost::ZERO, target)));
-    while let Some(Reverse((d, v))) = heap.pop() {
+    queue.push(Cost::ZERO, target, g.integer);
+    // See `Queue`: every node is settled at its exact cost.
+    while let Some(v) = queue.pop() {
         let vi = v as usize;
         if settled[vi] {
             continue;
         }
         settled[vi] = true;
+        let d = dist[vi];
         let out = g.offsets[vi] as usize..g.offsets[vi + 1] as usize;
         for ((&w, &c), acc) in g.heads[out.clone()].iter().zip(&g.cost[out.clone()]).zip(&mut acc[out]) {
-            if settled[w as usize] && dist[w as usize] + c == d {
-                *acc |= bit;
+            let wi = w as usize;
+            if settled[wi] {
+                if dist[wi] + c == d {
+                    *acc |= bit;
+                }
+            } else if g.symmetric {
+                // The arc w → v has the same cost: relax it here.
+                let nd = d + c;
+                if nd < dist[wi] {
+                    if dist[wi] == Cost::INFINITE {
+                        touched.push(w);
+                    }
+                    dist[wi] = nd;
+                    queue.push(nd, w, g.integer);
+                }
             }
+        }
+        if g.symmetric {
+            continue;
         }
         for &a in &g.incoming[g.in_offsets[vi] as usize..g.in_offsets[vi + 1] as usize] {
             let u = g.tails[a as usize];
@@ -139,7 +224,7 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
                     touched.push(u);
                 }
                 dist[ui] = nd;
-                heap.push(Reverse((nd, u)));
+                queue.push(nd, u, g.integer);
             }
         }
     }
