@@ -561,7 +561,7 @@ impl GraphBuilder {
             self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress)
         } else {
             costs = Vec::new(); // every arc costs 1
-            self.fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch)
+            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch)
         };
 
         let mut column = vec![0u32; n];
@@ -575,9 +575,7 @@ impl GraphBuilder {
 
     /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
     /// core. Returns the column order and the components.
-    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
     fn fill_unit(
-        &self,
         rows: &[NodeRow],
         offsets: &[u32],
         neighbors: &[NodeId],
@@ -628,8 +626,8 @@ impl GraphBuilder {
     ) -> (Vec<NodeId>, Vec<u32>, u32) {
         let n = rows.len();
         let mut tails = Vec::with_capacity(heads.len());
-        for v in 0..n {
-            tails.extend(core::iter::repeat_n(v as NodeId, rows[v].deg as usize));
+        for (v, row) in rows.iter().enumerate() {
+            tails.extend(core::iter::repeat_n(v as NodeId, row.deg as usize));
         }
         // In-arcs grouped by head (a counting sort of the arcs).
         let mut in_offsets = vec![0u32; n + 1];
@@ -673,6 +671,17 @@ impl GraphBuilder {
 
     pub(crate) fn from_parts(adjacency: Vec<Vec<NodeId>>, costs: Vec<Vec<u32>>, model: CostModel) -> Self {
         GraphBuilder { adjacency, costs, model, memory_limit: None }
+    }
+
+    /// The [`Graph::fingerprint`] the built graph will have.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        crate::io::fingerprint(
+            self.nodes_len(),
+            self.adjacency.iter().map(|l| degree(l.len())),
+            self.adjacency.iter().flatten().copied(),
+            self.costs.iter().flatten().copied(),
+            self.model,
+        )
     }
 
     /// Reads stored costs as octile steps (1 straight, 2 diagonal): for grids.

@@ -92,6 +92,40 @@ pub enum Error {
         /// Row passed.
         y: u32,
     },
+    /// Reading or writing a file failed.
+    ///
+    /// Fix: as the operating system's message says (a missing file, no permission, a full
+    /// disk).
+    Io {
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The data is not a saved table this build can read: wrong magic bytes, another format
+    /// version, or another kind of oracle.
+    ///
+    /// Fix: rebuild and save the table with this version of signposts.
+    Format {
+        /// What was found.
+        message: String,
+    },
+    /// A saved table ends early.
+    ///
+    /// Fix: the file was cut short (an interrupted copy or download); save it again.
+    Truncated {
+        /// Bytes the header implies (at least).
+        expected: u64,
+        /// Bytes found.
+        actual: u64,
+    },
+    /// A saved table fails its checksum or a structural check.
+    ///
+    /// Fix: the file is damaged; save it again.
+    Corrupt {
+        /// Which check failed.
+        message: String,
+    },
     /// The graph has more nodes than node ids can name.
     ///
     /// Fix: node ids are `u32`, and `u32::MAX` is reserved; split the graph.
@@ -135,6 +169,12 @@ impl fmt::Display for Error {
                 write!(f, "cell ({x}, {y}) is outside the {width}×{height} grid")
             }
             Error::CellBlocked { x, y } => write!(f, "cell ({x}, {y}) is blocked"),
+            Error::Io { ref message, .. } => write!(f, "i/o error: {message}"),
+            Error::Format { ref message } => write!(f, "unreadable table: {message}"),
+            Error::Truncated { expected, actual } => {
+                write!(f, "the saved table is truncated: {actual} bytes, expected at least {expected}")
+            }
+            Error::Corrupt { ref message } => write!(f, "the saved table is corrupt: {message}"),
             Error::TooManyNodes { nodes, max } => {
                 write!(f, "{nodes} nodes is too many: at most {max} are supported")
             }

@@ -28,14 +28,14 @@ use crate::{Cost, GraphBuilder, NodeId};
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
-    table: Table,
-    component: Vec<u32>,
-    components: u32,
+    pub(crate) table: Table,
+    pub(crate) component: Vec<u32>,
+    pub(crate) components: u32,
     /// Stored cost per arc (table slot order); empty when every arc costs 1.
-    costs: Vec<u32>,
-    model: CostModel,
-    directed: bool,
-    edges: usize,
+    pub(crate) costs: Vec<u32>,
+    pub(crate) model: CostModel,
+    pub(crate) directed: bool,
+    pub(crate) edges: usize,
 }
 
 impl Graph {
@@ -93,7 +93,7 @@ impl Graph {
 
     /// The stored cost of arc slot `arc` (table slot order).
     #[inline]
-    fn arc_cost(&self, arc: usize) -> u32 {
+    pub(crate) fn arc_cost(&self, arc: usize) -> u32 {
         self.costs.get(arc).copied().unwrap_or(1)
     }
 

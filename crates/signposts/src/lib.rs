@@ -88,6 +88,7 @@ mod error;
 pub mod generate;
 mod graph;
 pub mod grid;
+pub mod io;
 mod memory;
 mod prefetch;
 mod small;

@@ -57,12 +57,22 @@ enum Queue {
     Heap(BinaryHeap<Reverse<(u64, u32)>>),
 }
 
+/// `⌊cost⌋` (see [`Queue`] for why floating point is exact here).
+#[expect(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "costs are non-negative and finite"
+)]
+fn floor(cost: Cost) -> u64 {
+    cost.value().floor() as u64
+}
+
 /// Largest `⌊arc cost⌋` for which buckets are used.
 const MAX_BUCKET_COST: u64 = 1 << 12;
 
 impl Queue {
     fn new(max_arc: Cost) -> Queue {
-        let span = max_arc.value().floor() as u64;
+        let span = floor(max_arc);
         if span <= MAX_BUCKET_COST {
             Queue::Buckets { ring: vec![Vec::new(); span as usize + 2], current: 0, len: 0 }
         } else {
@@ -74,7 +84,7 @@ impl Queue {
     fn push(&mut self, cost: Cost, node: u32, integer: bool) {
         match self {
             Queue::Buckets { ring, len, .. } => {
-                let bucket = if integer { cost.straight } else { cost.value().floor() as u64 };
+                let bucket = if integer { cost.straight } else { floor(cost) };
                 let slots = ring.len() as u64;
                 ring[(bucket % slots) as usize].push(node);
                 *len += 1;

@@ -50,7 +50,7 @@ impl fmt::Debug for GridOracle {
             .field("connectivity", &self.connectivity)
             .field("nodes", &self.cell.len())
             .field("memory_bytes", &self.memory_bytes())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -362,5 +362,109 @@ impl GridOracle {
             (Some(u), Some(t)) => self.graph.path_exists(u, t),
             _ => false,
         }
+    }
+}
+
+impl GridOracle {
+    /// Writes the grid, its connectivity and the table (see the [`io`](crate::io) module).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when writing fails.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::from_ascii("..#\n...")?, Connectivity::Eight)?;
+    /// let mut bytes = Vec::new();
+    /// oracle.save(&mut bytes)?;
+    /// let loaded = GridOracle::load(bytes.as_slice())?;
+    /// assert_eq!(loaded.distance(Cell::new(0, 0), Cell::new(2, 1)), oracle.distance(Cell::new(0, 0), Cell::new(2, 1)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
+        use crate::io::{FORMAT_VERSION, KIND_GRID, Writer};
+        let mut w = Writer::new(sink);
+        w.bytes(b"SIGNPOST")?;
+        w.u32(FORMAT_VERSION)?;
+        w.u32(KIND_GRID)?;
+        w.u32(self.grid.width())?;
+        w.u32(self.grid.height())?;
+        w.u32(match self.connectivity {
+            Connectivity::Four => 4,
+            Connectivity::Eight => 8,
+        })?;
+        let bits: Vec<u64> = self
+            .grid
+            .passable
+            .chunks(64)
+            .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
+            .collect();
+        w.u64s(&bits)?;
+        self.graph.write_body(&mut w)?;
+        w.finish()
+    }
+
+    /// Reads an oracle written by [`GridOracle::save`], checking that the table belongs to the
+    /// stored grid.
+    ///
+    /// # Errors
+    /// As [`Graph::load`](crate::Graph::load).
+    ///
+    /// ```
+    /// assert!(signposts::grid::GridOracle::load(&b"SIGNPOST"[..]).is_err());
+    /// ```
+    pub fn load(source: impl std::io::Read) -> Result<GridOracle, Error> {
+        use crate::io::{KIND_GRID, Reader, corrupt};
+        let mut r = Reader::open(source, KIND_GRID)?;
+        let (width, height) = (r.u32()?, r.u32()?);
+        let connectivity = match r.u32()? {
+            4 => Connectivity::Four,
+            8 => Connectivity::Eight,
+            _ => return Err(corrupt("unknown connectivity")),
+        };
+        let cells = u64::from(width) * u64::from(height);
+        if cells > crate::MAX_NODES as u64 {
+            return Err(corrupt("grid too large"));
+        }
+        let bits = r.u64s(cells.div_ceil(64))?;
+        let passable: Vec<bool> = (0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect();
+        let grid = Grid::from_slice(width, height, &passable)?;
+        let graph = Graph::read_body(&mut r)?;
+        r.finish()?;
+        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity);
+        if builder.fingerprint() != graph.fingerprint() {
+            return Err(corrupt("the table does not belong to the stored grid"));
+        }
+        Ok(GridOracle { grid, connectivity, graph, node, cell })
+    }
+
+    /// [`GridOracle::save`] to a file.
+    ///
+    /// # Errors
+    /// As [`GridOracle::save`].
+    ///
+    /// ```no_run
+    /// # let oracle = signposts::grid::GridOracle::build(&signposts::grid::Grid::new(2, 2), signposts::grid::Connectivity::Four)?;
+    /// oracle.save_to("arena.signposts")?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
+        let file =
+            std::fs::File::create(path).map_err(|e| Error::Io { kind: e.kind(), message: e.to_string() })?;
+        self.save(file)
+    }
+
+    /// [`GridOracle::load`] from a file.
+    ///
+    /// # Errors
+    /// As [`GridOracle::load`].
+    ///
+    /// ```no_run
+    /// let oracle = signposts::grid::GridOracle::load_from("arena.signposts")?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<GridOracle, Error> {
+        let file =
+            std::fs::File::open(path).map_err(|e| Error::Io { kind: e.kind(), message: e.to_string() })?;
+        GridOracle::load(std::io::BufReader::new(file))
     }
 }
