@@ -9,10 +9,10 @@ const INF: u64 = u64::MAX;
 fn all_pairs(b: &GraphBuilder) -> Vec<Vec<u64>> {
     let n = b.nodes_len();
     let mut d = vec![vec![INF; n]; n];
-    for u in 0..n {
-        d[u][u] = 0;
+    for (u, row) in d.iter_mut().enumerate() {
+        row[u] = 0;
         for &v in b.neighbors(u as NodeId) {
-            d[u][v as usize] = d[u][v as usize].min(u64::from(b.cost(u as NodeId, v).unwrap()));
+            row[v as usize] = row[v as usize].min(u64::from(b.cost(u as NodeId, v).unwrap()));
         }
     }
     for k in 0..n {
@@ -37,9 +37,8 @@ fn check(b: &GraphBuilder) {
     assert_eq!(g.edges_len(), b.edges_len());
     for u in 0..n {
         let un = u as NodeId;
-        for t in 0..n {
+        for (t, &dut) in d[u].iter().enumerate() {
             let tn = t as NodeId;
-            let dut = d[u][t];
             let arc = |w: NodeId| u64::from(b.cost(un, w).unwrap());
             let want: Vec<NodeId> = if dut == INF || u == t {
                 Vec::new()
