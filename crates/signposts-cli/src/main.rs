@@ -1,0 +1,455 @@
+//! `signposts`: build, query, check and render exact next-hop oracles of Moving AI maps.
+//!
+//! ```text
+//! signposts build maps/arena.map --diagonal -o arena.sp
+//! signposts query arena.sp 1 11 40 30
+//! signposts scen maps/arena.map.scen --diagonal
+//! signposts render maps/arena.map --diagonal --path 1 11 40 30 -o arena.png
+//! ```
+//!
+//! Every command prints readable text, or one JSON object with `--json`. Errors are one line on
+//! standard error and a non-zero exit.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use signposts::grid::{
+    Cell, Connectivity, Direction, Grid, GridOracle, ScenarioCheck, parse_map, parse_scenarios,
+};
+
+/// Exact all-pairs next-hop oracles for grid maps.
+#[derive(Parser)]
+#[command(name = "signposts", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the oracle of a Moving AI `.map` and save it.
+    Build(BuildArgs),
+    /// Ask a saved oracle for the way from one cell to another.
+    Query(QueryArgs),
+    /// Check every line of a `.scen` file against the oracle of its map.
+    Scen(ScenArgs),
+    /// Draw a map, a shortest path, or the flow field toward a goal, as PNG.
+    Render(RenderArgs),
+}
+
+/// How to build an oracle.
+#[derive(Args, Clone)]
+struct Making {
+    /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
+    #[arg(long)]
+    diagonal: bool,
+    /// Refuse to build a table larger than this many bytes (suffixes K, M, G allowed).
+    #[arg(long, default_value = "8G", value_parser = parse_bytes)]
+    memory_limit: u64,
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// The `.map` file.
+    map: PathBuf,
+    /// Where to save the oracle.
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// A saved oracle (from `signposts build`).
+    oracle: PathBuf,
+    /// Start column.
+    sx: u32,
+    /// Start row.
+    sy: u32,
+    /// Goal column.
+    gx: u32,
+    /// Goal row.
+    gy: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ScenArgs {
+    /// The `.scen` file.
+    scen: PathBuf,
+    /// The map; by default the file named in the scenarios, next to the `.scen` file.
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// Use this saved oracle instead of building one.
+    #[arg(long)]
+    oracle: Option<PathBuf>,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    /// The `.map` file.
+    map: PathBuf,
+    /// Draw a shortest path from (SX, SY) to (GX, GY).
+    #[arg(long, num_args = 4, value_names = ["SX", "SY", "GX", "GY"])]
+    path: Option<Vec<u32>>,
+    /// Colour every cell by its first move toward (GX, GY): the flow field.
+    #[arg(long, num_args = 2, value_names = ["GX", "GY"])]
+    field: Option<Vec<u32>>,
+    /// Pixels per cell (default: the largest that keeps the image within 1024 pixels).
+    #[arg(long)]
+    scale: Option<u32>,
+    /// Where to write the PNG.
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    making: Making,
+}
+
+fn main() {
+    if let Err(e) = run(Cli::parse()) {
+        eprintln!("signposts: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Build(args) => build(&args),
+        Command::Query(args) => query(&args),
+        Command::Scen(args) => scen(&args),
+        Command::Render(args) => render(&args),
+    }
+}
+
+/// `"8G"`, `"512M"`, `"1000"` → bytes.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text, ""),
+    };
+    let value: u64 = digits.parse().map_err(|_| format!("`{text}` is not a byte count"))?;
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("unknown unit in `{text}` (use K, M, G or T)")),
+    };
+    value.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
+}
+
+fn read_map(path: &Path) -> Result<Grid> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    parse_map(&bytes).with_context(|| format!("{}", path.display()))
+}
+
+fn connectivity(making: &Making) -> Connectivity {
+    if making.diagonal { Connectivity::Eight } else { Connectivity::Four }
+}
+
+/// Builds with a progress bar on standard error (hidden when not a terminal).
+fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<(GridOracle, f64)> {
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let result = GridOracle::build_with(grid, connectivity(making), Some(making.memory_limit), |p| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    });
+    bar.finish_and_clear();
+    let oracle = result.context("building the oracle")?;
+    Ok((oracle, start.elapsed().as_secs_f64()))
+}
+
+fn build(args: &BuildArgs) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    let (oracle, seconds) = build_oracle(&grid, &args.making, args.json)?;
+    oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
+    let edges = count_edges(&oracle);
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "map": args.map.display().to_string(),
+                "output": args.output.display().to_string(),
+                "width": grid.width(),
+                "height": grid.height(),
+                "connectivity": if args.making.diagonal { 8 } else { 4 },
+                "nodes": oracle.nodes_len(),
+                "edges": edges,
+                "bytes": oracle.memory_bytes(),
+                "seconds": seconds,
+            })
+        );
+    } else {
+        println!(
+            "{}: {}×{} map, {} open cells ({}-connected), {} edges",
+            args.map.display(),
+            grid.width(),
+            grid.height(),
+            oracle.nodes_len(),
+            if args.making.diagonal { 8 } else { 4 },
+            edges
+        );
+        println!(
+            "built in {seconds:.2} s, {} bytes, saved to {}",
+            oracle.memory_bytes(),
+            args.output.display()
+        );
+    }
+    Ok(())
+}
+
+/// Edges of the oracle's grid: each allowed move counted once.
+fn count_edges(oracle: &GridOracle) -> usize {
+    let grid = oracle.grid();
+    let forward: &[Direction] = match oracle.connectivity() {
+        Connectivity::Four => &[Direction::East, Direction::South],
+        Connectivity::Eight => {
+            &[Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest]
+        }
+    };
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .map(|c| forward.iter().filter(|&&d| grid.step(c, d).is_some()).count())
+        .sum()
+}
+
+fn direction_name(d: Direction) -> &'static str {
+    match d {
+        Direction::North => "north",
+        Direction::NorthEast => "north-east",
+        Direction::East => "east",
+        Direction::SouthEast => "south-east",
+        Direction::South => "south",
+        Direction::SouthWest => "south-west",
+        Direction::West => "west",
+        Direction::NorthWest => "north-west",
+    }
+}
+
+fn query(args: &QueryArgs) -> Result<()> {
+    let oracle =
+        GridOracle::load_from(&args.oracle).with_context(|| format!("loading {}", args.oracle.display()))?;
+    let (from, to) = (Cell::new(args.sx, args.sy), Cell::new(args.gx, args.gy));
+    let step = oracle.try_next_step(from, to).context("query")?;
+    let steps: Vec<Direction> = oracle.next_steps(from, to).collect();
+    let path: Vec<Cell> = oracle.path(from, to).collect();
+    let distance = oracle.distance(from, to);
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "from": [from.x, from.y],
+                "to": [to.x, to.y],
+                "reachable": oracle.path_exists(from, to),
+                "next_step": step.map(direction_name),
+                "next_steps": steps.iter().map(|&d| direction_name(d)).collect::<Vec<_>>(),
+                "distance": distance,
+                "path": path.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
+            })
+        );
+        return Ok(());
+    }
+    match distance {
+        None => println!("{to} cannot be reached from {from}"),
+        Some(d) => {
+            let names: Vec<&str> = steps.iter().map(|&d| direction_name(d)).collect();
+            match step {
+                Some(s) => println!("next step: {} (all optimal: {})", direction_name(s), names.join(", ")),
+                None => println!("already there"),
+            }
+            println!("distance: {d:.6}");
+            let cells: Vec<String> = path.iter().map(ToString::to_string).collect();
+            println!("path ({} cells): {}", path.len(), cells.join(" "));
+        }
+    }
+    Ok(())
+}
+
+fn scen(args: &ScenArgs) -> Result<()> {
+    let bytes = std::fs::read(&args.scen).with_context(|| format!("reading {}", args.scen.display()))?;
+    let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
+    let map_path = if let Some(p) = &args.map {
+        p.clone()
+    } else {
+        let Some(first) = scenarios.first() else { bail!("{} has no scenarios", args.scen.display()) };
+        args.scen.with_file_name(first.map_name())
+    };
+    let grid = read_map(&map_path)?;
+    // Lines that cannot be valid on this map are found from the grid alone.
+    let invalid: Vec<(usize, String)> =
+        scenarios.iter().filter_map(|s| Some((s.line, s.problem(&grid)?))).collect();
+    let oracle = if let Some(saved) = &args.oracle {
+        GridOracle::load_from(saved).with_context(|| format!("loading {}", saved.display()))?
+    } else {
+        let needed = GridOracle::memory_needed(&grid, connectivity(&args.making));
+        if needed > args.making.memory_limit {
+            let reason = format!(
+                "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
+                map_path.display(),
+                args.making.memory_limit
+            );
+            if args.json {
+                println!(
+                    "{}",
+                    json!({
+                        "scen": args.scen.display().to_string(),
+                        "checked": false,
+                        "reason": reason,
+                        "lines": scenarios.len(),
+                        "invalid": invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                    })
+                );
+            } else {
+                for (line, why) in &invalid {
+                    println!("  line {line}: invalid on this map: {why}");
+                }
+            }
+            bail!(reason);
+        }
+        build_oracle(&grid, &args.making, args.json)?.0
+    };
+    if oracle.grid() != &grid {
+        bail!("the saved oracle belongs to another map than {}", map_path.display());
+    }
+    let start = Instant::now();
+    let check = ScenarioCheck::run(&oracle, &scenarios);
+    let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
+    let ok = check.mismatched.is_empty();
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "scen": args.scen.display().to_string(),
+                "map": map_path.display().to_string(),
+                "checked": true,
+                "lines": scenarios.len(),
+                "matched": check.matched,
+                "mismatched": check.mismatched.iter().map(|&(l, p, c)| json!({"line": l, "printed": p, "computed": c})).collect::<Vec<_>>(),
+                "invalid": check.invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                "max_error": check.max_error,
+                "ns_per_query": per_query_ns,
+            })
+        );
+    } else {
+        println!(
+            "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario (path walk included)",
+            args.scen.display(),
+            scenarios.len(),
+            check.matched,
+            check.mismatched.len(),
+            check.invalid.len(),
+            check.max_error,
+            per_query_ns
+        );
+        for (line, reason) in &check.invalid {
+            println!("  line {line}: invalid on this map: {reason}");
+        }
+        for (line, printed, computed) in &check.mismatched {
+            println!("  line {line}: printed {printed}, computed {computed:?}");
+        }
+    }
+    if !ok {
+        std::process::exit(2);
+    }
+    Ok(())
+}
+
+fn render(args: &RenderArgs) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    let scale = args.scale.unwrap_or_else(|| (1024 / grid.width().max(grid.height()).max(1)).clamp(1, 16));
+    let mut colours: Vec<[u8; 3]> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .map(|c| if grid.is_passable(c) { [245, 245, 240] } else { [40, 44, 52] })
+        .collect();
+    let index = |c: Cell| (c.y * grid.width() + c.x) as usize;
+    if args.path.is_some() || args.field.is_some() {
+        let (oracle, _) = build_oracle(&grid, &args.making, false)?;
+        if let Some(field) = &args.field {
+            let goal = Cell::new(field[0], field[1]);
+            oracle.try_next_step(goal, goal).context("the field's goal")?;
+            for y in 0..grid.height() {
+                for x in 0..grid.width() {
+                    let c = Cell::new(x, y);
+                    if let Some(d) = oracle.next_step(c, goal) {
+                        colours[index(c)] = direction_colour(d);
+                    } else if grid.is_passable(c) && c != goal {
+                        colours[index(c)] = [150, 150, 150];
+                    }
+                }
+            }
+            colours[index(goal)] = [0, 0, 0];
+        }
+        if let Some(p) = &args.path {
+            let (from, to) = (Cell::new(p[0], p[1]), Cell::new(p[2], p[3]));
+            oracle.try_next_step(from, to).context("the path's ends")?;
+            let path: Vec<Cell> = oracle.path(from, to).collect();
+            if path.is_empty() {
+                bail!("{to} cannot be reached from {from}");
+            }
+            for &c in &path {
+                colours[index(c)] = [220, 40, 40];
+            }
+            colours[index(from)] = [30, 160, 60];
+            colours[index(to)] = [30, 80, 220];
+        }
+    }
+    let (w, h) = (grid.width() * scale, grid.height() * scale);
+    let image = image::RgbImage::from_fn(w, h, |px, py| {
+        image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
+    });
+    image.save(&args.output).with_context(|| format!("writing {}", args.output.display()))?;
+    println!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    Ok(())
+}
+
+/// A hue per direction, so a flow field reads at a glance.
+fn direction_colour(d: Direction) -> [u8; 3] {
+    match d {
+        Direction::North => [66, 133, 244],
+        Direction::NorthEast => [0, 172, 193],
+        Direction::East => [52, 168, 83],
+        Direction::SouthEast => [160, 200, 40],
+        Direction::South => [251, 188, 5],
+        Direction::SouthWest => [255, 112, 67],
+        Direction::West => [234, 67, 53],
+        Direction::NorthWest => [171, 71, 188],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn byte_counts_read_with_units() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert!(parse_bytes("12Q").is_err());
+        assert!(parse_bytes("x").is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! The `signposts` command end to end, on the shared Moving AI maps.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn maps() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    assert!(dir.join("arena.map").exists(), "the Moving AI maps are missing from {}", dir.display());
+    dir
+}
+
+fn signposts(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_signposts")).args(args).output().expect("the binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+#[test]
+fn build_query_and_scen_agree_on_arena() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("arena.sp");
+    let map = maps().join("arena.map");
+    let built = json(&signposts(&[
+        "build",
+        map.to_str().unwrap(),
+        "--diagonal",
+        "-o",
+        saved.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(built["nodes"], 2054);
+    assert_eq!(built["connectivity"], 8);
+
+    let answer = json(&signposts(&["query", saved.to_str().unwrap(), "1", "11", "40", "30", "--json"]));
+    assert_eq!(answer["next_steps"], serde_json::json!(["east", "south-east"]));
+    let distance = answer["distance"].as_f64().unwrap();
+    assert!((distance - (20.0 + 19.0 * 2f64.sqrt())).abs() < 1e-9, "{distance}");
+    assert_eq!(answer["path"].as_array().unwrap().len(), 40);
+
+    let scen = maps().join("arena.map.scen");
+    for extra in [vec!["--diagonal"], vec!["--oracle", saved.to_str().unwrap()]] {
+        let mut args = vec!["scen", scen.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let report = json(&signposts(&args));
+        assert_eq!((report["lines"].as_u64(), report["matched"].as_u64()), (Some(160), Some(160)));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn over_budget_scenarios_say_why_and_still_list_invalid_lines() {
+    let scen = maps().join("icecrown.map.scen");
+    let out = signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--json"]);
+    assert!(!out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["checked"], false);
+    assert!(report["reason"].as_str().unwrap().contains("over the memory limit"));
+    let lines: Vec<u64> =
+        report["invalid"].as_array().unwrap().iter().map(|i| i["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [76, 148, 1070]);
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("signposts: "));
+}
+
+#[test]
+fn errors_are_one_line_and_a_failing_exit() {
+    let out = signposts(&["build", "/no/such.map", "-o", "/tmp/x.sp"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("/no/such.map"));
+    let damaged = std::env::temp_dir().join(format!("signposts-bad-{}.sp", std::process::id()));
+    std::fs::write(&damaged, b"SIGNPOST and then nothing useful").unwrap();
+    let out = signposts(&["query", damaged.to_str().unwrap(), "0", "0", "1", "1"]);
+    assert!(!out.status.success());
+    std::fs::remove_file(&damaged).unwrap();
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["build", "query", "scen", "render"] {
+        let out = signposts(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    }
+}
+
+#[test]
+fn render_writes_a_png() {
+    let out_png = std::env::temp_dir().join(format!("signposts-render-{}.png", std::process::id()));
+    let map = maps().join("den312d.map");
+    let out = signposts(&[
+        "render",
+        map.to_str().unwrap(),
+        "--field",
+        "10",
+        "10",
+        "--scale",
+        "2",
+        "-o",
+        out_png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let png = std::fs::read(&out_png).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    std::fs::remove_file(&out_png).unwrap();
+}
