@@ -30,6 +30,49 @@
 //! or return [`Error::NodeOutOfRange`] from the `try_` twins. Property tests check every answer
 //! against a plain BFS on grids, mazes, odd cycles, random, complete and disconnected graphs.
 //!
+//! ## Grids and game maps
+//!
+//! [`grid::GridOracle`] answers in cells and [`grid::Direction`]s on 4-connected grids (steps
+//! cost 1) and 8-connected grids (diagonals cost √2, no corner cutting). Octile costs are
+//! compared exactly as `a + b·√2` ([`Cost`]): no rounding decides which move is optimal.
+//! [`grid::parse_map`] and [`grid::parse_scenarios`] read the Moving AI benchmark formats
+//! (every malformed input is an error naming its line and column), and
+//! [`grid::ScenarioCheck`] checks an oracle against a scenario file.
+//!
+//! ```
+//! use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+//! let grid = Grid::from_ascii("
+//!     .....
+//!     .###.
+//!     .....
+//! ")?;
+//! let oracle = GridOracle::build(&grid, Connectivity::Eight)?;
+//! let (from, to) = (Cell::new(0, 1), Cell::new(4, 1));
+//! // Around the wall, either way; no diagonal may cut its corners.
+//! assert_eq!(oracle.next_steps(from, to).collect::<Vec<_>>(), [Direction::North, Direction::South]);
+//! assert_eq!(oracle.distance(from, to), Some(6.0));
+//! // In the open, diagonals cost √2, counted exactly.
+//! let open = GridOracle::build(&Grid::new(3, 3), Connectivity::Eight)?;
+//! let cost = open.cost(Cell::new(0, 0), Cell::new(2, 1)).unwrap();
+//! assert_eq!((cost.straight, cost.diagonal), (1, 1));
+//! # Ok::<(), signposts::Error>(())
+//! ```
+//!
+//! ## Weights and one-way arcs
+//!
+//! [`GraphBuilder::connect_weighted`] gives an edge an integer cost,
+//! [`GraphBuilder::connect_directed`] makes a one-way passage. Such graphs are built by one
+//! exact Dijkstra search per target (Dial's buckets); unweighted undirected graphs by the much
+//! faster bit-parallel BFS. Every query keeps its meaning: `distance` is the path's cost.
+//!
+//! ## Saving and loading
+//!
+//! [`Graph::save`] / [`Graph::load`] and [`grid::GridOracle::save`] /
+//! [`grid::GridOracle::load`] use a versioned, checksummed binary format ([`io`]): precompute
+//! at build time, load at start-up. A truncated, corrupted or foreign file is an [`Error`].
+//! The `signposts` command-line tool (crate `signposts-cli`) builds, queries, checks and renders
+//! oracles of map files.
+//!
 //! ## Queries
 //!
 //! | query | answer | cost |
@@ -72,7 +115,8 @@
 //! ## Which type to use
 //!
 //! - [`Graph`]: any graph whose table fits in memory (see the table above: up to about
-//!   100,000 nodes on a desktop machine).
+//!   100,000 nodes on a desktop machine), unweighted, weighted or with one-way arcs.
+//! - [`grid::GridOracle`]: a tile grid, answered in cells and directions.
 //! - [`Graph16`], [`Graph32`], [`Graph64`], [`Graph128`]: tiny graphs (rooms, boards, menus),
 //!   no heap, `u8` ids, `Copy`.
 //!
