@@ -684,6 +684,12 @@ impl GraphBuilder {
         )
     }
 
+    /// Replaces the out-arcs of `u` (sorted heads and their costs).
+    pub(crate) fn replace_arcs(&mut self, u: usize, (heads, costs): (Vec<NodeId>, Vec<u32>)) {
+        self.adjacency[u] = heads;
+        self.costs[u] = costs;
+    }
+
     /// Reads stored costs as octile steps (1 straight, 2 diagonal): for grids.
     pub(crate) fn set_model(&mut self, model: CostModel) {
         self.model = model;

@@ -176,7 +176,7 @@ impl Graph {
     }
 
     #[inline]
-    fn index(&self, node: NodeId) -> Result<usize, Error> {
+    pub(crate) fn index(&self, node: NodeId) -> Result<usize, Error> {
         let nodes = self.nodes_len();
         if (node as usize) < nodes { Ok(node as usize) } else { Err(out_of_range(node, nodes)) }
     }

@@ -8,7 +8,7 @@
 //! [grid oracle: width u32 | height u32 | connectivity u32 | passable bits, u64 words]
 //! graph header: nodes u64 | arcs u64 | edges u64 | components u32 | flags u32 | words u64
 //!               | fingerprint u64
-//! arrays: degrees u32×n | heads u32×arcs | costs u32×arcs (if weighted) | order u32×n
+//! arrays: degrees u32×n | log2 entry widths u32×n | heads u32×arcs | costs u32×arcs (if weighted) | order u32×n
 //!         | component u32×n | table words u64×words
 //! checksum u64 over every byte before it
 //! ```
@@ -317,6 +317,7 @@ impl Graph {
         w.u64(self.table.words.len() as u64)?;
         w.u64(self.fingerprint())?;
         w.u32s(self.table.rows.iter().map(|r| r.deg))?;
+        w.u32s(self.table.rows.iter().map(|r| r.width_bits().trailing_zeros()))?;
         w.u32s(self.table.neighbors.iter().copied())?;
         if !self.costs.is_empty() {
             w.u32s(self.costs.iter().copied())?;
@@ -382,6 +383,7 @@ impl Graph {
             return Err(corrupt("node or arc count out of range"));
         }
         let degrees = r.u32s(nodes)?;
+        let widths = r.u32s(nodes)?;
         let neighbors = r.u32s(arcs)?;
         let costs = if flags & FLAG_WEIGHTED != 0 { r.u32s(arcs)? } else { Vec::new() };
         let order = r.u32s(nodes)?;
@@ -411,7 +413,13 @@ impl Graph {
         if costs.contains(&0) {
             return Err(corrupt("an arc costs 0"));
         }
-        let layout = Layout::assign(&mut rows);
+        for (row, &log) in rows.iter().zip(&widths) {
+            if log > 31 || 1u32 << log < crate::table::entry_bits(row.deg) {
+                return Err(corrupt("an entry width is too small for its node's degree"));
+            }
+        }
+        let mut width = widths.iter();
+        let layout = Layout::assign_widths(&mut rows, |_| 1 << width.next().copied().unwrap_or(0));
         if layout.words() != words_len {
             return Err(corrupt("the table's size does not match the graph"));
         }

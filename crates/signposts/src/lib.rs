@@ -128,6 +128,7 @@ pub(crate) mod build;
 mod builder;
 mod components;
 mod dist;
+pub mod dynamic;
 mod error;
 pub mod generate;
 mod graph;

@@ -4,8 +4,10 @@
 //! target column `c`, the entry `(u, c)` is a bitmask over `u`'s slots: bit `i` is set exactly
 //! when the `i`-th neighbour lies on a shortest path to the target of column `c`.
 //!
-//! Entry width is [`entry_bits`]: `deg` rounded up to 1, 2, 4, …, 64 bits, so an entry never
-//! straddles two words; nodes of degree above 64 use whole words per entry.
+//! Entry width is [`entry_bits`]: `deg` rounded up to a power of two (1, 2, 4, …), so an entry
+//! of at most 64 bits never straddles two words; nodes of degree above 64 use whole words per
+//! entry. A row may be wider than its degree needs (after edges were removed in place); its
+//! width is stored with it.
 //!
 //! ## Tiles
 //!
@@ -23,17 +25,14 @@ use crate::NodeId;
 pub(crate) struct NodeRow {
     /// Low 56 bits: `Σ width(v)` over the nodes `v` before this one, the word offset of this
     /// node's chunk in a block per lane of 64 columns (see [`Layout::chunk`]). High 8 bits:
-    /// `log2(width)` for entries of at most 64 bits, [`WIDE`] otherwise. Set by
-    /// [`Layout::assign`]; packed so that a query reads one 16-byte record.
+    /// `log2(width)`. Set by [`Layout::assign`]; packed so that a query reads one 16-byte
+    /// record.
     pub word: u64,
     /// Index of this node's first neighbour slot in [`Table::neighbors`].
     pub first: u32,
     /// Number of neighbour slots.
     pub deg: u32,
 }
-
-/// The width code of nodes whose entries take more than one word.
-const WIDE: u64 = 0xFF;
 
 impl NodeRow {
     /// The chunk offset part of [`NodeRow::word`].
@@ -46,7 +45,13 @@ impl NodeRow {
     #[inline]
     pub fn width_log2(self) -> Option<u32> {
         let code = self.word >> 56;
-        (code != WIDE).then_some(code as u32)
+        (code <= 6).then_some(code as u32)
+    }
+
+    /// The entry width in bits.
+    #[inline]
+    pub fn width_bits(self) -> u32 {
+        1 << (self.word >> 56)
     }
 
     /// The node's neighbour slots as a range into [`Table::neighbors`].
@@ -56,16 +61,10 @@ impl NodeRow {
     }
 }
 
-/// Bits per entry for a node of degree `deg`: 1, 2, 4, 8, 16, 32, 64, or a multiple of 64.
+/// Bits per entry for a node of degree `deg`: the next power of two (at least 1).
 #[inline]
 pub(crate) const fn entry_bits(deg: u32) -> u32 {
-    if deg <= 1 {
-        1
-    } else if deg <= 64 {
-        deg.next_power_of_two()
-    } else {
-        deg.div_ceil(64) * 64
-    }
+    if deg <= 1 { 1 } else { deg.next_power_of_two() }
 }
 
 /// Columns per block (tile) of the table, and targets per build batch.
@@ -86,12 +85,18 @@ pub(crate) struct Layout {
 impl Layout {
     /// Lays out a table for nodes of the given degrees, assigning each row's chunk offset.
     pub fn assign(rows: &mut [NodeRow]) -> Layout {
+        Layout::assign_widths(rows, |row| entry_bits(row.deg))
+    }
+
+    /// Lays out a table with the entry width `bits(row)` (a power of two, at least
+    /// [`entry_bits`] of the degree) for each row.
+    pub fn assign_widths(rows: &mut [NodeRow], mut bits: impl FnMut(NodeRow) -> u32) -> Layout {
         let mut prefix = 0u64;
         for row in rows.iter_mut() {
-            let bits = entry_bits(row.deg);
-            let code = if bits <= 64 { u64::from(bits.trailing_zeros()) } else { WIDE };
-            row.word = prefix | code << 56;
-            prefix += u64::from(bits);
+            let width = bits(*row);
+            debug_assert!(width.is_power_of_two() && width >= entry_bits(row.deg));
+            row.word = prefix | u64::from(width.trailing_zeros()) << 56;
+            prefix += u64::from(width);
         }
         Layout { lane_words: prefix, lanes: (rows.len() as u64).div_ceil(64) }
     }
@@ -244,10 +249,25 @@ impl Table {
             return Entry::Narrow((self.words[word] >> shift) & mask);
         }
         let row = self.rows[u];
-        let bits = entry_bits(row.deg) as usize;
+        let bits = row.width_bits() as usize;
         let (start, _) = self.layout.chunk(row, col / BLOCK);
         let word = start + (col % BLOCK) * bits / 64;
         Entry::Wide(&self.words[word..word + bits / 64])
+    }
+
+    /// Overwrites the entry of node `u` toward column `col` with `value` (one word for entries
+    /// of at most 64 bits, `width / 64` words otherwise).
+    pub fn set_entry(&mut self, u: usize, col: usize, value: &[u64]) {
+        if let Some((word, shift, mask)) = self.locate(u, col) {
+            let cell = &mut self.words[word];
+            *cell = (*cell & !(mask << shift)) | ((value[0] & mask) << shift);
+            return;
+        }
+        let row = self.rows[u];
+        let bits = row.width_bits() as usize;
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        let word = start + (col % BLOCK) * bits / 64;
+        self.words[word..word + bits / 64].copy_from_slice(&value[..bits / 64]);
     }
 
     /// The entry of node `u` toward node `t`.

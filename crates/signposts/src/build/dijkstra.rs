@@ -15,7 +15,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 use std::collections::BinaryHeap;
 
 use super::spread;
-use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
+use crate::table::{BLOCK, Layout, NodeRow};
 use crate::{Cost, NodeId};
 
 /// Read-only arcs for the engine.
@@ -52,7 +52,7 @@ pub(crate) const BATCH: usize = 64;
 /// otherwise. `⌊a + b√2⌋` is computed in floating point: `a + b√2` is never within
 /// `1 / (3 · max(a, b))` of an integer unless `b = 0` (then it is exact), far more than the
 /// rounding error for any path on a graph in memory.
-enum Queue {
+pub(crate) enum Queue {
     Buckets { ring: Vec<Vec<u32>>, current: u64, len: usize },
     Heap(BinaryHeap<Reverse<(u64, u32)>>),
 }
@@ -71,7 +71,7 @@ fn floor(cost: Cost) -> u64 {
 const MAX_BUCKET_COST: u64 = 1 << 12;
 
 impl Queue {
-    fn new(max_arc: Cost) -> Queue {
+    pub(crate) fn new(max_arc: Cost) -> Queue {
         let span = floor(max_arc);
         if span <= MAX_BUCKET_COST {
             Queue::Buckets { ring: vec![Vec::new(); span as usize + 2], current: 0, len: 0 }
@@ -81,7 +81,7 @@ impl Queue {
     }
 
     #[inline]
-    fn push(&mut self, cost: Cost, node: u32, integer: bool) {
+    pub(crate) fn push(&mut self, cost: Cost, node: u32, integer: bool) {
         match self {
             Queue::Buckets { ring, len, .. } => {
                 let bucket = if integer { cost.straight } else { floor(cost) };
@@ -94,7 +94,7 @@ impl Queue {
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<u32> {
+    pub(crate) fn pop(&mut self) -> Option<u32> {
         match self {
             Queue::Buckets { ring, current, len } => {
                 if *len == 0 {
@@ -148,7 +148,7 @@ pub(crate) fn fill(
             if arcs.is_empty() {
                 continue;
             }
-            let bits = entry_bits(row.deg);
+            let bits = row.width_bits();
             let (start, _) = layout.chunk(row, block);
             let lane_start = start + lane * bits as usize;
             let masks = &s.acc[arcs];

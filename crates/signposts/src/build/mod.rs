@@ -13,7 +13,7 @@ pub(crate) mod spread;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::NodeId;
-use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
+use crate::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
 
@@ -100,7 +100,7 @@ fn fill_unit_lanes<const LANES: usize>(
         let these = &targets[first_column..targets.len().min(first_column + batch_targets)];
         bfs.run(g, these, |v, lanes| {
             let row = rows[v];
-            let bits = entry_bits(row.deg);
+            let bits = row.width_bits();
             let (start, block_lanes) = layout.chunk(row, first_column / BLOCK);
             let first_lane = (first_column % BLOCK) / 64;
             for k in 0..LANES.min(block_lanes - first_lane) {

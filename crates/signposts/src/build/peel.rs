@@ -19,7 +19,7 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::NodeId;
-use crate::table::{BLOCK, Layout, NodeRow, entry_bits};
+use crate::table::{BLOCK, Layout, NodeRow};
 
 /// Marks "no node".
 const NONE: u32 = u32::MAX;
@@ -160,7 +160,7 @@ impl Peel {
         }
 
         let tree_row = |u: usize| {
-            let row = Row { words, layout, node: rows[u], bits: entry_bits(rows[u].deg) };
+            let row = Row { words, layout, node: rows[u], bits: rows[u].width_bits() };
             let slots = &neighbors[rows[u].slots()];
             let p = self.parent[u];
             if p != NONE {
@@ -173,7 +173,7 @@ impl Peel {
             row.clear(column[u]);
         };
         let core_row = |u: usize| {
-            let row = Row { words, layout, node: rows[u], bits: entry_bits(rows[u].deg) };
+            let row = Row { words, layout, node: rows[u], bits: rows[u].width_bits() };
             let slots = &neighbors[rows[u].slots()];
             for &(a, block) in &self.anchors {
                 if self.peeled[a as usize] || component[a as usize] != component[u] {

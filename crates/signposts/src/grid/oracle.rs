@@ -88,7 +88,7 @@ impl GridOracle {
         memory_limit: Option<u64>,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
-        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity);
+        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
         if let Some(limit) = memory_limit {
             builder.memory_limit(limit);
         }
@@ -107,19 +107,23 @@ impl GridOracle {
     /// ```
     #[must_use]
     pub fn memory_needed(grid: &Grid, connectivity: Connectivity) -> u64 {
-        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity);
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
         builder.memory_needed() + (node.len() * 4 + cell.len() * 8) as u64 + grid.passable.len() as u64
     }
 
-    /// The graph of the open cells (row-major node ids), with the maps between cells and
-    /// nodes.
-    fn graph_of(grid: &Grid, connectivity: Connectivity) -> (GraphBuilder, Vec<u32>, Vec<Cell>) {
+    /// The graph of the cells that have nodes (`has_node`, row-major; node ids in that
+    /// order), edges between open ones, with the maps between cells and nodes.
+    fn graph_of(
+        grid: &Grid,
+        connectivity: Connectivity,
+        has_node: &[bool],
+    ) -> (GraphBuilder, Vec<u32>, Vec<Cell>) {
         let mut node = vec![NO_NODE; grid.passable.len()];
         let mut cell = Vec::with_capacity(grid.passable_len());
         for y in 0..grid.height() {
             for x in 0..grid.width() {
                 let c = Cell { x, y };
-                if grid.is_passable(c) {
+                if has_node[grid.index(c)] {
                     node[grid.index(c)] = u32::try_from(cell.len()).expect("cells fit u32 ids");
                     cell.push(c);
                 }
@@ -133,6 +137,9 @@ impl GridOracle {
             }
         };
         for (a, &c) in cell.iter().enumerate() {
+            if !grid.is_passable(c) {
+                continue;
+            }
             for &d in forward {
                 if let Some(to) = grid.step(c, d) {
                     let b = node[grid.index(to)];
@@ -173,7 +180,7 @@ impl GridOracle {
         self.connectivity
     }
 
-    /// Number of nodes: the open cells.
+    /// Number of nodes: the open cells (and cells blocked since the build).
     ///
     /// ```
     /// use signposts::grid::{Connectivity, Grid, GridOracle};
@@ -209,11 +216,102 @@ impl GridOracle {
     /// ```
     #[must_use]
     pub fn node(&self, cell: Cell) -> Option<NodeId> {
-        if !self.grid.contains(cell) {
+        if !self.grid.is_passable(cell) {
             return None;
         }
         let n = self.node[self.grid.index(cell)];
         (n != NO_NODE).then_some(n)
+    }
+
+    /// Opens (`false`) or blocks (`true`) a cell and repairs the table in place: the cell's
+    /// moves, and the diagonals it allows or forbids beside it, change; every answer then
+    /// equals a fresh build's.
+    ///
+    /// Cells open when the oracle was built keep their node while blocked, so closing and
+    /// reopening a door is repaired in place. Opening a cell that was blocked at build time
+    /// needs a new node: the oracle is rebuilt ([`Update::rebuilt`](crate::dynamic::Update)).
+    ///
+    /// # Errors
+    /// [`Error::CellOutOfBounds`] for a cell outside the grid; [`Error::AllocationFailed`]
+    /// if a rebuild does not fit.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let grid = Grid::from_ascii("
+    ///     .....
+    ///     .....
+    ///     .....
+    /// ")?;
+    /// let mut oracle = GridOracle::build(&grid, Connectivity::Four)?;
+    /// let door = Cell::new(2, 1);
+    /// oracle.set_blocked(door, true)?;
+    /// assert_eq!(oracle.distance(Cell::new(1, 1), Cell::new(3, 1)), Some(4.0));
+    /// let update = oracle.set_blocked(door, false)?;
+    /// assert_eq!(oracle.distance(Cell::new(1, 1), Cell::new(3, 1)), Some(2.0));
+    /// assert!(!update.rebuilt);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn set_blocked(&mut self, cell: Cell, blocked: bool) -> Result<crate::dynamic::Update, Error> {
+        if !self.grid.contains(cell) {
+            return Err(Error::CellOutOfBounds {
+                x: cell.x,
+                y: cell.y,
+                width: self.grid.width(),
+                height: self.grid.height(),
+            });
+        }
+        if self.grid.is_passable(cell) != blocked {
+            return Ok(crate::dynamic::Update::default());
+        }
+        self.grid.set_blocked(cell, blocked);
+        if !blocked && self.node[self.grid.index(cell)] == NO_NODE {
+            let rebuilt = GridOracle::build(&self.grid, self.connectivity)?;
+            *self = rebuilt;
+            return Ok(crate::dynamic::Update {
+                columns: self.nodes_len(),
+                rows: self.nodes_len(),
+                rebuilt: true,
+            });
+        }
+        self.graph.apply(&self.edge_changes(cell))
+    }
+
+    /// The edges around `cell` whose presence differs from what the grid allows now.
+    fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
+        use crate::dynamic::Change;
+        let directions: &[Direction] = match self.connectivity {
+            Connectivity::Four => &[Direction::East, Direction::South, Direction::West, Direction::North],
+            Connectivity::Eight => &Direction::ALL,
+        };
+        // Every move between two cells of the 3×3 block around `cell` may change.
+        let block: Vec<Cell> = (-1i32..=1)
+            .flat_map(|dy| (-1i32..=1).map(move |dx| (dx, dy)))
+            .filter_map(|(dx, dy)| {
+                Some(Cell::new(cell.x.checked_add_signed(dx)?, cell.y.checked_add_signed(dy)?))
+            })
+            .filter(|&c| self.grid.contains(c))
+            .collect();
+        let mut changes = Vec::new();
+        for &p in &block {
+            let Some(&u) = self.node.get(self.grid.index(p)).filter(|&&n| n != NO_NODE) else { continue };
+            for &d in directions {
+                let Some(q) = p.step(d).filter(|&q| self.grid.contains(q) && block.contains(&q)) else {
+                    continue;
+                };
+                let v = self.node[self.grid.index(q)];
+                if v == NO_NODE || u > v {
+                    continue;
+                }
+                let allowed = self.grid.step(p, d).is_some();
+                let present = self.graph.neighbors(u).binary_search(&v).is_ok();
+                if allowed && !present {
+                    changes.push(Change::ConnectWeighted(u, v, if d.is_diagonal() { 2 } else { 1 }));
+                } else if !allowed && present {
+                    changes.push(Change::Disconnect(u, v));
+                }
+            }
+        }
+        changes
     }
 
     /// The cell of a node (`None` when out of range).
@@ -392,13 +490,16 @@ impl GridOracle {
             Connectivity::Four => 4,
             Connectivity::Eight => 8,
         })?;
-        let bits: Vec<u64> = self
-            .grid
-            .passable
-            .chunks(64)
-            .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
-            .collect();
-        w.u64s(&bits)?;
+        let pack = |flags: &mut dyn Iterator<Item = bool>| -> Vec<u64> {
+            let flags: Vec<bool> = flags.collect();
+            flags
+                .chunks(64)
+                .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
+                .collect()
+        };
+        w.u64s(&pack(&mut self.grid.passable.iter().copied()))?;
+        // Cells with a node: the open ones, and those blocked after the build.
+        w.u64s(&pack(&mut self.node.iter().map(|&n| n != NO_NODE)))?;
         self.graph.write_body(&mut w)?;
         w.finish()
     }
@@ -425,12 +526,19 @@ impl GridOracle {
         if cells > crate::MAX_NODES as u64 {
             return Err(corrupt("grid too large"));
         }
-        let bits = r.u64s(cells.div_ceil(64))?;
-        let passable: Vec<bool> = (0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect();
+        let mut unpack = || -> Result<Vec<bool>, Error> {
+            let bits = r.u64s(cells.div_ceil(64))?;
+            Ok((0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect())
+        };
+        let passable = unpack()?;
+        let has_node = unpack()?;
+        if passable.iter().zip(&has_node).any(|(&p, &n)| p && !n) {
+            return Err(corrupt("an open cell has no node"));
+        }
         let grid = Grid::from_slice(width, height, &passable)?;
         let graph = Graph::read_body(&mut r)?;
         r.finish()?;
-        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity);
+        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity, &has_node);
         if builder.fingerprint() != graph.fingerprint() {
             return Err(corrupt("the table does not belong to the stored grid"));
         }

@@ -1,0 +1,189 @@
+//! Edits of built graphs: after every edit, every answer equals a fresh build's.
+
+mod common;
+
+use common::any_case;
+use proptest::prelude::*;
+use signposts::dynamic::Change;
+use signposts::{Graph, GraphBuilder, NodeId};
+
+/// Compares every query for every pair of nodes.
+fn same_answers(edited: &Graph, fresh: &Graph, step: usize) {
+    let n = fresh.nodes_len() as NodeId;
+    assert_eq!(edited.nodes_len(), fresh.nodes_len());
+    assert_eq!(edited.edges_len(), fresh.edges_len(), "step {step}: edges");
+    assert_eq!(edited.is_directed(), fresh.is_directed(), "step {step}: directed");
+    for u in 0..n {
+        assert_eq!(edited.neighbors(u), fresh.neighbors(u), "step {step}: neighbours of {u}");
+        for t in 0..n {
+            assert!(
+                edited.neighbors_to(u, t).eq(fresh.neighbors_to(u, t)),
+                "step {step}: neighbors_to({u}, {t}) = {:?}, fresh {:?}",
+                edited.neighbors_to(u, t).collect::<Vec<_>>(),
+                fresh.neighbors_to(u, t).collect::<Vec<_>>()
+            );
+            assert_eq!(edited.distance(u, t), fresh.distance(u, t), "step {step}: distance({u}, {t})");
+            assert_eq!(
+                edited.path_exists(u, t),
+                fresh.path_exists(u, t),
+                "step {step}: path_exists({u}, {t})"
+            );
+            assert!(
+                edited.neighbors_away(u, t).eq(fresh.neighbors_away(u, t)),
+                "step {step}: away({u}, {t})"
+            );
+        }
+        assert_eq!(edited.component(u) == edited.component(0), fresh.component(u) == fresh.component(0));
+    }
+}
+
+/// Applies one change to a builder, the reference.
+fn mirror(b: &mut GraphBuilder, change: Change) {
+    match change {
+        Change::Connect(a, c) => b.connect(a, c),
+        Change::ConnectWeighted(a, c, w) => b.connect_weighted(a, c, w),
+        Change::ConnectDirected(a, c, w) => b.connect_directed_weighted(a, c, w),
+        Change::Disconnect(a, c) => b.disconnect(a, c),
+        Change::DisconnectDirected(a, c) => b.disconnect_directed(a, c),
+        _ => unreachable!(),
+    };
+}
+
+fn change(kinds: u8) -> impl Strategy<Value = (u8, usize, usize, u32)> {
+    (0..kinds, any::<usize>(), any::<usize>(), 1u32..6)
+}
+
+fn to_change(n: usize, (kind, a, b, w): (u8, usize, usize, u32)) -> Change {
+    let (a, b) = ((a % n) as NodeId, (b % n) as NodeId);
+    match kind {
+        0 | 1 => Change::Disconnect(a, b),
+        2 => Change::Connect(a, b),
+        3 => Change::ConnectWeighted(a, b, w),
+        4 => Change::ConnectDirected(a, b, w),
+        _ => Change::DisconnectDirected(a, b),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn unit_edits_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(3), 1..8)) {
+        let mut reference = case.builder.clone();
+        let n = reference.nodes_len();
+        prop_assume!(n > 0);
+        let mut graph = reference.build();
+        for (step, c) in changes.into_iter().enumerate() {
+            let c = to_change(n, c);
+            graph.apply(&[c]).unwrap();
+            mirror(&mut reference, c);
+            same_answers(&graph, &reference.build(), step);
+        }
+    }
+
+    #[test]
+    fn weighted_and_one_way_edits_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(6), 1..8)) {
+        let mut reference = case.builder.clone();
+        let n = reference.nodes_len();
+        prop_assume!(n > 0 && n <= 60);
+        let mut graph = reference.build();
+        for (step, c) in changes.into_iter().enumerate() {
+            let c = to_change(n, c);
+            graph.apply(&[c]).unwrap();
+            mirror(&mut reference, c);
+            same_answers(&graph, &reference.build(), step);
+        }
+    }
+
+    #[test]
+    fn batches_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(6), 1..12)) {
+        let mut reference = case.builder.clone();
+        let n = reference.nodes_len();
+        prop_assume!(n > 0 && n <= 60);
+        let mut graph = reference.build();
+        let batch: Vec<Change> = changes.into_iter().map(|c| to_change(n, c)).collect();
+        graph.apply(&batch).unwrap();
+        for &c in &batch {
+            mirror(&mut reference, c);
+        }
+        same_answers(&graph, &reference.build(), 0);
+    }
+}
+
+#[test]
+fn disconnecting_and_reconnecting_components() {
+    // Two triangles joined by a bridge 2-3.
+    let mut b = GraphBuilder::new(6);
+    b.connect(0, 1).connect(1, 2).connect(2, 0).connect(2, 3).connect(3, 4).connect(4, 5).connect(5, 3);
+    let mut g = b.build();
+    let update = g.disconnect(2, 3);
+    assert!(!update.rebuilt);
+    assert!(!g.path_exists(0, 5));
+    assert_eq!(g.neighbor_to(0, 5), None);
+    assert_eq!(g.components_len(), 2);
+    g.connect(2, 3);
+    assert_eq!(g.distance(0, 5), Some(3));
+    assert_eq!(g.components_len(), 1);
+}
+
+#[test]
+fn bad_changes_change_nothing() {
+    let mut b = GraphBuilder::new(3);
+    b.connect(0, 1);
+    let mut g = b.build();
+    let before = g.clone();
+    assert!(g.apply(&[Change::Connect(1, 2), Change::Connect(0, 9)]).is_err());
+    assert!(g.apply(&[Change::ConnectWeighted(1, 2, 0)]).is_err());
+    assert_eq!(g, before);
+}
+
+mod grids {
+    use proptest::prelude::*;
+    use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+
+    fn same_grid_answers(edited: &GridOracle, fresh: &GridOracle, step: usize) {
+        let grid = fresh.grid();
+        assert_eq!(edited.grid(), grid, "step {step}");
+        let cells: Vec<Cell> =
+            (0..grid.height()).flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y))).collect();
+        for &a in &cells {
+            for &b in &cells {
+                assert!(
+                    edited.next_steps(a, b).eq(fresh.next_steps(a, b)),
+                    "step {step}: next_steps({a}, {b})\n{grid:?}"
+                );
+                assert_eq!(edited.cost(a, b), fresh.cost(a, b), "step {step}: cost({a}, {b})");
+                assert_eq!(
+                    edited.path_exists(a, b),
+                    fresh.path_exists(a, b),
+                    "step {step}: path_exists({a}, {b})"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        #[test]
+        fn toggled_cells_match_fresh_builds(
+            w in 1u32..8, h in 1u32..8, walls in proptest::collection::vec(any::<bool>(), 64),
+            eight in any::<bool>(), toggles in proptest::collection::vec((any::<u32>(), any::<u32>()), 1..8),
+        ) {
+            let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+            let grid = Grid::from_fn(w, h, |c| !walls[(c.y * 8 + c.x) as usize % 64] || (c.x + c.y) % 3 == 0);
+            let mut oracle = GridOracle::build(&grid, connectivity).unwrap();
+            for (step, (x, y)) in toggles.into_iter().enumerate() {
+                let cell = Cell::new(x % w, y % h);
+                let blocked = oracle.grid().is_passable(cell);
+                oracle.set_blocked(cell, blocked).unwrap();
+                let fresh = GridOracle::build(oracle.grid(), connectivity).unwrap();
+                same_grid_answers(&oracle, &fresh, step);
+            }
+            let mut bytes = Vec::new();
+            oracle.save(&mut bytes).unwrap();
+            let loaded = GridOracle::load(bytes.as_slice()).unwrap();
+            same_grid_answers(&loaded, &GridOracle::build(oracle.grid(), connectivity).unwrap(), 99);
+        }
+    }
+}
