@@ -16,12 +16,20 @@
 //!   inserted arc passes the test above: removals of non-optimal arcs leave its distances as
 //!   they were, and the insertions are then judged on those.
 //!
-//! Every other target is *affected*: its column is recomputed from one search from `t` over
-//! the edited graph, and written into the table. Rows of nodes whose neighbour lists changed
-//! are remapped to their new slots (their entries toward unaffected targets keep their moves;
-//! removed neighbours drop out, new ones are never optimal there). The layout stays: a row
-//! keeps its entry width while its degree fits; when a node outgrows its width, the table is
-//! rebuilt instead (reported in [`Update::rebuilt`]).
+//! Among the affected targets, most need no search:
+//!
+//! - If every node that lost an optimal arc toward `t` keeps another one, no distance toward
+//!   `t` changes (each node's distance is still witnessed by a remaining optimal arc, in order
+//!   of distance): dropping the removed arcs' bits is the whole repair.
+//! - An inserted arc with `c + d(v, t) = d(u, t)` exactly changes no distance either: it is one
+//!   more optimal move of `u`, a bit to set.
+//!
+//! Only targets where some node loses its last optimal move, or where an inserted arc is
+//! strictly shorter, change distances: their columns are recomputed from one search from `t`
+//! over the edited graph. When those are so many that a full build is cheaper (a bridge cut),
+//! the table is rebuilt instead. Rows of nodes whose neighbour lists changed are remapped to
+//! their new slots. The layout stays: a row keeps its entry width while its degree fits; when a
+//! node outgrows its width, the table is rebuilt (both reported in [`Update::rebuilt`]).
 //!
 //! The property tests compare every table after every random edit sequence with a fresh
 //! build of the edited graph.
@@ -54,16 +62,35 @@ pub enum Change {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Update {
-    /// Target columns recomputed.
+    /// Target columns recomputed by a search.
     pub columns: usize,
+    /// Entries given one more optimal move without a search.
+    pub patched: usize,
     /// Rows remapped to new neighbour slots.
     pub rows: usize,
     /// Whether the whole table was rebuilt (a node outgrew its entry width).
     pub rebuilt: bool,
 }
 
+impl Update {
+    /// The report of a full rebuild of `nodes` nodes.
+    pub(crate) fn rebuilt(nodes: usize) -> Update {
+        Update { columns: nodes, patched: 0, rows: nodes, rebuilt: true }
+    }
+}
+
 /// A node's out-arcs: sorted heads and their stored costs.
 type Arcs = (Vec<NodeId>, Vec<u32>);
+
+/// What one target column needs after an edit.
+enum Fix {
+    /// Nothing beyond the remapping of edited rows.
+    None,
+    /// New optimal moves `(u, v)` without any distance change.
+    Add(Vec<(usize, NodeId)>),
+    /// Distances change: search from the target again.
+    Search,
+}
 
 impl Graph {
     /// Adds the undirected edge `a`–`b` (cost 1) and repairs the table.
@@ -173,22 +200,39 @@ impl Graph {
 
         // A node that outgrows its entry width: rebuild.
         if edited.iter().any(|(&u, arcs)| entry_bits(arcs.0.len() as u32) > self.table.rows[u].width_bits()) {
-            let mut builder = self.clone_builder();
-            for (u, arcs) in &edited {
-                builder.replace_arcs(*u, arcs.clone());
-            }
-            *self = builder.try_build()?;
-            return Ok(Update { columns: self.nodes_len(), rows: self.nodes_len(), rebuilt: true });
+            return self.rebuild(&edited);
         }
 
-        let affected = self.affected_columns(&edited);
+        let fixes = self.fixes(&edited);
+        let searches = fixes.iter().filter(|f| matches!(f, Fix::Search)).count();
+        // A search per column costs about what the bit-parallel build spends on 32 targets
+        // (measured on grids); the weighted engine searches every target anyway.
+        let unit = self.costs.is_empty() && !self.directed;
+        if searches > if unit { self.nodes_len() / 32 } else { self.nodes_len() / 2 }.max(8) {
+            return self.rebuild(&edited);
+        }
         let rows = edited.len();
         self.replace_structure(&edited);
+        let mut patched = 0;
+        for (col, fix) in fixes.iter().enumerate() {
+            if let Fix::Add(arcs) = fix {
+                for &(u, v) in arcs {
+                    let Ok(slot) = self.table.neighbors(u).binary_search(&v) else { continue };
+                    let mut value: Vec<u64> = match self.table.entry(u, col) {
+                        crate::table::Entry::Narrow(m) => vec![m],
+                        crate::table::Entry::Wide(w) => w.to_vec(),
+                    };
+                    value[slot / 64] |= 1 << (slot % 64);
+                    self.table.set_entry(u, col, &value);
+                    patched += 1;
+                }
+            }
+        }
         let mut columns = 0;
         let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
         let incoming = self.incoming();
-        for (col, &hit) in affected.iter().enumerate() {
-            if hit {
+        for (col, fix) in fixes.iter().enumerate() {
+            if matches!(fix, Fix::Search) {
                 columns += 1;
                 let t = self.table.order[col] as usize;
                 let dist = self.search(t, true, &incoming);
@@ -209,7 +253,17 @@ impl Graph {
                 }
             }
         }
-        Ok(Update { columns, rows, rebuilt: false })
+        Ok(Update { columns, patched, rows, rebuilt: false })
+    }
+
+    /// Rebuilds the table of the edited graph.
+    fn rebuild(&mut self, edited: &BTreeMap<usize, Arcs>) -> Result<Update, Error> {
+        let mut builder = self.clone_builder();
+        for (u, arcs) in edited {
+            builder.replace_arcs(*u, arcs.clone());
+        }
+        *self = builder.try_build()?;
+        Ok(Update::rebuilt(self.nodes_len()))
     }
 
     /// The out-arcs of `u` as lists.
@@ -230,42 +284,55 @@ impl Graph {
         self.table.rows.iter().map(|r| r.width_bits()).max().unwrap_or(1)
     }
 
-    /// Columns whose entries an edit may change (see the module docs), judged on the graph
-    /// before the edit.
-    fn affected_columns(&self, edited: &BTreeMap<usize, Arcs>) -> Vec<bool> {
+    /// What each column needs after an edit (see the module docs), judged on the graph before
+    /// the edit.
+    fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> Vec<Fix> {
         let n = self.nodes_len();
-        let mut affected = vec![false; n];
+        let mut fixes: Vec<Fix> = (0..n).map(|_| Fix::None).collect();
         let incoming = self.incoming();
         for (&u, (heads, costs)) in edited {
             let old = self.out_arcs(u);
-            // Removed arcs (or arcs whose cost changed) that were optimal somewhere.
-            for (slot, (&v, &c)) in old.0.iter().zip(&old.1).enumerate() {
-                let kept = heads.binary_search(&v).is_ok_and(|i| costs[i] == c);
-                if !kept {
-                    for (col, hit) in affected.iter_mut().enumerate() {
-                        *hit |= self.table.entry(u, col).contains(slot);
+            // Slots of removed arcs (or arcs whose cost changed).
+            let removed: Vec<usize> = (0..old.0.len())
+                .filter(|&slot| !heads.binary_search(&old.0[slot]).is_ok_and(|i| costs[i] == old.1[slot]))
+                .collect();
+            if !removed.is_empty() {
+                for (col, fix) in fixes.iter_mut().enumerate() {
+                    let entry = self.table.entry(u, col);
+                    let lost = removed.iter().any(|&s| entry.contains(s));
+                    if lost && crate::table::Slots::new(entry).all(|s| removed.contains(&s)) {
+                        *fix = Fix::Search; // `u` lost its last optimal move toward this target
                     }
                 }
             }
             // Inserted arcs (or new costs) that are at least as good as the old distances.
+            let mut from_u = None;
             for (&v, &c) in heads.iter().zip(costs) {
-                let existed = old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c);
-                if existed {
+                if old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c) {
                     continue;
                 }
-                let from_u = self.search(u, false, &incoming);
+                let from_u = from_u.get_or_insert_with(|| self.search(u, false, &incoming));
                 let from_v = self.search(v as usize, false, &incoming);
                 let c = self.model.cost(c);
                 for t in 0..n {
-                    if from_v[t] != Cost::INFINITE
-                        && (from_u[t] == Cost::INFINITE || c + from_v[t] <= from_u[t])
-                    {
-                        affected[self.table.column[t] as usize] = true;
+                    if from_v[t] == Cost::INFINITE {
+                        continue;
+                    }
+                    let fix = &mut fixes[self.table.column[t] as usize];
+                    let via = c + from_v[t];
+                    if from_u[t] == Cost::INFINITE || via < from_u[t] {
+                        *fix = Fix::Search;
+                    } else if via == from_u[t] && t != u {
+                        match fix {
+                            Fix::None => *fix = Fix::Add(vec![(u, v)]),
+                            Fix::Add(arcs) => arcs.push((u, v)),
+                            Fix::Search => {}
+                        }
                     }
                 }
             }
         }
-        affected
+        fixes
     }
 
     /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the
@@ -273,9 +340,15 @@ impl Graph {
     fn replace_structure(&mut self, edited: &BTreeMap<usize, Arcs>) {
         let n = self.nodes_len();
         // Remap rows first, while the old slots are still in place.
-        for (&u, (heads, _)) in edited {
-            let old = self.out_arcs(u).0;
-            let map: Vec<Option<usize>> = old.iter().map(|v| heads.binary_search(v).ok()).collect();
+        for (&u, (heads, costs)) in edited {
+            // Kept arcs move to their new slots; removed arcs, and arcs whose cost changed,
+            // drop out (the column fixes add them back where they are optimal).
+            let (old, old_costs) = self.out_arcs(u);
+            let map: Vec<Option<usize>> = old
+                .iter()
+                .zip(&old_costs)
+                .map(|(v, c)| heads.binary_search(v).ok().filter(|&i| costs[i] == *c))
+                .collect();
             let width = self.table.rows[u].width_bits() as usize;
             let mut value = vec![0u64; width.div_ceil(64)];
             for col in 0..n {

@@ -267,11 +267,7 @@ impl GridOracle {
         if !blocked && self.node[self.grid.index(cell)] == NO_NODE {
             let rebuilt = GridOracle::build(&self.grid, self.connectivity)?;
             *self = rebuilt;
-            return Ok(crate::dynamic::Update {
-                columns: self.nodes_len(),
-                rows: self.nodes_len(),
-                rebuilt: true,
-            });
+            return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
         }
         self.graph.apply(&self.edge_changes(cell))
     }

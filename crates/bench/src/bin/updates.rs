@@ -1,0 +1,122 @@
+//! Incremental updates beside full rebuilds, in one run: toggling one door.
+//!
+//! `cargo run --release -p signposts-bench --bin updates`
+
+use std::time::Instant;
+
+use signposts::generate::{Connectivity, SplitMix64, grid_from_fn, maze, walled_grid};
+use signposts::grid::{Cell, Grid, GridOracle};
+use signposts::{Graph, GraphBuilder, NodeId};
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+/// Times toggling each of `edges` off and on again (two updates), checked against a fresh
+/// build after the last one.
+fn edge_toggles(name: &str, builder: &GraphBuilder, edges: &[(NodeId, NodeId)], connected: bool) {
+    let start = Instant::now();
+    let mut graph = builder.build();
+    let rebuild = ms(start);
+    let mut times = Vec::new();
+    let mut updates = Vec::new();
+    for &(a, b) in edges {
+        for on in [!connected, connected] {
+            let start = Instant::now();
+            let update = if on { graph.connect(a, b) } else { graph.disconnect(a, b) };
+            times.push(ms(start));
+            updates.push(update);
+        }
+    }
+    check(&graph, builder);
+    report(name, rebuild, &times, &updates);
+}
+
+fn report(name: &str, rebuild: f64, times: &[f64], updates: &[signposts::dynamic::Update]) {
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let median = {
+        let mut t = times.to_vec();
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    };
+    let worst = times.iter().copied().fold(0.0, f64::max);
+    let searched: usize = updates.iter().filter(|u| !u.rebuilt).map(|u| u.columns).sum();
+    let patched: usize = updates.iter().map(|u| u.patched).sum();
+    let rebuilds = updates.iter().filter(|u| u.rebuilt).count();
+    println!(
+        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {searched} searched, {patched} patched, {rebuilds} of {} rebuilt |",
+        rebuild / median,
+        updates.len()
+    );
+}
+
+/// Every answer of `graph` against a fresh build (sampled targets).
+fn check(graph: &Graph, builder: &GraphBuilder) {
+    let fresh = builder.build();
+    let n = builder.nodes_len() as NodeId;
+    for t in (0..n).step_by(97) {
+        for u in 0..n {
+            assert!(graph.neighbors_to(u, t).eq(fresh.neighbors_to(u, t)), "{u} -> {t}");
+        }
+    }
+}
+
+fn main() {
+    println!("| change | full rebuild | update, median | ratio | mean | worst | columns |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let mut rng = SplitMix64::new(3);
+
+    // One edge on a 100×100 4-grid with 20% walls.
+    let walls = walled_grid(100, 100, 0.2, 7, Connectivity::Four);
+    let edges: Vec<(NodeId, NodeId)> = (0..20)
+        .map(|_| {
+            loop {
+                let a = rng.below(10_000) as NodeId;
+                if let Some(&b) = walls.neighbors(a).first() {
+                    break (a, b);
+                }
+            }
+        })
+        .collect();
+    edge_toggles("one edge, 100×100 4-grid with 20% walls (20 edges, off and on)", &walls, &edges, true);
+
+    // Opening a wall between two cells of an 80×80 perfect maze, and closing it again.
+    let m = maze(80, 80, 42);
+    let walls_of_maze: Vec<(NodeId, NodeId)> = (0..20)
+        .map(|_| {
+            loop {
+                let a = rng.below(6_400) as NodeId;
+                let b = if a % 80 < 79 { a + 1 } else { a - 1 };
+                if !m.contains_edge(a, b) {
+                    break (a, b);
+                }
+            }
+        })
+        .collect();
+    edge_toggles("a wall in an 80×80 perfect maze (20 walls, open and close)", &m, &walls_of_maze, false);
+
+    // One cell of an 8-connected 100×100 grid, blocked and opened.
+    let grid = Grid::new(100, 100);
+    let start = Instant::now();
+    let mut oracle = GridOracle::build(&grid, signposts::grid::Connectivity::Eight).expect("fits");
+    let rebuild = ms(start);
+    let mut times = Vec::new();
+    let mut updates = Vec::new();
+    for _ in 0..5 {
+        let cell = Cell::new(rng.below(100) as u32, rng.below(100) as u32);
+        for blocked in [true, false] {
+            let start = Instant::now();
+            let update = oracle.set_blocked(cell, blocked).expect("in the grid");
+            times.push(ms(start));
+            updates.push(update);
+        }
+    }
+    report("one cell, 8-connected 100×100 grid (5 cells, block and open)", rebuild, &times, &updates);
+
+    // The worst case: a wall across a 100×100 4-grid with one gap; closing the gap cuts the
+    // map in two, so every entry between the halves changes.
+    let gap: NodeId = 50 * 100 + 50;
+    let split = grid_from_fn(100, 100, Connectivity::Four, |x, y| y != 50 || x == 50);
+    let below = gap + 100;
+    edge_toggles("worst case: the only gap in a wall across a 100×100 grid", &split, &[(gap, below)], true);
+}
