@@ -62,8 +62,10 @@ pub enum Change {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct Update {
-    /// Target columns recomputed by a search.
+    /// Target columns recomputed by a search from the target.
     pub columns: usize,
+    /// Target columns repaired locally, around the nodes whose distance changed.
+    pub repaired: usize,
     /// Entries given one more optimal move without a search.
     pub patched: usize,
     /// Rows remapped to new neighbour slots.
@@ -72,10 +74,25 @@ pub struct Update {
     pub rebuilt: bool,
 }
 
+impl Fix {
+    /// Turns this fix into a search (keeping its seeds) and returns the seeds.
+    fn search(&mut self) -> &mut Seeds {
+        if !matches!(self, Fix::Search(_)) {
+            // New optimal moves recorded here are judged on the old distances, which change.
+            let other = matches!(self, Fix::Add(_));
+            *self = Fix::Search(Seeds { other, ..Seeds::default() });
+        }
+        match self {
+            Fix::Search(seeds) => seeds,
+            _ => unreachable!("set just above"),
+        }
+    }
+}
+
 impl Update {
     /// The report of a full rebuild of `nodes` nodes.
     pub(crate) fn rebuilt(nodes: usize) -> Update {
-        Update { columns: nodes, patched: 0, rows: nodes, rebuilt: true }
+        Update { columns: nodes, repaired: 0, patched: 0, rows: nodes, rebuilt: true }
     }
 }
 
@@ -88,8 +105,21 @@ enum Fix {
     None,
     /// New optimal moves `(u, v)` without any distance change.
     Add(Vec<(usize, NodeId)>),
-    /// Distances change: search from the target again.
-    Search,
+    /// Distances change: repair from these seeds, or search from the target again.
+    Search(Seeds),
+}
+
+/// Where distances toward one target start to change.
+#[derive(Debug, Default)]
+struct Seeds {
+    /// Nodes that lost their last optimal move, with their old distance.
+    lost: Vec<(usize, u64)>,
+    /// Inserted arcs `u → v` strictly shorter: `(u, v, new distance of u, old distance of u)`
+    /// (`u64::MAX` = unreachable).
+    shorter: Vec<(usize, usize, u64, u64)>,
+    /// A cause the local repair does not handle (costs, one-way arcs, an inserted arc that is
+    /// merely as good as the old paths): search.
+    other: bool,
 }
 
 impl Graph {
@@ -154,7 +184,101 @@ impl Graph {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn apply(&mut self, changes: &[Change]) -> Result<Update, Error> {
-        // New out-arc lists of every node an edit touches, starting from the old ones.
+        let mut edited = self.edited_arcs(changes)?;
+        edited.retain(|&u, arcs| *arcs != self.out_arcs(u));
+        if edited.is_empty() {
+            return Ok(Update::default());
+        }
+
+        // A node that outgrows its entry width: rebuild.
+        if edited.iter().any(|(&u, arcs)| entry_bits(arcs.0.len() as u32) > self.table.rows[u].width_bits()) {
+            return self.rebuild(&edited);
+        }
+
+        let fixes = self.fixes(&edited);
+        let searches = fixes.iter().filter(|f| matches!(f, Fix::Search(_))).count();
+        let unit_before = self.costs.is_empty() && !self.directed;
+        // Local repairs of unit graphs cost far less than searches, but when half the targets
+        // change distance (a bridge cut) a build is cheaper; the weighted engine searches every
+        // target anyway.
+        if searches > (self.nodes_len() / 2).max(8) {
+            return self.rebuild(&edited);
+        }
+        let rows = edited.len();
+        // Arcs new to the graph: the local repair reads no old relation across them.
+        let inserted: Vec<(usize, usize)> = edited
+            .iter()
+            .flat_map(|(&u, (heads, _))| {
+                let old = self.out_arcs(u).0;
+                heads.iter().filter(move |v| old.binary_search(v).is_err()).map(move |&v| (u, v as usize))
+            })
+            .collect();
+        self.replace_structure(&edited);
+        let unit = unit_before && self.costs.is_empty() && !self.directed;
+        let mut local = Local::new(self.nodes_len());
+        let mut patched = 0;
+        for (col, fix) in fixes.iter().enumerate() {
+            if let Fix::Add(arcs) = fix {
+                for &(u, v) in arcs {
+                    let Ok(slot) = self.table.neighbors(u).binary_search(&v) else { continue };
+                    match self.table.entry(u, col) {
+                        crate::table::Entry::Narrow(m) => self.table.set_entry(u, col, &[m | 1 << slot]),
+                        crate::table::Entry::Wide(w) => {
+                            let mut value = w.to_vec();
+                            value[slot / 64] |= 1 << (slot % 64);
+                            self.table.set_entry(u, col, &value);
+                        }
+                    }
+                    patched += 1;
+                }
+            }
+        }
+        let mut columns = 0;
+        let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
+        let incoming = self.incoming();
+        let mut repaired = 0;
+        for (col, fix) in fixes.iter().enumerate() {
+            if let Fix::Search(seeds) = fix {
+                let t = self.table.order[col] as usize;
+                if unit && !seeds.other && self.repair(col, t, seeds, &inserted, &mut local) {
+                    repaired += 1;
+                    continue;
+                }
+                columns += 1;
+                let dist = self.search(t, true, &incoming);
+                for x in 0..self.nodes_len() {
+                    value.fill(0);
+                    if dist[x] != Cost::INFINITE && x != t {
+                        let slots = self.table.rows[x].slots();
+                        for (i, arc) in slots.enumerate() {
+                            let w = self.table.neighbors[arc] as usize;
+                            if dist[w] != Cost::INFINITE
+                                && dist[w] + self.model.cost(self.arc_cost(arc)) == dist[x]
+                            {
+                                value[i / 64] |= 1 << (i % 64);
+                            }
+                        }
+                    }
+                    self.table.set_entry(x, col, &value);
+                }
+            }
+        }
+        Ok(Update { columns, repaired, patched, rows, rebuilt: false })
+    }
+
+    /// Rebuilds the table of the edited graph.
+    fn rebuild(&mut self, edited: &BTreeMap<usize, Arcs>) -> Result<Update, Error> {
+        let mut builder = self.clone_builder();
+        for (u, arcs) in edited {
+            builder.replace_arcs(*u, arcs.clone());
+        }
+        *self = builder.try_build()?;
+        Ok(Update::rebuilt(self.nodes_len()))
+    }
+
+    /// The new out-arc lists of every node the changes touch (validated; nothing changes on
+    /// an error).
+    fn edited_arcs(&self, changes: &[Change]) -> Result<BTreeMap<usize, Arcs>, Error> {
         let mut edited: BTreeMap<usize, Arcs> = BTreeMap::new();
         for &change in changes {
             let (a, b) = match change {
@@ -193,77 +317,7 @@ impl Graph {
                 }
             }
         }
-        edited.retain(|&u, arcs| *arcs != self.out_arcs(u));
-        if edited.is_empty() {
-            return Ok(Update::default());
-        }
-
-        // A node that outgrows its entry width: rebuild.
-        if edited.iter().any(|(&u, arcs)| entry_bits(arcs.0.len() as u32) > self.table.rows[u].width_bits()) {
-            return self.rebuild(&edited);
-        }
-
-        let fixes = self.fixes(&edited);
-        let searches = fixes.iter().filter(|f| matches!(f, Fix::Search)).count();
-        // A search per column costs about what the bit-parallel build spends on 32 targets
-        // (measured on grids); the weighted engine searches every target anyway.
-        let unit = self.costs.is_empty() && !self.directed;
-        if searches > if unit { self.nodes_len() / 32 } else { self.nodes_len() / 2 }.max(8) {
-            return self.rebuild(&edited);
-        }
-        let rows = edited.len();
-        self.replace_structure(&edited);
-        let mut patched = 0;
-        for (col, fix) in fixes.iter().enumerate() {
-            if let Fix::Add(arcs) = fix {
-                for &(u, v) in arcs {
-                    let Ok(slot) = self.table.neighbors(u).binary_search(&v) else { continue };
-                    let mut value: Vec<u64> = match self.table.entry(u, col) {
-                        crate::table::Entry::Narrow(m) => vec![m],
-                        crate::table::Entry::Wide(w) => w.to_vec(),
-                    };
-                    value[slot / 64] |= 1 << (slot % 64);
-                    self.table.set_entry(u, col, &value);
-                    patched += 1;
-                }
-            }
-        }
-        let mut columns = 0;
-        let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
-        let incoming = self.incoming();
-        for (col, fix) in fixes.iter().enumerate() {
-            if matches!(fix, Fix::Search) {
-                columns += 1;
-                let t = self.table.order[col] as usize;
-                let dist = self.search(t, true, &incoming);
-                for x in 0..self.nodes_len() {
-                    value.fill(0);
-                    if dist[x] != Cost::INFINITE && x != t {
-                        let slots = self.table.rows[x].slots();
-                        for (i, arc) in slots.enumerate() {
-                            let w = self.table.neighbors[arc] as usize;
-                            if dist[w] != Cost::INFINITE
-                                && dist[w] + self.model.cost(self.arc_cost(arc)) == dist[x]
-                            {
-                                value[i / 64] |= 1 << (i % 64);
-                            }
-                        }
-                    }
-                    self.table.set_entry(x, col, &value);
-                }
-            }
-        }
-        Ok(Update { columns, patched, rows, rebuilt: false })
-    }
-
-    /// Rebuilds the table of the edited graph.
-    fn rebuild(&mut self, edited: &BTreeMap<usize, Arcs>) -> Result<Update, Error> {
-        let mut builder = self.clone_builder();
-        for (u, arcs) in edited {
-            builder.replace_arcs(*u, arcs.clone());
-        }
-        *self = builder.try_build()?;
-        Ok(Update::rebuilt(self.nodes_len()))
+        Ok(edited)
     }
 
     /// The out-arcs of `u` as lists.
@@ -297,11 +351,22 @@ impl Graph {
                 .filter(|&slot| !heads.binary_search(&old.0[slot]).is_ok_and(|i| costs[i] == old.1[slot]))
                 .collect();
             if !removed.is_empty() {
+                // Old distances from `u` (to every target, the graph being undirected when the
+                // local repair applies; otherwise they are only passed along).
+                let mut from_u_old: Option<Vec<Cost>> = None;
                 for (col, fix) in fixes.iter_mut().enumerate() {
                     let entry = self.table.entry(u, col);
                     let lost = removed.iter().any(|&s| entry.contains(s));
                     if lost && crate::table::Slots::new(entry).all(|s| removed.contains(&s)) {
-                        *fix = Fix::Search; // `u` lost its last optimal move toward this target
+                        // `u` lost its last optimal move toward this target.
+                        let t = self.table.order[col] as usize;
+                        let old = if self.directed {
+                            self.walk_cost(u, t).map_or(u64::MAX, |c| c.straight)
+                        } else {
+                            let d = from_u_old.get_or_insert_with(|| self.search(u, false, &incoming))[t];
+                            if d == Cost::INFINITE { u64::MAX } else { d.straight }
+                        };
+                        fix.search().lost.push((u, old));
                     }
                 }
             }
@@ -321,12 +386,15 @@ impl Graph {
                     let fix = &mut fixes[self.table.column[t] as usize];
                     let via = c + from_v[t];
                     if from_u[t] == Cost::INFINITE || via < from_u[t] {
-                        *fix = Fix::Search;
+                        let old = if from_u[t] == Cost::INFINITE { u64::MAX } else { from_u[t].straight };
+                        let seeds = fix.search();
+                        seeds.shorter.push((u, v as usize, via.straight, old));
+                        seeds.other |= via.diagonal != 0 || from_u[t].diagonal != 0;
                     } else if via == from_u[t] && t != u {
                         match fix {
                             Fix::None => *fix = Fix::Add(vec![(u, v)]),
                             Fix::Add(arcs) => arcs.push((u, v)),
-                            Fix::Search => {}
+                            Fix::Search(seeds) => seeds.other = true,
                         }
                     }
                 }
@@ -467,5 +535,309 @@ impl Graph {
             }
         }
         dist
+    }
+}
+
+/// Scratch for local repairs: per-node stamps and distances, reset in O(1) per repair.
+struct Local {
+    generation: u32,
+    /// `generation` when the node is in the region whose distance changes.
+    region: Vec<u32>,
+    /// `generation` when the node's old distance is known.
+    known: Vec<u32>,
+    /// `generation` when the node has been examined (lost repairs).
+    seen: Vec<u32>,
+    old: Vec<u64>,
+    new: Vec<u64>,
+    members: Vec<usize>,
+}
+
+impl Local {
+    fn new(n: usize) -> Local {
+        Local {
+            generation: 0,
+            region: vec![0; n],
+            known: vec![0; n],
+            seen: vec![0; n],
+            old: vec![0; n],
+            new: vec![0; n],
+            members: Vec::new(),
+        }
+    }
+
+    fn start(&mut self) {
+        self.generation += 1;
+        self.members.clear();
+    }
+
+    fn in_region(&self, v: usize) -> bool {
+        self.region[v] == self.generation
+    }
+
+    fn is_known(&self, v: usize) -> bool {
+        self.known[v] == self.generation
+    }
+
+    fn set_old(&mut self, v: usize, d: u64) {
+        self.known[v] = self.generation;
+        self.old[v] = d;
+    }
+
+    fn join(&mut self, v: usize) {
+        if !self.in_region(v) {
+            self.region[v] = self.generation;
+            self.members.push(v);
+        }
+    }
+}
+
+const UNREACHABLE: u64 = u64::MAX;
+
+impl Graph {
+    /// Repairs column `col` (target `t`) of an unweighted undirected graph around the nodes
+    /// whose distance changes, without a search from `t`. Distances are read off the table:
+    /// across an old edge `x`–`y`, `d(y) = d(x) − 1` when `y` is a move of `x`, `d(x) + 1` when
+    /// `x` is a move of `y`, and `d(x)` otherwise. Returns `false` (changing nothing) when the
+    /// seeds mix removals and insertions; the caller then searches.
+    fn repair(
+        &mut self,
+        col: usize,
+        t: usize,
+        seeds: &Seeds,
+        inserted: &[(usize, usize)],
+        local: &mut Local,
+    ) -> bool {
+        match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
+            (false, true) => self.repair_lost(col, t, &seeds.lost, inserted, local),
+            (true, false) => self.repair_shorter(col, t, &seeds.shorter, inserted, local),
+            _ => false,
+        }
+    }
+
+    /// Whether `to` is an optimal move of `from` toward column `col`.
+    fn is_move(&self, from: usize, to: usize, col: usize) -> bool {
+        self.table
+            .neighbors(from)
+            .binary_search(&(to as NodeId))
+            .is_ok_and(|slot| self.table.entry(from, col).contains(slot))
+    }
+
+    /// The old distance of `y` from that of its neighbour `x` across an old edge.
+    fn across(&self, x: usize, y: usize, old_x: u64, col: usize) -> u64 {
+        if old_x == UNREACHABLE {
+            UNREACHABLE
+        } else if self.is_move(x, y, col) {
+            old_x - 1
+        } else if self.is_move(y, x, col) {
+            old_x + 1
+        } else {
+            old_x
+        }
+    }
+
+    /// Writes the entry of `y` toward `col` from neighbour distances `dist(z)`.
+    fn write_from(&mut self, y: usize, col: usize, dy: u64, dist: impl Fn(usize) -> u64) {
+        let width = self.table.rows[y].width_bits() as usize;
+        let mut value = vec![0u64; width.div_ceil(64)];
+        if dy != UNREACHABLE && dy != 0 {
+            for (i, &z) in self.table.neighbors(y).iter().enumerate() {
+                if dist(z as usize) == dy - 1 {
+                    value[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        self.table.set_entry(y, col, &value);
+    }
+
+    /// Removals: the region is every node all of whose optimal moves lead into it, grown from
+    /// the nodes that lost their last move, in order of old distance; its new distances come
+    /// from its boundary, whose distances do not change.
+    fn repair_lost(
+        &mut self,
+        col: usize,
+        t: usize,
+        lost: &[(usize, u64)],
+        inserted: &[(usize, usize)],
+        local: &mut Local,
+    ) -> bool {
+        use core::cmp::Reverse;
+        local.start();
+        let mut heap = std::collections::BinaryHeap::new();
+        for &(u, old) in lost {
+            if old == UNREACHABLE {
+                return false;
+            }
+            local.join(u);
+            local.set_old(u, old);
+            local.seen[u] = local.generation;
+            heap.push(Reverse((old, u)));
+        }
+        while let Some(Reverse((d, x))) = heap.pop() {
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t || local.seen[y] == local.generation || !self.is_move(y, x, col) {
+                    continue;
+                }
+                local.seen[y] = local.generation;
+                local.set_old(y, d + 1);
+                let row = self.table.rows[y];
+                let all_inside = crate::table::Slots::new(self.table.entry(y, col))
+                    .all(|s| local.in_region(self.table.neighbors[row.first as usize + s] as usize));
+                if all_inside {
+                    local.join(y);
+                    heap.push(Reverse((d + 1, y)));
+                }
+            }
+        }
+        // Old distances of the boundary, and new distances of the region from it. No old
+        // relation holds across an inserted edge: leave those cases to a search.
+        let members = local.members.clone();
+        if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
+            return false;
+        }
+        for &x in &members {
+            local.new[x] = UNREACHABLE;
+        }
+        for &x in &members {
+            for &w in self.table.neighbors(x) {
+                let w = w as usize;
+                if !local.in_region(w) && !local.is_known(w) {
+                    let d = if w == t { 0 } else { local.old[x] + u64::from(self.is_move(w, x, col)) };
+                    local.set_old(w, d);
+                }
+            }
+        }
+        let mut heap = std::collections::BinaryHeap::new();
+        for &x in &members {
+            let best = self
+                .table
+                .neighbors(x)
+                .iter()
+                .filter(|&&w| !local.in_region(w as usize))
+                .map(|&w| local.old[w as usize].saturating_add(1))
+                .min()
+                .unwrap_or(UNREACHABLE);
+            if best < local.new[x] {
+                local.new[x] = best;
+                heap.push(Reverse((best, x)));
+            }
+        }
+        while let Some(Reverse((d, x))) = heap.pop() {
+            if d > local.new[x] {
+                continue;
+            }
+            for &y in self.table.neighbors(x) {
+                let y = y as usize;
+                if local.in_region(y) && d + 1 < local.new[y] {
+                    local.new[y] = d + 1;
+                    heap.push(Reverse((d + 1, y)));
+                }
+            }
+        }
+        // Rewrite the region's entries; the boundary loses its moves into the region.
+        let dist = |local: &Local, z: usize| if local.in_region(z) { local.new[z] } else { local.old[z] };
+        for &y in &members {
+            let dy = local.new[y];
+            self.write_from(y, col, dy, |z| dist(local, z));
+        }
+        self.patch_boundary(col, t, local);
+        true
+    }
+
+    /// Sets, in the entries of the region's outside neighbours, the bits toward region nodes
+    /// to what the new distances say; their other bits do not change.
+    fn patch_boundary(&mut self, col: usize, t: usize, local: &Local) {
+        for &x in &local.members {
+            for i in 0..self.table.neighbors(x).len() {
+                let w = self.table.neighbors(x)[i] as usize;
+                if local.in_region(w) || w == t {
+                    continue;
+                }
+                let dw = local.old[w];
+                let mut value: Vec<u64> = match self.table.entry(w, col) {
+                    crate::table::Entry::Narrow(m) => vec![m],
+                    crate::table::Entry::Wide(words) => words.to_vec(),
+                };
+                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
+                    let z = z as usize;
+                    if local.in_region(z) {
+                        let optimal = dw != UNREACHABLE && dw != 0 && local.new[z] == dw - 1;
+                        if optimal {
+                            value[slot / 64] |= 1 << (slot % 64);
+                        } else {
+                            value[slot / 64] &= !(1 << (slot % 64));
+                        }
+                    }
+                }
+                self.table.set_entry(w, col, &value);
+            }
+        }
+    }
+
+    /// Insertions: the region is every node whose distance drops, grown from the tails of the
+    /// shorter arcs in order of new distance; old distances are read across old edges.
+    fn repair_shorter(
+        &mut self,
+        col: usize,
+        t: usize,
+        shorter: &[(usize, usize, u64, u64)],
+        inserted: &[(usize, usize)],
+        local: &mut Local,
+    ) -> bool {
+        use core::cmp::Reverse;
+        local.start();
+        let mut heap = std::collections::BinaryHeap::new();
+        for &(u, v, new, old) in shorter {
+            local.set_old(u, old);
+            local.set_old(v, new - 1);
+            local.join(u);
+            local.new[u] = new;
+            heap.push(Reverse((new, u)));
+        }
+        let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
+        while let Some(Reverse((d, x))) = heap.pop() {
+            if d > local.new[x] {
+                continue;
+            }
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t {
+                    continue;
+                }
+                if !local.is_known(y) {
+                    if is_new(x, y) {
+                        return false;
+                    }
+                    let old = self.across(x, y, local.old[x], col);
+                    local.set_old(y, old);
+                }
+                if d + 1 < local.old[y] && (!local.in_region(y) || d + 1 < local.new[y]) {
+                    local.join(y);
+                    local.new[y] = d + 1;
+                    heap.push(Reverse((d + 1, y)));
+                }
+            }
+        }
+        let members = local.members.clone();
+        // Every neighbour of the region needs a known old distance.
+        for &x in &members {
+            for &z in self.table.neighbors(x) {
+                let z = z as usize;
+                if !local.is_known(z) {
+                    if is_new(x, z) {
+                        return false;
+                    }
+                    let old = self.across(x, z, local.old[x], col);
+                    local.set_old(z, old);
+                }
+            }
+        }
+        let dist = |local: &Local, z: usize| if local.in_region(z) { local.new[z] } else { local.old[z] };
+        for &y in &members {
+            let dy = local.new[y];
+            self.write_from(y, col, dy, |z| dist(local, z));
+        }
+        self.patch_boundary(col, t, local);
+        true
     }
 }

@@ -41,10 +41,11 @@ fn report(name: &str, rebuild: f64, times: &[f64], updates: &[signposts::dynamic
     };
     let worst = times.iter().copied().fold(0.0, f64::max);
     let searched: usize = updates.iter().filter(|u| !u.rebuilt).map(|u| u.columns).sum();
+    let repaired: usize = updates.iter().map(|u| u.repaired).sum();
     let patched: usize = updates.iter().map(|u| u.patched).sum();
     let rebuilds = updates.iter().filter(|u| u.rebuilt).count();
     println!(
-        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {searched} searched, {patched} patched, {rebuilds} of {} rebuilt |",
+        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {repaired} repaired, {searched} searched, {patched} patched; {rebuilds} of {} rebuilt |",
         rebuild / median,
         updates.len()
     );

@@ -1,0 +1,24 @@
+//! Times single-edge updates on a walled grid, for profiling the repair.
+//!
+//! Run: `cargo run --release -p signposts --example profile_update`
+
+use std::time::Instant;
+
+use signposts::generate::{Connectivity, walled_grid};
+
+fn main() {
+    let builder = walled_grid(100, 100, 0.2, 7, Connectivity::Four);
+    let mut graph = builder.build();
+    for a in [5050u32, 2020, 7070, 3131, 4545] {
+        let Some(&b) = builder.neighbors(a).first() else { continue };
+        for on in [false, true] {
+            let start = Instant::now();
+            let update = if on { graph.connect(a, b) } else { graph.disconnect(a, b) };
+            println!(
+                "{a}-{b} {}: {:.2} ms {update:?}",
+                if on { "on" } else { "off" },
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+}
