@@ -40,6 +40,8 @@ pub struct GraphBuilder {
     /// How arc costs read: integers, or octile steps (1 straight, 2 diagonal).
     model: CostModel,
     memory_limit: Option<u64>,
+    /// Every row gets room for at least this many neighbours (for later edits).
+    reserve_degree: u32,
 }
 
 /// How a graph's arc costs are read.
@@ -98,6 +100,7 @@ impl GraphBuilder {
             costs: vec![Vec::new(); nodes],
             model: CostModel::Integer,
             memory_limit: None,
+            reserve_degree: 0,
         })
     }
 
@@ -447,6 +450,24 @@ impl GraphBuilder {
         self
     }
 
+    /// Gives every node's entries room for at least `degree` neighbours, so that edits of the
+    /// built graph ([`Graph::apply`]) that add neighbours repair the table in place instead of
+    /// rebuilding it. Costs memory: entries are `degree` rounded up to a power of two bits.
+    ///
+    /// ```
+    /// use signposts::generate::{grid, Connectivity};
+    /// let mut b = grid(4, 4, Connectivity::Four);
+    /// b.reserve_degree(4);
+    /// let mut g = b.build();
+    /// let update = g.connect(0, 5); // the corner gets a third neighbour: a shortcut
+    /// assert!(!update.rebuilt);
+    /// assert_eq!(g.distance(0, 15), Some(5));
+    /// ```
+    pub fn reserve_degree(&mut self, degree: u32) -> &mut Self {
+        self.reserve_degree = degree;
+        self
+    }
+
     /// Bytes the built [`Graph`] will hold ([`Graph::memory_bytes`]), computed without building.
     ///
     /// # Complexity
@@ -462,7 +483,7 @@ impl GraphBuilder {
         let n = self.nodes_len();
         let arcs = self.adjacency.iter().map(Vec::len).sum::<usize>();
         let degrees = self.adjacency.iter().map(|l| degree(l.len()));
-        let words = Layout::words_for(degrees, n);
+        let words = Layout::words_for(degrees.map(|d| d.max(self.reserve_degree)), n);
         let arc_costs = if self.is_weighted() || self.is_directed() { arcs * 4 } else { 0 };
         Graph::overhead_bytes(n, arcs) + arc_costs as u64 + words * 8
     }
@@ -547,7 +568,8 @@ impl GraphBuilder {
             costs.extend_from_slice(cost);
         }
         arc_index(neighbors.len())?;
-        let layout = Layout::assign(&mut rows);
+        let reserve = self.reserve_degree;
+        let layout = Layout::assign_widths(&mut rows, |row| crate::table::entry_bits(row.deg.max(reserve)));
         let total_words =
             usize::try_from(layout.words()).map_err(|_| Error::AllocationFailed { bytes: needed })?;
         let words = crate::memory::zeroed_words(total_words, needed)?;
@@ -570,7 +592,9 @@ impl GraphBuilder {
         }
         let words = crate::memory::into_plain(words);
         let table = Table { rows, neighbors, column, order, words, layout };
-        Ok(Graph::from_parts(table, component, components, costs, self.model, directed, edges))
+        let mut graph = Graph::from_parts(table, component, components, costs, self.model, directed, edges);
+        graph.reserve = self.reserve_degree;
+        Ok(graph)
     }
 
     /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
@@ -670,7 +694,7 @@ impl GraphBuilder {
     }
 
     pub(crate) fn from_parts(adjacency: Vec<Vec<NodeId>>, costs: Vec<Vec<u32>>, model: CostModel) -> Self {
-        GraphBuilder { adjacency, costs, model, memory_limit: None }
+        GraphBuilder { adjacency, costs, model, memory_limit: None, reserve_degree: 0 }
     }
 
     /// The [`Graph::fingerprint`] the built graph will have.

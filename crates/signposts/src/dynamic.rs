@@ -242,6 +242,10 @@ impl Graph {
                 let t = self.table.order[col] as usize;
                 if unit && !seeds.other && self.repair(col, t, seeds, &inserted, &mut local) {
                     repaired += 1;
+                    // Regions this large (a bridge cut) cost more than the bit-parallel build.
+                    if local.work > (self.nodes_len() * self.nodes_len() / 16).max(1 << 16) {
+                        return self.rebuild(&BTreeMap::new());
+                    }
                     continue;
                 }
                 columns += 1;
@@ -330,7 +334,9 @@ impl Graph {
     fn clone_builder(&self) -> GraphBuilder {
         let n = self.nodes_len();
         let (heads, costs) = (0..n).map(|u| self.out_arcs(u)).unzip();
-        GraphBuilder::from_parts(heads, costs, self.model)
+        let mut builder = GraphBuilder::from_parts(heads, costs, self.model);
+        builder.reserve_degree(self.reserve);
+        builder
     }
 
     /// The widest entry, in bits.
@@ -550,6 +556,8 @@ struct Local {
     old: Vec<u64>,
     new: Vec<u64>,
     members: Vec<usize>,
+    /// Nodes placed in regions so far, over all repairs of one edit.
+    work: usize,
 }
 
 impl Local {
@@ -562,6 +570,7 @@ impl Local {
             old: vec![0; n],
             new: vec![0; n],
             members: Vec::new(),
+            work: 0,
         }
     }
 
@@ -587,6 +596,7 @@ impl Local {
         if !self.in_region(v) {
             self.region[v] = self.generation;
             self.members.push(v);
+            self.work += 1;
         }
     }
 }

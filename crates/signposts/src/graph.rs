@@ -36,6 +36,8 @@ pub struct Graph {
     pub(crate) model: CostModel,
     pub(crate) directed: bool,
     pub(crate) edges: usize,
+    /// The degree every row has room for (see [`GraphBuilder::reserve_degree`]).
+    pub(crate) reserve: u32,
 }
 
 impl Graph {
@@ -64,7 +66,7 @@ impl Graph {
         directed: bool,
         edges: usize,
     ) -> Self {
-        Graph { table, component, components, costs, model, directed, edges }
+        Graph { table, component, components, costs, model, directed, edges, reserve: 0 }
     }
 
     /// Whether the graph has one-way arcs (or different costs each way).

@@ -83,11 +83,6 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// Lays out a table for nodes of the given degrees, assigning each row's chunk offset.
-    pub fn assign(rows: &mut [NodeRow]) -> Layout {
-        Layout::assign_widths(rows, |row| entry_bits(row.deg))
-    }
-
     /// Lays out a table with the entry width `bits(row)` (a power of two, at least
     /// [`entry_bits`] of the degree) for each row.
     pub fn assign_widths(rows: &mut [NodeRow], mut bits: impl FnMut(NodeRow) -> u32) -> Layout {

@@ -82,7 +82,8 @@ fn main() {
     edge_toggles("one edge, 100×100 4-grid with 20% walls (20 edges, off and on)", &walls, &edges, true);
 
     // Opening a wall between two cells of an 80×80 perfect maze, and closing it again.
-    let m = maze(80, 80, 42);
+    let mut m = maze(80, 80, 42);
+    m.reserve_degree(4); // room for the walls to open
     let walls_of_maze: Vec<(NodeId, NodeId)> = (0..20)
         .map(|_| {
             loop {
@@ -94,7 +95,12 @@ fn main() {
             }
         })
         .collect();
-    edge_toggles("a wall in an 80×80 perfect maze (20 walls, open and close)", &m, &walls_of_maze, false);
+    edge_toggles(
+        "a wall in an 80×80 perfect maze, rows with room for 4 moves (20 walls, open and close)",
+        &m,
+        &walls_of_maze,
+        false,
+    );
 
     // One cell of an 8-connected 100×100 grid, blocked and opened.
     let grid = Grid::new(100, 100);
