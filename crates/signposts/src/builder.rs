@@ -459,9 +459,10 @@ impl GraphBuilder {
     /// let mut b = grid(4, 4, Connectivity::Four);
     /// b.reserve_degree(4);
     /// let mut g = b.build();
-    /// let update = g.connect(0, 5); // the corner gets a third neighbour: a shortcut
+    /// // A shortcut along the top edge: the corner gets a third neighbour, (2, 0) a fourth.
+    /// let update = g.connect(0, 2);
     /// assert!(!update.rebuilt);
-    /// assert_eq!(g.distance(0, 15), Some(5));
+    /// assert_eq!(g.distance(0, 3), Some(2));
     /// ```
     pub fn reserve_degree(&mut self, degree: u32) -> &mut Self {
         self.reserve_degree = degree;

@@ -198,10 +198,10 @@ impl Graph {
         let fixes = self.fixes(&edited);
         let searches = fixes.iter().filter(|f| matches!(f, Fix::Search(_))).count();
         let unit_before = self.costs.is_empty() && !self.directed;
-        // Local repairs of unit graphs cost far less than searches, but when half the targets
-        // change distance (a bridge cut) a build is cheaper; the weighted engine searches every
-        // target anyway.
-        if searches > (self.nodes_len() / 2).max(8) {
+        // Unweighted undirected graphs are repaired locally, within a work budget (below);
+        // elsewhere each such target costs a search, and past half the targets a build, which
+        // searches every target anyway, is cheaper.
+        if !unit_before && searches > (self.nodes_len() / 2).max(8) {
             return self.rebuild(&edited);
         }
         let rows = edited.len();
@@ -216,6 +216,11 @@ impl Graph {
         self.replace_structure(&edited);
         let unit = unit_before && self.costs.is_empty() && !self.directed;
         let mut local = Local::new(self.nodes_len());
+        // What a rebuild would cost, in the units of the repair's work: the bit-parallel
+        // build's cost grows with the square of the graph's 2-core (trees are filled by runs).
+        let core =
+            if unit { crate::build::peel::peel(&self.table.rows, &self.table.neighbors).core_len } else { 0 };
+        let budget = (core * core / 64).max(1 << 12);
         let mut patched = 0;
         for (col, fix) in fixes.iter().enumerate() {
             if let Fix::Add(arcs) = fix {
@@ -243,12 +248,16 @@ impl Graph {
                 if unit && !seeds.other && self.repair(col, t, seeds, &inserted, &mut local) {
                     repaired += 1;
                     // Regions this large (a bridge cut) cost more than the bit-parallel build.
-                    if local.work > (self.nodes_len() * self.nodes_len() / 16).max(1 << 16) {
+                    if local.work > budget {
                         return self.rebuild(&BTreeMap::new());
                     }
                     continue;
                 }
                 columns += 1;
+                // A search costs about what the bit-parallel build spends on 32 targets.
+                if unit && columns * 32 > core.max(64) {
+                    return self.rebuild(&BTreeMap::new());
+                }
                 let dist = self.search(t, true, &incoming);
                 for x in 0..self.nodes_len() {
                     value.fill(0);
