@@ -99,6 +99,9 @@ impl Update {
 /// A node's out-arcs: sorted heads and their stored costs.
 type Arcs = (Vec<NodeId>, Vec<u32>);
 
+/// Old distances from the endpoints of inserted arcs, by node.
+type Ends = BTreeMap<usize, Vec<Cost>>;
+
 /// What one target column needs after an edit.
 enum Fix {
     /// Nothing beyond the remapping of edited rows.
@@ -195,7 +198,7 @@ impl Graph {
             return self.rebuild(&edited);
         }
 
-        let fixes = self.fixes(&edited);
+        let (fixes, ends) = self.fixes(&edited);
         let searches = fixes.iter().filter(|f| matches!(f, Fix::Search(_))).count();
         let unit_before = self.costs.is_empty() && !self.directed;
         // Unweighted undirected graphs are repaired locally, within a work budget (below);
@@ -245,7 +248,7 @@ impl Graph {
         for (col, fix) in fixes.iter().enumerate() {
             if let Fix::Search(seeds) = fix {
                 let t = self.table.order[col] as usize;
-                if unit && !seeds.other && self.repair(col, t, seeds, &inserted, &mut local) {
+                if unit && !seeds.other && self.repair(col, t, seeds, &inserted, &ends, &mut local) {
                     repaired += 1;
                     // Regions this large (a bridge cut) cost more than the bit-parallel build.
                     if local.work > budget {
@@ -355,7 +358,10 @@ impl Graph {
 
     /// What each column needs after an edit (see the module docs), judged on the graph before
     /// the edit.
-    fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> Vec<Fix> {
+    /// Also returns the old distances from every endpoint of an inserted arc (to every
+    /// target), which the local repair needs across new edges.
+    fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> (Vec<Fix>, Ends) {
+        let mut ends = Ends::new();
         let n = self.nodes_len();
         let mut fixes: Vec<Fix> = (0..n).map(|_| Fix::None).collect();
         let incoming = self.incoming();
@@ -392,7 +398,8 @@ impl Graph {
                     continue;
                 }
                 let from_u = from_u.get_or_insert_with(|| self.search(u, false, &incoming));
-                let from_v = self.search(v as usize, false, &incoming);
+                let from_v =
+                    ends.entry(v as usize).or_insert_with(|| self.search(v as usize, false, &incoming));
                 let c = self.model.cost(c);
                 for t in 0..n {
                     if from_v[t] == Cost::INFINITE {
@@ -404,7 +411,8 @@ impl Graph {
                         let old = if from_u[t] == Cost::INFINITE { u64::MAX } else { from_u[t].straight };
                         let seeds = fix.search();
                         seeds.shorter.push((u, v as usize, via.straight, old));
-                        seeds.other |= via.diagonal != 0 || from_u[t].diagonal != 0;
+                        seeds.other |=
+                            via.diagonal != 0 || (from_u[t] != Cost::INFINITE && from_u[t].diagonal != 0);
                     } else if via == from_u[t] && t != u {
                         match fix {
                             Fix::None => *fix = Fix::Add(vec![(u, v)]),
@@ -414,8 +422,11 @@ impl Graph {
                     }
                 }
             }
+            if let Some(from_u) = from_u {
+                ends.insert(u, from_u);
+            }
         }
-        fixes
+        (fixes, ends)
     }
 
     /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the
@@ -624,11 +635,12 @@ impl Graph {
         t: usize,
         seeds: &Seeds,
         inserted: &[(usize, usize)],
+        ends: &Ends,
         local: &mut Local,
     ) -> bool {
         match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
             (false, true) => self.repair_lost(col, t, &seeds.lost, inserted, local),
-            (true, false) => self.repair_shorter(col, t, &seeds.shorter, inserted, local),
+            (true, false) => self.repair_shorter(col, t, &seeds.shorter, inserted, ends, local),
             _ => false,
         }
     }
@@ -801,17 +813,23 @@ impl Graph {
         t: usize,
         shorter: &[(usize, usize, u64, u64)],
         inserted: &[(usize, usize)],
+        ends: &Ends,
         local: &mut Local,
     ) -> bool {
         use core::cmp::Reverse;
+        // Across a new edge no old relation holds; the searches from its ends tell instead.
+        let old_end =
+            |y: usize| ends.get(&y).map(|d| if d[t] == Cost::INFINITE { UNREACHABLE } else { d[t].straight });
         local.start();
         let mut heap = std::collections::BinaryHeap::new();
         for &(u, v, new, old) in shorter {
             local.set_old(u, old);
             local.set_old(v, new - 1);
-            local.join(u);
-            local.new[u] = new;
-            heap.push(Reverse((new, u)));
+            if !local.in_region(u) || new < local.new[u] {
+                local.join(u);
+                local.new[u] = new;
+                heap.push(Reverse((new, u)));
+            }
         }
         let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
         while let Some(Reverse((d, x))) = heap.pop() {
@@ -824,10 +842,12 @@ impl Graph {
                     continue;
                 }
                 if !local.is_known(y) {
-                    if is_new(x, y) {
-                        return false;
-                    }
-                    let old = self.across(x, y, local.old[x], col);
+                    let old = if is_new(x, y) {
+                        let Some(old) = old_end(y) else { return false };
+                        old
+                    } else {
+                        self.across(x, y, local.old[x], col)
+                    };
                     local.set_old(y, old);
                 }
                 if d + 1 < local.old[y] && (!local.in_region(y) || d + 1 < local.new[y]) {
@@ -843,10 +863,12 @@ impl Graph {
             for &z in self.table.neighbors(x) {
                 let z = z as usize;
                 if !local.is_known(z) {
-                    if is_new(x, z) {
-                        return false;
-                    }
-                    let old = self.across(x, z, local.old[x], col);
+                    let old = if is_new(x, z) {
+                        let Some(old) = old_end(z) else { return false };
+                        old
+                    } else {
+                        self.across(x, z, local.old[x], col)
+                    };
                     local.set_old(z, old);
                 }
             }
