@@ -7,27 +7,7 @@ use crate::table::NodeRow;
 /// Labels every node with its component, numbered `0..count` in order of each component's
 /// lowest node id. Returns the labels and the count.
 pub(crate) fn label(rows: &[NodeRow], neighbors: &[NodeId]) -> (Vec<u32>, u32) {
-    let n = rows.len();
-    let mut label = vec![u32::MAX; n];
-    let mut stack = Vec::new();
-    let mut count = 0u32;
-    for root in 0..n {
-        if label[root] != u32::MAX {
-            continue;
-        }
-        label[root] = count;
-        stack.push(root);
-        while let Some(u) = stack.pop() {
-            for &v in &neighbors[rows[u].slots()] {
-                if label[v as usize] == u32::MAX {
-                    label[v as usize] = count;
-                    stack.push(v as usize);
-                }
-            }
-        }
-        count += 1;
-    }
-    (label, count)
+    label_by(rows.len(), |u, visit| neighbors[rows[u].slots()].iter().for_each(|&v| visit(v as usize)))
 }
 
 /// Weakly connected components of a directed graph given by out-arcs and in-arcs (ignoring
@@ -39,7 +19,16 @@ pub(crate) fn label_weak(
     in_arcs: &[u32],
     tails: &[NodeId],
 ) -> (Vec<u32>, u32) {
-    let n = offsets.len() - 1;
+    label_by(offsets.len() - 1, |u, visit| {
+        heads[offsets[u] as usize..offsets[u + 1] as usize].iter().for_each(|&v| visit(v as usize));
+        in_arcs[in_offsets[u] as usize..in_offsets[u + 1] as usize]
+            .iter()
+            .for_each(|&a| visit(tails[a as usize] as usize));
+    })
+}
+
+/// Components of `n` nodes whose neighbours `adjacent(u, visit)` hands to `visit`.
+fn label_by(n: usize, adjacent: impl Fn(usize, &mut dyn FnMut(usize))) -> (Vec<u32>, u32) {
     let mut label = vec![u32::MAX; n];
     let mut stack = Vec::new();
     let mut count = 0u32;
@@ -50,16 +39,12 @@ pub(crate) fn label_weak(
         label[root] = count;
         stack.push(root);
         while let Some(u) = stack.pop() {
-            let out = heads[offsets[u] as usize..offsets[u + 1] as usize].iter().copied();
-            let inn = in_arcs[in_offsets[u] as usize..in_offsets[u + 1] as usize]
-                .iter()
-                .map(|&a| tails[a as usize]);
-            for v in out.chain(inn) {
-                if label[v as usize] == u32::MAX {
-                    label[v as usize] = count;
-                    stack.push(v as usize);
+            adjacent(u, &mut |v| {
+                if label[v] == u32::MAX {
+                    label[v] = count;
+                    stack.push(v);
                 }
-            }
+            });
         }
         count += 1;
     }

@@ -832,6 +832,10 @@ impl Graph {
             }
         }
         let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
+        // The old distance of `y`, seen from its neighbour `x` of known old distance.
+        let old_of = |graph: &Graph, local: &Local, x: usize, y: usize| {
+            if is_new(x, y) { old_end(y) } else { Some(graph.across(x, y, local.old[x], col)) }
+        };
         while let Some(Reverse((d, x))) = heap.pop() {
             if d > local.new[x] {
                 continue;
@@ -842,12 +846,7 @@ impl Graph {
                     continue;
                 }
                 if !local.is_known(y) {
-                    let old = if is_new(x, y) {
-                        let Some(old) = old_end(y) else { return false };
-                        old
-                    } else {
-                        self.across(x, y, local.old[x], col)
-                    };
+                    let Some(old) = old_of(self, local, x, y) else { return false };
                     local.set_old(y, old);
                 }
                 if d + 1 < local.old[y] && (!local.in_region(y) || d + 1 < local.new[y]) {
@@ -863,12 +862,7 @@ impl Graph {
             for &z in self.table.neighbors(x) {
                 let z = z as usize;
                 if !local.is_known(z) {
-                    let old = if is_new(x, z) {
-                        let Some(old) = old_end(z) else { return false };
-                        old
-                    } else {
-                        self.across(x, z, local.old[x], col)
-                    };
+                    let Some(old) = old_of(self, local, x, z) else { return false };
                     local.set_old(z, old);
                 }
             }

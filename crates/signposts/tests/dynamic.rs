@@ -64,35 +64,32 @@ fn to_change(n: usize, (kind, a, b, w): (u8, usize, usize, u32)) -> Change {
     }
 }
 
+/// Applies the changes one at a time, comparing with a fresh build after each.
+fn edit_one_by_one(builder: &GraphBuilder, changes: Vec<(u8, usize, usize, u32)>) {
+    let mut reference = builder.clone();
+    let n = reference.nodes_len();
+    let mut graph = reference.build();
+    for (step, c) in changes.into_iter().enumerate() {
+        let c = to_change(n, c);
+        graph.apply(&[c]).unwrap();
+        mirror(&mut reference, c);
+        same_answers(&graph, &reference.build(), step);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
     fn unit_edits_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(3), 1..8)) {
-        let mut reference = case.builder.clone();
-        let n = reference.nodes_len();
-        prop_assume!(n > 0);
-        let mut graph = reference.build();
-        for (step, c) in changes.into_iter().enumerate() {
-            let c = to_change(n, c);
-            graph.apply(&[c]).unwrap();
-            mirror(&mut reference, c);
-            same_answers(&graph, &reference.build(), step);
-        }
+        prop_assume!(case.builder.nodes_len() > 0);
+        edit_one_by_one(&case.builder, changes);
     }
 
     #[test]
     fn weighted_and_one_way_edits_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(6), 1..8)) {
-        let mut reference = case.builder.clone();
-        let n = reference.nodes_len();
-        prop_assume!(n > 0 && n <= 60);
-        let mut graph = reference.build();
-        for (step, c) in changes.into_iter().enumerate() {
-            let c = to_change(n, c);
-            graph.apply(&[c]).unwrap();
-            mirror(&mut reference, c);
-            same_answers(&graph, &reference.build(), step);
-        }
+        prop_assume!(case.builder.nodes_len() > 0 && case.builder.nodes_len() <= 60);
+        edit_one_by_one(&case.builder, changes);
     }
 
     #[test]

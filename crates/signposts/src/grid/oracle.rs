@@ -253,12 +253,7 @@ impl GridOracle {
     /// ```
     pub fn set_blocked(&mut self, cell: Cell, blocked: bool) -> Result<crate::dynamic::Update, Error> {
         if !self.grid.contains(cell) {
-            return Err(Error::CellOutOfBounds {
-                x: cell.x,
-                y: cell.y,
-                width: self.grid.width(),
-                height: self.grid.height(),
-            });
+            return Err(self.out_of_bounds(cell));
         }
         if self.grid.is_passable(cell) != blocked {
             return Ok(crate::dynamic::Update::default());
@@ -323,14 +318,14 @@ impl GridOracle {
         self.cell.get(node as usize).copied()
     }
 
+    #[cold]
+    fn out_of_bounds(&self, cell: Cell) -> Error {
+        Error::CellOutOfBounds { x: cell.x, y: cell.y, width: self.grid.width(), height: self.grid.height() }
+    }
+
     fn require(&self, cell: Cell) -> Result<NodeId, Error> {
         if !self.grid.contains(cell) {
-            return Err(Error::CellOutOfBounds {
-                x: cell.x,
-                y: cell.y,
-                width: self.grid.width(),
-                height: self.grid.height(),
-            });
+            return Err(self.out_of_bounds(cell));
         }
         self.node(cell).ok_or(Error::CellBlocked { x: cell.x, y: cell.y })
     }
