@@ -65,6 +65,14 @@
 //! exact Dijkstra search per target (Dial's buckets); unweighted undirected graphs by the much
 //! faster bit-parallel BFS. Every query keeps its meaning: `distance` is the path's cost.
 //!
+//! ## Maps that change
+//!
+//! [`Graph::apply`] (with [`dynamic::Change`]s), [`Graph::connect`], [`Graph::disconnect`] and
+//! [`grid::GridOracle::set_blocked`] edit a built oracle in place: afterwards every answer is
+//! what a fresh build would give. The [`dynamic`] module states which targets an edit can
+//! affect and how each is repaired; unweighted graphs are repaired locally, around the nodes
+//! whose distance changes.
+//!
 //! ## Saving and loading
 //!
 //! [`Graph::save`] / [`Graph::load`] and [`grid::GridOracle::save`] /
