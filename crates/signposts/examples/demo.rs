@@ -1,11 +1,12 @@
-//! The main job: build oracles for a seeded 80×80 perfect maze and a 100×100 grid, then answer
-//! queries, and print what it cost.
+//! The main job: build oracles for a seeded 80×80 perfect maze and a 100×100 grid, answer
+//! queries, then let 2,000 entities chase a moving player on a walled grid while a door opens
+//! and closes, and print what everything cost.
 //!
 //! Run: `cargo run --release -p signposts --example demo`
 
 use std::time::Instant;
 
-use signposts::generate::{Connectivity, grid, maze};
+use signposts::generate::{Connectivity, SplitMix64, grid, maze, walled_grid};
 use signposts::{Graph, GraphBuilder, NodeId};
 
 fn main() {
@@ -21,22 +22,12 @@ fn main() {
         let graph = builder.build();
         println!("   built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
         let cell = |x: usize, y: usize| (y * width + x) as NodeId;
-        let (from, to) = (cell(0, 0), cell(width - 1, width - 1));
-        show(&graph, width, from, to);
+        show(&graph, width, cell(0, 0), cell(width - 1, width - 1));
         show(&graph, width, cell(width / 2, 3), cell(3, width / 2));
-        let start = Instant::now();
-        let mut checksum = 0u64;
-        let n = graph.nodes_len() as NodeId;
-        let mut rng = signposts::generate::SplitMix64::new(1);
-        let queries = 1_000_000;
-        for _ in 0..queries {
-            let u = rng.below(u64::from(n)) as NodeId;
-            let t = rng.below(u64::from(n)) as NodeId;
-            checksum += u64::from(graph.neighbor_to(u, t).unwrap_or(0));
-        }
-        let ns = start.elapsed().as_secs_f64() * 1e9 / f64::from(queries);
-        println!("   {queries} random neighbor_to queries: {ns:.1} ns each (checksum {checksum})\n");
+        queries(&graph);
+        println!();
     }
+    chase();
 }
 
 fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
@@ -49,4 +40,88 @@ fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
         graph.distance(from, to),
         graph.path_to(from, to).count()
     );
+}
+
+/// Random pairs one by one, the same pairs batched, and a crowd toward one target.
+fn queries(graph: &Graph) {
+    let n = graph.nodes_len() as u64;
+    let mut rng = SplitMix64::new(1);
+    let pairs: Vec<(NodeId, NodeId)> =
+        (0..1_000_000).map(|_| (rng.below(n) as NodeId, rng.below(n) as NodeId)).collect();
+    let start = Instant::now();
+    let sum: u64 = pairs.iter().map(|&(u, t)| u64::from(graph.neighbor_to(u, t).unwrap_or(0))).sum();
+    let single = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+    let mut steps = Vec::new();
+    let start = Instant::now();
+    graph.neighbor_to_each(&pairs, &mut steps);
+    let batched = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+    assert_eq!(steps.iter().map(|s| u64::from(s.unwrap_or(0))).sum::<u64>(), sum);
+    let target = (n / 2) as NodeId;
+    let start = Instant::now();
+    let crowd: u64 = (0..n as NodeId).map(|u| u64::from(graph.neighbor_to(u, target).unwrap_or(0))).sum();
+    let chase = start.elapsed().as_secs_f64() * 1e9 / n as f64;
+    println!(
+        "   1M random neighbor_to: {single:.1} ns each; batched (neighbor_to_each): {batched:.1} ns; \
+         every node toward one target: {chase:.1} ns (checksums {sum}, {crowd})"
+    );
+}
+
+/// 2,000 entities chase a wandering player on a 100×100 grid with 20% walls; every 25 ticks
+/// a door (one edge) closes or opens and the oracle is repaired in place.
+fn chase() {
+    const SIDE: usize = 100;
+    println!("== chase: 2000 entities, a moving player, a door that opens and closes");
+    let builder = walled_grid(SIDE, SIDE, 0.2, 7, Connectivity::Four);
+    let start = Instant::now();
+    let mut graph = builder.build();
+    println!("   built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    let mut rng = SplitMix64::new(9);
+    let open: Vec<NodeId> =
+        (0..graph.nodes_len() as NodeId).filter(|&v| !graph.neighbors(v).is_empty()).collect();
+    let pick = |rng: &mut SplitMix64| open[rng.below(open.len() as u64) as usize];
+    let mut player = pick(&mut rng);
+    let mut entities: Vec<NodeId> = (0..2000).map(|_| pick(&mut rng)).collect();
+    let door = (0..SIDE as NodeId * SIDE as NodeId)
+        .find_map(|v| graph.neighbors(v).iter().find(|&&w| w == v + 1).map(|&w| (v, w)))
+        .expect("a horizontal edge");
+    let (mut door_open, mut caught, mut step_ns, mut updates) = (true, 0, 0.0, Vec::new());
+    for tick in 1..=200 {
+        if tick % 25 == 0 {
+            let start = Instant::now();
+            let update =
+                if door_open { graph.disconnect(door.0, door.1) } else { graph.connect(door.0, door.1) };
+            updates.push((
+                if door_open { "closed" } else { "opened" },
+                start.elapsed().as_secs_f64() * 1e3,
+                update,
+            ));
+            door_open = !door_open;
+        }
+        // The player wanders; everybody steps toward it.
+        if let Some(&next) = graph.neighbors(player).get(rng.below(4) as usize) {
+            player = next;
+        }
+        let start = Instant::now();
+        for e in &mut entities {
+            match graph.neighbor_to(*e, player) {
+                Some(next) => *e = next,
+                None if *e == player => {
+                    caught += 1;
+                    *e = pick(&mut rng);
+                }
+                None => {} // cut off from the player
+            }
+        }
+        step_ns += start.elapsed().as_secs_f64() * 1e9;
+    }
+    println!(
+        "   200 ticks: {:.1} ns per entity step; the player was caught {caught} times",
+        step_ns / (200.0 * 2000.0)
+    );
+    for (what, ms, update) in updates {
+        println!(
+            "   door {what}: oracle repaired in {ms:.2} ms ({} target columns repaired locally, {} patched, rebuilt: {})",
+            update.repaired, update.patched, update.rebuilt
+        );
+    }
 }
