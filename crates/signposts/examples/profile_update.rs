@@ -9,16 +9,20 @@ use signposts::generate::{Connectivity, walled_grid};
 fn main() {
     let builder = walled_grid(100, 100, 0.2, 7, Connectivity::Four);
     let mut graph = builder.build();
-    for a in [5050u32, 2020, 7070, 3131, 4545] {
-        let Some(&b) = builder.neighbors(a).first() else { continue };
-        for on in [false, true] {
-            let start = Instant::now();
-            let update = if on { graph.connect(a, b) } else { graph.disconnect(a, b) };
-            println!(
-                "{a}-{b} {}: {:.2} ms {update:?}",
-                if on { "on" } else { "off" },
-                start.elapsed().as_secs_f64() * 1e3
-            );
+    let mut total = 0.0;
+    for round in 0..20 {
+        for a in [5050u32, 2020, 7070, 3131, 4545] {
+            let Some(&b) = builder.neighbors(a).first() else { continue };
+            for on in [false, true] {
+                let start = Instant::now();
+                let update = if on { graph.connect(a, b) } else { graph.disconnect(a, b) };
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                total += ms;
+                if round == 0 {
+                    println!("{a}-{b} {}: {ms:.2} ms {update:?}", if on { "on" } else { "off" });
+                }
+            }
         }
     }
+    println!("mean {:.2} ms per update", total / 200.0);
 }

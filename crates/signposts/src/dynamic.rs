@@ -578,6 +578,7 @@ struct Local {
     members: Vec<usize>,
     /// Nodes placed in regions so far, over all repairs of one edit.
     work: usize,
+    heap: std::collections::BinaryHeap<core::cmp::Reverse<(u64, usize)>>,
 }
 
 impl Local {
@@ -591,12 +592,14 @@ impl Local {
             new: vec![0; n],
             members: Vec::new(),
             work: 0,
+            heap: std::collections::BinaryHeap::new(),
         }
     }
 
     fn start(&mut self) {
         self.generation += 1;
         self.members.clear();
+        self.heap.clear();
     }
 
     fn in_region(&self, v: usize) -> bool {
@@ -669,7 +672,14 @@ impl Graph {
     /// Writes the entry of `y` toward `col` from neighbour distances `dist(z)`.
     fn write_from(&mut self, y: usize, col: usize, dy: u64, dist: impl Fn(usize) -> u64) {
         let width = self.table.rows[y].width_bits() as usize;
-        let mut value = vec![0u64; width.div_ceil(64)];
+        let mut narrow = [0u64; 1];
+        let mut wide = Vec::new();
+        let value: &mut [u64] = if width <= 64 {
+            &mut narrow
+        } else {
+            wide.resize(width / 64, 0);
+            &mut wide
+        };
         if dy != UNREACHABLE && dy != 0 {
             for (i, &z) in self.table.neighbors(y).iter().enumerate() {
                 if dist(z as usize) == dy - 1 {
@@ -677,7 +687,7 @@ impl Graph {
                 }
             }
         }
-        self.table.set_entry(y, col, &value);
+        self.table.set_entry(y, col, value);
     }
 
     /// Removals: the region is every node all of whose optimal moves lead into it, grown from
@@ -693,7 +703,7 @@ impl Graph {
     ) -> bool {
         use core::cmp::Reverse;
         local.start();
-        let mut heap = std::collections::BinaryHeap::new();
+        let mut heap = core::mem::take(&mut local.heap);
         for &(u, old) in lost {
             if old == UNREACHABLE {
                 return false;
@@ -722,7 +732,7 @@ impl Graph {
         }
         // Old distances of the boundary, and new distances of the region from it. No old
         // relation holds across an inserted edge: leave those cases to a search.
-        let members = local.members.clone();
+        let members = core::mem::take(&mut local.members);
         if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
             return false;
         }
@@ -738,7 +748,7 @@ impl Graph {
                 }
             }
         }
-        let mut heap = std::collections::BinaryHeap::new();
+        let mut heap = core::mem::take(&mut local.heap);
         for &x in &members {
             let best = self
                 .table
@@ -771,6 +781,8 @@ impl Graph {
             let dy = local.new[y];
             self.write_from(y, col, dy, |z| dist(local, z));
         }
+        local.members = members;
+        local.heap = heap;
         self.patch_boundary(col, t, local);
         true
     }
@@ -785,9 +797,17 @@ impl Graph {
                     continue;
                 }
                 let dw = local.old[w];
-                let mut value: Vec<u64> = match self.table.entry(w, col) {
-                    crate::table::Entry::Narrow(m) => vec![m],
-                    crate::table::Entry::Wide(words) => words.to_vec(),
+                let mut narrow = [0u64; 1];
+                let mut wide = Vec::new();
+                let value: &mut [u64] = match self.table.entry(w, col) {
+                    crate::table::Entry::Narrow(m) => {
+                        narrow[0] = m;
+                        &mut narrow
+                    }
+                    crate::table::Entry::Wide(words) => {
+                        wide.extend_from_slice(words);
+                        &mut wide
+                    }
                 };
                 for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
                     let z = z as usize;
@@ -821,7 +841,7 @@ impl Graph {
         let old_end =
             |y: usize| ends.get(&y).map(|d| if d[t] == Cost::INFINITE { UNREACHABLE } else { d[t].straight });
         local.start();
-        let mut heap = std::collections::BinaryHeap::new();
+        let mut heap = core::mem::take(&mut local.heap);
         for &(u, v, new, old) in shorter {
             local.set_old(u, old);
             local.set_old(v, new - 1);
@@ -856,7 +876,7 @@ impl Graph {
                 }
             }
         }
-        let members = local.members.clone();
+        let members = core::mem::take(&mut local.members);
         // Every neighbour of the region needs a known old distance.
         for &x in &members {
             for &z in self.table.neighbors(x) {
@@ -872,6 +892,8 @@ impl Graph {
             let dy = local.new[y];
             self.write_from(y, col, dy, |z| dist(local, z));
         }
+        local.members = members;
+        local.heap = heap;
         self.patch_boundary(col, t, local);
         true
     }
