@@ -820,7 +820,7 @@ impl Graph {
                         }
                     }
                 }
-                self.table.set_entry(w, col, &value);
+                self.table.set_entry(w, col, value);
             }
         }
     }
