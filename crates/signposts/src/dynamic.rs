@@ -455,42 +455,60 @@ impl Graph {
                 self.table.set_entry(u, col, &value);
             }
         }
-        // New arc arrays.
-        let mut neighbors = Vec::with_capacity(self.table.neighbors.len());
-        let mut costs = Vec::with_capacity(self.table.neighbors.len());
+        // New arc arrays: edited nodes' lists, everybody else's copied.
+        let old_neighbors = core::mem::take(&mut self.table.neighbors);
+        let old_costs = core::mem::take(&mut self.costs);
+        let old_cost = |a: usize| old_costs.get(a).copied().unwrap_or(1);
+        let mut neighbors = Vec::with_capacity(old_neighbors.len());
+        let mut costs = Vec::with_capacity(old_neighbors.len());
         for u in 0..n {
-            let (heads, cost) = edited.get(&u).cloned().unwrap_or_else(|| self.out_arcs(u));
+            let slots = self.table.rows[u].slots();
+            let first = neighbors.len();
+            if let Some((heads, cost)) = edited.get(&u) {
+                neighbors.extend_from_slice(heads);
+                costs.extend_from_slice(cost);
+            } else {
+                neighbors.extend_from_slice(&old_neighbors[slots.clone()]);
+                costs.extend(slots.map(old_cost));
+            }
             let row = &mut self.table.rows[u];
-            row.first = u32::try_from(neighbors.len()).expect("arcs fit u32");
-            row.deg = u32::try_from(heads.len()).expect("degree fits u32");
-            neighbors.extend(heads);
-            costs.extend(cost);
+            row.first = u32::try_from(first).expect("arcs fit u32");
+            row.deg = u32::try_from(neighbors.len() - first).expect("degree fits u32");
         }
         self.table.neighbors = neighbors;
-        let builder = self.clone_builder_from(&costs);
-        self.directed = builder.is_directed();
-        self.edges = builder.edges_len();
-        self.costs = if self.directed || builder.is_weighted() { costs } else { Vec::new() };
-        let offsets: Vec<u32> = self
-            .table
-            .rows
-            .iter()
-            .map(|r| r.first)
-            .chain(core::iter::once(self.table.neighbors.len() as u32))
-            .collect();
-        let incoming = self.incoming();
-        let (component, count) =
-            components::label_weak(&offsets, &self.table.neighbors, &incoming.0, &incoming.1, &incoming.2);
+        // Flags and counts, straight from the arrays.
+        let rows = &self.table.rows;
+        let reverse_cost = |u: usize, v: usize| {
+            let list = &self.table.neighbors[rows[v].slots()];
+            list.binary_search(&(u as NodeId)).ok().map(|i| costs[rows[v].first as usize + i])
+        };
+        let mut directed = false;
+        let mut edges = 0;
+        for u in 0..n {
+            for a in rows[u].slots() {
+                let v = self.table.neighbors[a] as usize;
+                let back = reverse_cost(u, v);
+                directed |= back != Some(costs[a]);
+                edges += usize::from(u < v || back.is_none());
+            }
+        }
+        let weighted = self.model != CostModel::Integer || costs.iter().any(|&c| c != 1);
+        self.directed = directed;
+        self.edges = edges;
+        self.costs = if directed || weighted { costs } else { Vec::new() };
+        let (component, count) = if directed {
+            let offsets: Vec<u32> = rows
+                .iter()
+                .map(|r| r.first)
+                .chain(core::iter::once(self.table.neighbors.len() as u32))
+                .collect();
+            let incoming = self.incoming();
+            components::label_weak(&offsets, &self.table.neighbors, &incoming.0, &incoming.1, &incoming.2)
+        } else {
+            components::label(rows, &self.table.neighbors)
+        };
         self.component = component;
         self.components = count;
-    }
-
-    /// A builder view of the current arcs with the given costs (to compute flags).
-    fn clone_builder_from(&self, costs: &[u32]) -> GraphBuilder {
-        let n = self.nodes_len();
-        let heads = (0..n).map(|u| self.table.neighbors[self.table.rows[u].slots()].to_vec()).collect();
-        let costs = (0..n).map(|u| costs[self.table.rows[u].slots()].to_vec()).collect();
-        GraphBuilder::from_parts(heads, costs, self.model)
     }
 
     /// In-arcs: offsets per head, arc indices, and each arc's tail.
