@@ -484,8 +484,8 @@ impl Graph {
         };
         let mut directed = false;
         let mut edges = 0;
-        for u in 0..n {
-            for a in rows[u].slots() {
+        for (u, row) in rows.iter().enumerate() {
+            for a in row.slots() {
                 let v = self.table.neighbors[a] as usize;
                 let back = reverse_cost(u, v);
                 directed |= back != Some(costs[a]);
