@@ -544,6 +544,25 @@ impl Graph {
         incoming: &(Vec<u32>, Vec<u32>, Vec<NodeId>),
     ) -> Vec<Cost> {
         let n = self.nodes_len();
+        if self.costs.is_empty() && !self.directed {
+            // Unit costs both ways: a plain breadth-first search.
+            let mut dist = vec![Cost::INFINITE; n];
+            let mut queue = Vec::with_capacity(n);
+            dist[start] = Cost::ZERO;
+            queue.push(start);
+            let mut head = 0;
+            while let Some(&x) = queue.get(head) {
+                head += 1;
+                let next = Cost::integer(dist[x].straight + 1);
+                for &y in self.table.neighbors(x) {
+                    if dist[y as usize] == Cost::INFINITE {
+                        dist[y as usize] = next;
+                        queue.push(y as usize);
+                    }
+                }
+            }
+            return dist;
+        }
         let integer = self.model == CostModel::Integer;
         let max_arc = (0..self.table.neighbors.len())
             .map(|a| self.model.cost(self.arc_cost(a)))
