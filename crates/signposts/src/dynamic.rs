@@ -223,7 +223,7 @@ impl Graph {
         // build's cost grows with the square of the graph's 2-core (trees are filled by runs).
         let core =
             if unit { crate::build::peel::peel(&self.table.rows, &self.table.neighbors).core_len } else { 0 };
-        let budget = (core * core / 64).max(1 << 12);
+        let budget = (core * core / 64).max(self.nodes_len() / 4).max(1 << 10);
         let mut patched = 0;
         for (col, fix) in fixes.iter().enumerate() {
             if let Fix::Add(arcs) = fix {
