@@ -812,16 +812,20 @@ impl Graph {
                 }
             }
         }
-        // Rewrite the region's entries; the boundary loses its moves into the region.
-        let dist = |local: &Local, z: usize| if local.in_region(z) { local.new[z] } else { local.old[z] };
-        for &y in &members {
-            let dy = local.new[y];
-            self.write_from(y, col, dy, |z| dist(local, z));
-        }
         local.members = members;
         local.heap = heap;
-        self.patch_boundary(col, t, local);
+        self.write_region(col, t, local);
         true
+    }
+
+    /// Writes the repaired entries: the region's from its new distances and its boundary's old
+    /// ones; the boundary's bits toward the region follow the new distances.
+    fn write_region(&mut self, col: usize, t: usize, local: &Local) {
+        let dist = |z: usize| if local.in_region(z) { local.new[z] } else { local.old[z] };
+        for &y in &local.members {
+            self.write_from(y, col, local.new[y], dist);
+        }
+        self.patch_boundary(col, t, local);
     }
 
     /// Sets, in the entries of the region's outside neighbours, the bits toward region nodes
@@ -924,14 +928,9 @@ impl Graph {
                 }
             }
         }
-        let dist = |local: &Local, z: usize| if local.in_region(z) { local.new[z] } else { local.old[z] };
-        for &y in &members {
-            let dy = local.new[y];
-            self.write_from(y, col, dy, |z| dist(local, z));
-        }
         local.members = members;
         local.heap = heap;
-        self.patch_boundary(col, t, local);
+        self.write_region(col, t, local);
         true
     }
 }
