@@ -172,18 +172,7 @@ pub(crate) fn fill(
         queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
         acc: vec![0; g.heads.len()],
     };
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        (0..total).into_par_iter().for_each_init(scratch, |s, b| run(s, b));
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let mut s = scratch();
-        for b in 0..total {
-            run(&mut s, b);
-        }
-    }
+    super::for_each_batch(total, scratch, run);
 }
 
 /// One backward Dijkstra search from `target`, setting `bit` on every optimal arc.

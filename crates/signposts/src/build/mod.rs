@@ -119,16 +119,26 @@ fn fill_unit_lanes<const LANES: usize>(
         });
         batch_done();
     };
+    for_each_batch(total, || bfs::BfsBatch::new(n), run);
+}
+
+/// Runs `run(scratch, batch)` for every batch in `0..total`: on all cores with the `parallel`
+/// feature (each worker making its own scratch), in order without it.
+pub(crate) fn for_each_batch<S>(
+    total: usize,
+    scratch: impl Fn() -> S + Sync + Send,
+    run: impl Fn(&mut S, usize) + Sync + Send,
+) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        (0..total).into_par_iter().for_each_init(|| bfs::BfsBatch::new(n), |bfs, b| run(bfs, b));
+        (0..total).into_par_iter().for_each_init(scratch, |s, b| run(s, b));
     }
     #[cfg(not(feature = "parallel"))]
     {
-        let mut bfs = bfs::BfsBatch::new(n);
+        let mut s = scratch();
         for b in 0..total {
-            run(&mut bfs, b);
+            run(&mut s, b);
         }
     }
 }
