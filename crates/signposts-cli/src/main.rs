@@ -187,7 +187,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
     let (oracle, seconds) = build_oracle(&grid, &args.making, args.json)?;
     oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
-    let edges = count_edges(&oracle);
+    let edges = oracle.edges_len();
     if args.json {
         println!(
             "{}",
@@ -220,21 +220,6 @@ fn build(args: &BuildArgs) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// Edges of the oracle's grid: each allowed move counted once.
-fn count_edges(oracle: &GridOracle) -> usize {
-    let grid = oracle.grid();
-    let forward: &[Direction] = match oracle.connectivity() {
-        Connectivity::Four => &[Direction::East, Direction::South],
-        Connectivity::Eight => {
-            &[Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest]
-        }
-    };
-    (0..grid.height())
-        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
-        .map(|c| forward.iter().filter(|&&d| grid.step(c, d).is_some()).count())
-        .sum()
 }
 
 fn direction_name(d: Direction) -> &'static str {

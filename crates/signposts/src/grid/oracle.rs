@@ -193,6 +193,20 @@ impl GridOracle {
         self.cell.len()
     }
 
+    /// Number of allowed moves between open cells, each counted once.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let grid = Grid::new(2, 2);
+    /// assert_eq!(GridOracle::build(&grid, Connectivity::Four)?.edges_len(), 4);
+    /// assert_eq!(GridOracle::build(&grid, Connectivity::Eight)?.edges_len(), 6);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn edges_len(&self) -> usize {
+        self.graph.edges_len()
+    }
+
     /// Bytes held: the table, the graph, the grid and the cell maps.
     ///
     /// ```
