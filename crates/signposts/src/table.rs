@@ -250,6 +250,47 @@ impl Table {
         Entry::Wide(&self.words[word..word + bits / 64])
     }
 
+    /// Moves every entry of node `u` to new slots: bit `i` goes to bit `map[i]`, or is dropped
+    /// when `map[i]` is `None`. Rows of entries up to 8 bits are rewritten a word at a time
+    /// through a lookup table.
+    pub fn remap_row(&mut self, u: usize, map: &[Option<usize>]) {
+        let row = self.rows[u];
+        let remap = |mask: u64| {
+            Slots::new(Entry::Narrow(mask))
+                .fold(0u64, |acc, i| acc | map.get(i).copied().flatten().map_or(0, |new| 1 << new))
+        };
+        match row.width_log2() {
+            Some(log) if log <= 3 => {
+                let width = 1usize << log;
+                let field = (1u64 << width) - 1;
+                let lut: Vec<u64> = (0..=field).map(remap).collect();
+                for block in 0..self.layout.lanes.div_ceil(BLOCK_LANES) as usize {
+                    let (start, lanes) = self.layout.chunk(row, block);
+                    for word in &mut self.words[start..start + lanes * width] {
+                        let mut out = 0;
+                        for shift in (0..64).step_by(width) {
+                            out |= lut[(*word >> shift & field) as usize] << shift;
+                        }
+                        *word = out;
+                    }
+                }
+            }
+            _ => {
+                let width = row.width_bits() as usize;
+                let mut value = vec![0u64; width.div_ceil(64)];
+                for col in 0..self.column.len() {
+                    value.fill(0);
+                    for slot in Slots::new(self.entry(u, col)) {
+                        if let Some(new) = map[slot] {
+                            value[new / 64] |= 1 << (new % 64);
+                        }
+                    }
+                    self.set_entry(u, col, &value);
+                }
+            }
+        }
+    }
+
     /// Overwrites the entry of node `u` toward column `col` with `value` (one word for entries
     /// of at most 64 bits, `width / 64` words otherwise).
     pub fn set_entry(&mut self, u: usize, col: usize, value: &[u64]) {

@@ -1,0 +1,795 @@
+//! Maps that change: editing a built [`Graph`] in place instead of rebuilding it.
+//!
+//! ## What an edit changes, exactly
+//!
+//! Write `d(x, t)` for the cost from `x` to `t` and `next(x, t)` for the optimal first moves.
+//! For one target `t`:
+//!
+//! - **Removing an arc `u → v`** changes nothing toward `t` unless the arc was optimal,
+//!   `v ∈ next(u, t)`: arcs off every shortest path do not define any distance. This is read
+//!   from the table, one entry per target.
+//! - **Inserting an arc `u → v` of cost `c`** changes nothing toward `t` unless
+//!   `c + d(v, t) ≤ d(u, t)` in the graph before the edit: otherwise the old distances still
+//!   satisfy every arc's inequality, so they stay the distances, and the new arc is optimal
+//!   nowhere. One search from `u` and one from `v` give these for every target.
+//! - For a batch, a target is untouched when no removed arc was optimal toward it and no
+//!   inserted arc passes the test above: removals of non-optimal arcs leave its distances as
+//!   they were, and the insertions are then judged on those.
+//!
+//! Among the affected targets, most need no search:
+//!
+//! - If every node that lost an optimal arc toward `t` keeps another one, no distance toward
+//!   `t` changes (each node's distance is still witnessed by a remaining optimal arc, in order
+//!   of distance): dropping the removed arcs' bits is the whole repair.
+//! - An inserted arc with `c + d(v, t) = d(u, t)` exactly changes no distance either: it is one
+//!   more optimal move of `u`, a bit to set.
+//!
+//! Only targets where some node loses its last optimal move, or where an inserted arc is
+//! strictly shorter, change distances: their columns are recomputed from one search from `t`
+//! over the edited graph. When those are so many that a full build is cheaper (a bridge cut),
+//! the table is rebuilt instead. Rows of nodes whose neighbour lists changed are remapped to
+//! their new slots. The layout stays: a row keeps its entry width while its degree fits; when a
+//! node outgrows its width, the table is rebuilt (both reported in [`Update::rebuilt`]).
+//!
+//! The property tests compare every table after every random edit sequence with a fresh
+//! build of the edited graph.
+
+mod repair;
+
+use std::collections::BTreeMap;
+
+use crate::build::dijkstra::Queue;
+use crate::builder::CostModel;
+use crate::error::panic_with;
+use crate::table::entry_bits;
+use crate::{Cost, Error, Graph, GraphBuilder, NodeId, components};
+use repair::Local;
+
+/// One edit of a built graph; see [`Graph::apply`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Change {
+    /// Add the undirected edge `a`–`b` with cost 1 (or set its cost to 1).
+    Connect(NodeId, NodeId),
+    /// Add the undirected edge `a`–`b` with the given cost (or set its cost).
+    ConnectWeighted(NodeId, NodeId, u32),
+    /// Add the one-way arc `a → b` with the given cost (or set its cost).
+    ConnectDirected(NodeId, NodeId, u32),
+    /// Remove the edge `a`–`b`, both ways.
+    Disconnect(NodeId, NodeId),
+    /// Remove the arc `a → b` only.
+    DisconnectDirected(NodeId, NodeId),
+}
+
+/// What an edit did: how much of the table it touched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Update {
+    /// Target columns recomputed by a search from the target.
+    pub columns: usize,
+    /// Target columns repaired locally, around the nodes whose distance changed.
+    pub repaired: usize,
+    /// Entries given one more optimal move without a search.
+    pub patched: usize,
+    /// Rows remapped to new neighbour slots.
+    pub rows: usize,
+    /// Whether the whole table was rebuilt (a node outgrew its entry width).
+    pub rebuilt: bool,
+}
+
+impl Update {
+    /// The report of a full rebuild of `nodes` nodes.
+    pub(crate) fn rebuilt(nodes: usize) -> Update {
+        Update { columns: nodes, repaired: 0, patched: 0, rows: nodes, rebuilt: true }
+    }
+}
+
+/// A node's out-arcs: sorted heads and their stored costs.
+type Arcs = (Vec<NodeId>, Vec<u32>);
+
+/// Old distances from the endpoints of inserted arcs, by node.
+type Ends = BTreeMap<usize, Vec<Cost>>;
+
+/// In-arcs: offsets per head, arc indices, and each arc's tail; built on first use.
+type Incoming = std::cell::OnceCell<(Vec<u32>, Vec<u32>, Vec<NodeId>)>;
+
+/// What one target column needs after an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Nothing beyond the remapping of edited rows.
+    None,
+    /// New optimal moves (in [`Plan::add`]) without any distance change.
+    Add,
+    /// Distances change: repair from the seeds, or search from the target again. `other`:
+    /// a cause the local repair does not handle (an inserted arc that is merely as good as the
+    /// old paths, where the old distances change too): search.
+    Search { other: bool },
+}
+
+/// A node that lost its last optimal move toward column `col`, with its old distance.
+#[derive(Debug, Clone, Copy)]
+struct Lost {
+    col: usize,
+    u: usize,
+    old: Cost,
+}
+
+/// An inserted arc `u → v` strictly shorter toward column `col`: the new and old distances of
+/// `u` (`Cost::INFINITE` = unreachable).
+#[derive(Debug, Clone, Copy)]
+struct Shorter {
+    col: usize,
+    u: usize,
+    v: usize,
+    new: Cost,
+    old: Cost,
+}
+
+/// What an edit needs, column by column, judged on the graph before the edit.
+struct Plan {
+    states: Vec<State>,
+    /// New optimal moves `(col, u, v)` of columns whose state is [`State::Add`].
+    add: Vec<(usize, usize, NodeId)>,
+    /// Seeds of the columns to search, sorted by column.
+    lost: Vec<Lost>,
+    shorter: Vec<Shorter>,
+}
+
+/// Where distances toward one target start to change.
+#[derive(Debug, Clone, Copy)]
+struct Seeds<'a> {
+    lost: &'a [Lost],
+    shorter: &'a [Shorter],
+}
+
+impl Plan {
+    fn new(n: usize) -> Plan {
+        Plan { states: vec![State::None; n], add: Vec::new(), lost: Vec::new(), shorter: Vec::new() }
+    }
+
+    /// Marks column `col` as needing a search.
+    fn search(&mut self, col: usize) {
+        self.states[col] = match self.states[col] {
+            // New optimal moves recorded here were judged on the old distances, which change.
+            State::None | State::Search { other: false } => State::Search { other: false },
+            State::Add | State::Search { other: true } => State::Search { other: true },
+        };
+    }
+
+    /// The seeds of column `col`.
+    fn seeds(&self, col: usize) -> Seeds<'_> {
+        let lost = self.lost.partition_point(|l| l.col < col)..self.lost.partition_point(|l| l.col <= col);
+        let shorter =
+            self.shorter.partition_point(|s| s.col < col)..self.shorter.partition_point(|s| s.col <= col);
+        Seeds { lost: &self.lost[lost], shorter: &self.shorter[shorter] }
+    }
+
+    /// Columns to search, in order, with whether the local repair may try them.
+    fn searches(&self) -> impl Iterator<Item = (usize, bool)> + '_ {
+        self.states.iter().enumerate().filter_map(|(col, state)| match state {
+            State::Search { other } => Some((col, !other)),
+            _ => None,
+        })
+    }
+}
+
+impl Graph {
+    /// Adds the undirected edge `a`–`b` (cost 1) and repairs the table.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`Graph::apply`].
+    ///
+    /// # Complexity
+    /// See the [`dynamic`](crate::dynamic) module: one search per affected target.
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2).connect(2, 3);
+    /// let mut g = b.build();
+    /// g.connect(0, 3);
+    /// assert_eq!(g.path_to(0, 3).collect::<Vec<_>>(), [0, 3]);
+    /// ```
+    #[track_caller]
+    pub fn connect(&mut self, a: NodeId, b: NodeId) -> Update {
+        self.apply(&[Change::Connect(a, b)]).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// Removes the edge `a`–`b` and repairs the table.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`Graph::apply`].
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(3);
+    /// b.connect(0, 1).connect(1, 2).connect(0, 2);
+    /// let mut g = b.build();
+    /// g.disconnect(0, 2);
+    /// assert_eq!(g.distance(0, 2), Some(2));
+    /// ```
+    #[track_caller]
+    pub fn disconnect(&mut self, a: NodeId, b: NodeId) -> Update {
+        self.apply(&[Change::Disconnect(a, b)]).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// Applies a batch of edits, in order, and repairs the table once. Afterwards every query
+    /// answers exactly what a fresh build of the edited graph answers.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] or [`Error::ZeroCost`] for a bad change; nothing is changed
+    /// then. [`Error::AllocationFailed`] if a rebuild is needed and does not fit.
+    ///
+    /// # Complexity
+    /// O(k · (n + m) log) for `k` affected targets (see the module docs), plus O(n) per
+    /// remapped row.
+    ///
+    /// ```
+    /// use signposts::dynamic::Change;
+    /// // A corridor 0-1-2-3 with a door 1-4-2 around it.
+    /// let mut b = signposts::Graph::builder(5);
+    /// b.connect(0, 1).connect(1, 2).connect(2, 3).connect(1, 4).connect(4, 2);
+    /// let mut g = b.build();
+    /// let update = g.apply(&[Change::Disconnect(1, 2), Change::ConnectWeighted(1, 4, 5)])?;
+    /// assert_eq!(g.path_to(0, 3).collect::<Vec<_>>(), [0, 1, 4, 2, 3]);
+    /// assert_eq!(g.distance(0, 3), Some(8));
+    /// assert!(!update.rebuilt);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn apply(&mut self, changes: &[Change]) -> Result<Update, Error> {
+        let mut edited = self.edited_arcs(changes)?;
+        edited.retain(|&u, arcs| *arcs != self.out_arcs(u));
+        if edited.is_empty() {
+            return Ok(Update::default());
+        }
+
+        // A node that outgrows its entry width: rebuild.
+        if edited.iter().any(|(&u, arcs)| entry_bits(arcs.0.len() as u32) > self.table.rows[u].width_bits()) {
+            return self.rebuild(&edited);
+        }
+
+        let (plan, ends) = self.fixes(&edited);
+        let to_search = plan.searches().count();
+        let unit_before = self.costs.is_empty() && !self.directed;
+        // Unweighted undirected graphs are repaired locally, within a work budget (below);
+        // elsewhere each such target costs a search, and past half the targets a build, which
+        // searches every target anyway, is cheaper.
+        if !unit_before && to_search > (self.nodes_len() / 2).max(8) {
+            return self.rebuild(&edited);
+        }
+        let rows = edited.len();
+        // Arcs new to the graph: the local repair reads no old relation across them.
+        let inserted: Vec<(usize, usize)> = edited
+            .iter()
+            .flat_map(|(&u, (heads, _))| {
+                let old = self.out_arcs(u).0;
+                heads.iter().filter(move |v| old.binary_search(v).is_err()).map(move |&v| (u, v as usize))
+            })
+            .collect();
+        self.replace_structure(&edited);
+        let unit = unit_before && self.costs.is_empty() && !self.directed && self.narrow();
+        let mut patched = 0;
+        for &(col, u, v) in &plan.add {
+            if plan.states[col] != State::Add {
+                continue;
+            }
+            let Ok(slot) = self.table.neighbors(u).binary_search(&v) else { continue };
+            match self.table.entry(u, col) {
+                crate::table::Entry::Narrow(m) => self.table.set_entry(u, col, &[m | 1 << slot]),
+                crate::table::Entry::Wide(w) => {
+                    let mut value = w.to_vec();
+                    value[slot / 64] |= 1 << (slot % 64);
+                    self.table.set_entry(u, col, &value);
+                }
+            }
+            patched += 1;
+        }
+        let mut searched: Vec<usize> = Vec::new();
+        let mut repaired = 0;
+        if unit {
+            let local: Vec<usize> = plan.searches().filter_map(|(col, local)| local.then_some(col)).collect();
+            searched.extend(plan.searches().filter_map(|(col, local)| (!local).then_some(col)));
+            let Some(failed) = self.repair_columns(&plan, &local, &inserted, &ends) else {
+                // Regions this large (a bridge cut) cost more than the bit-parallel build.
+                return self.rebuild(&BTreeMap::new());
+            };
+            repaired = local.len() - failed.len();
+            searched.extend(failed);
+        } else {
+            searched.extend(plan.searches().map(|(col, _)| col));
+        }
+        // A search costs about what the bit-parallel build spends on 32 targets.
+        if unit && searched.len() * 32 > 64 && searched.len() * 32 > self.core_len() {
+            return self.rebuild(&BTreeMap::new());
+        }
+        let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
+        let incoming = Incoming::new();
+        for &col in &searched {
+            let t = self.table.order[col] as usize;
+            let dist = self.search(t, true, &incoming);
+            for x in 0..self.nodes_len() {
+                value.fill(0);
+                if dist[x] != Cost::INFINITE && x != t {
+                    let slots = self.table.rows[x].slots();
+                    for (i, arc) in slots.enumerate() {
+                        let w = self.table.neighbors[arc] as usize;
+                        if dist[w] != Cost::INFINITE
+                            && dist[w] + self.model.cost(self.arc_cost(arc)) == dist[x]
+                        {
+                            value[i / 64] |= 1 << (i % 64);
+                        }
+                    }
+                }
+                self.table.set_entry(x, col, &value);
+            }
+        }
+        let columns = searched.len();
+        Ok(Update { columns, repaired, patched, rows, rebuilt: false })
+    }
+
+    /// The size of the 2-core: the bit-parallel build's cost grows with its square (trees
+    /// hanging off it are filled by runs).
+    fn core_len(&self) -> usize {
+        crate::build::peel::peel(&self.table.rows, &self.table.neighbors).core_len
+    }
+
+    /// Repairs every column that needs a search locally, on all cores, and writes the new
+    /// entries. Returns the columns the local repair leaves to a search, or `None` once the
+    /// regions grow past what a rebuild costs (nothing is written then).
+    fn repair_columns(
+        &mut self,
+        plan: &Plan,
+        columns: &[usize],
+        inserted: &[(usize, usize)],
+        ends: &Ends,
+    ) -> Option<Vec<usize>> {
+        use std::sync::OnceLock;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let n = self.nodes_len();
+        // The work of a rebuild in region nodes; the 2-core is measured only once the repair
+        // has done more than a small share.
+        let floor = (n / 4).max(1 << 10);
+        let budget = OnceLock::new();
+        let work = AtomicUsize::new(0);
+        let over = |work: usize| work > floor && work > *budget.get_or_init(|| self.core_len().pow(2) / 64);
+        let graph = &*self;
+        // Repairs a run of columns with one scratch: new entries `(column, node, mask)` and
+        // the columns left to a search; `None` once over the budget.
+        let run = |columns: &[usize]| {
+            let mut local = Local::new(n);
+            let mut writes = Vec::new();
+            let mut failed = Vec::new();
+            for &col in columns {
+                if over(work.load(Ordering::Relaxed)) {
+                    return None;
+                }
+                let before = local.work;
+                let t = graph.table.order[col] as usize;
+                if graph.repair(col, t, plan.seeds(col), inserted, ends, &mut local) {
+                    writes.extend(local.writes.iter().map(|&(u, mask)| (col, u, mask)));
+                } else {
+                    failed.push(col);
+                }
+                work.fetch_add(local.work - before, Ordering::Relaxed);
+            }
+            Some((writes, failed))
+        };
+        #[cfg(feature = "parallel")]
+        let results: Vec<_> = {
+            use rayon::prelude::*;
+            // Two runs per thread, each with its own scratch; few columns stay on this thread.
+            let chunk = columns.len().div_ceil(2 * rayon::current_num_threads()).max(256);
+            columns.par_chunks(chunk).map(run).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let results: Vec<_> = vec![run(columns)];
+        if over(work.into_inner()) {
+            return None;
+        }
+        let mut all_failed = Vec::new();
+        for result in results {
+            let (writes, failed) = result?;
+            for (col, u, mask) in writes {
+                self.table.set_entry(u, col, &[mask]);
+            }
+            all_failed.extend(failed);
+        }
+        Some(all_failed)
+    }
+
+    /// Rebuilds the table of the edited graph.
+    fn rebuild(&mut self, edited: &BTreeMap<usize, Arcs>) -> Result<Update, Error> {
+        let mut builder = self.clone_builder();
+        for (u, arcs) in edited {
+            builder.replace_arcs(*u, arcs.clone());
+        }
+        *self = builder.try_build()?;
+        Ok(Update::rebuilt(self.nodes_len()))
+    }
+
+    /// The new out-arc lists of every node the changes touch (validated; nothing changes on
+    /// an error).
+    fn edited_arcs(&self, changes: &[Change]) -> Result<BTreeMap<usize, Arcs>, Error> {
+        let mut edited: BTreeMap<usize, Arcs> = BTreeMap::new();
+        for &change in changes {
+            let (a, b) = match change {
+                Change::Connect(a, b)
+                | Change::ConnectWeighted(a, b, _)
+                | Change::ConnectDirected(a, b, _)
+                | Change::Disconnect(a, b)
+                | Change::DisconnectDirected(a, b) => (a, b),
+            };
+            let (ua, ub) = (self.index(a)?, self.index(b)?);
+            let cost = match change {
+                Change::Connect(..) => Some(1),
+                Change::ConnectWeighted(_, _, c) | Change::ConnectDirected(_, _, c) => Some(c),
+                _ => None,
+            };
+            if cost == Some(0) {
+                return Err(Error::ZeroCost { from: a, to: b });
+            }
+            if a == b {
+                continue;
+            }
+            let both = !matches!(change, Change::ConnectDirected(..) | Change::DisconnectDirected(..));
+            for (u, v) in if both { vec![(ua, b), (ub, a)] } else { vec![(ua, b)] } {
+                let arcs = edited.entry(u).or_insert_with(|| self.out_arcs(u));
+                match (arcs.0.binary_search(&v), cost) {
+                    (Ok(i), Some(c)) => arcs.1[i] = c,
+                    (Err(i), Some(c)) => {
+                        arcs.0.insert(i, v);
+                        arcs.1.insert(i, c);
+                    }
+                    (Ok(i), None) => {
+                        arcs.0.remove(i);
+                        arcs.1.remove(i);
+                    }
+                    (Err(_), None) => {}
+                }
+            }
+        }
+        Ok(edited)
+    }
+
+    /// The out-arcs of `u` as lists.
+    fn out_arcs(&self, u: usize) -> Arcs {
+        let slots = self.table.rows[u].slots();
+        (self.table.neighbors[slots.clone()].to_vec(), slots.map(|a| self.arc_cost(a)).collect())
+    }
+
+    /// A builder holding this graph's arcs.
+    fn clone_builder(&self) -> GraphBuilder {
+        let n = self.nodes_len();
+        let (heads, costs) = (0..n).map(|u| self.out_arcs(u)).unzip();
+        let mut builder = GraphBuilder::from_parts(heads, costs, self.model);
+        builder.reserve_degree(self.reserve);
+        builder
+    }
+
+    /// The widest entry, in bits.
+    fn max_width(&self) -> u32 {
+        self.table.rows.iter().map(|r| r.width_bits()).max().unwrap_or(1)
+    }
+
+    /// What each column needs after an edit (see the module docs), judged on the graph before
+    /// the edit.
+    /// Also returns the old distances from every endpoint of an inserted arc (to every
+    /// target), which the local repair needs across new edges.
+    fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> (Plan, Ends) {
+        let mut ends = Ends::new();
+        let n = self.nodes_len();
+        let mut plan = Plan::new(n);
+        let incoming = Incoming::new();
+        for (&u, (heads, costs)) in edited {
+            let old = self.out_arcs(u);
+            // Slots of removed arcs (or arcs whose cost changed).
+            let removed: Vec<usize> = (0..old.0.len())
+                .filter(|&slot| !heads.binary_search(&old.0[slot]).is_ok_and(|i| costs[i] == old.1[slot]))
+                .collect();
+            if !removed.is_empty() {
+                // Columns toward which `u` lost its last optimal move.
+                let lost: Vec<usize> = (0..n)
+                    .filter(|&col| {
+                        let entry = self.table.entry(u, col);
+                        removed.iter().any(|&s| entry.contains(s))
+                            && crate::table::Slots::new(entry).all(|s| removed.contains(&s))
+                    })
+                    .collect();
+                // Their old distances from `u`: a walk along the old table per column when
+                // that is cheaper than one search from `u` (the graph being undirected when
+                // the local repair uses them; otherwise they are only passed along).
+                let walk = self.directed || lost.len() <= 32;
+                let from_u_old = if walk { Vec::new() } else { self.search(u, false, &incoming) };
+                for col in lost {
+                    let t = self.table.order[col] as usize;
+                    let old =
+                        if walk { self.walk_cost(u, t).unwrap_or(Cost::INFINITE) } else { from_u_old[t] };
+                    plan.search(col);
+                    plan.lost.push(Lost { col, u, old });
+                }
+            }
+            // Inserted arcs (or new costs) that are at least as good as the old distances.
+            let mut from_u = ends.remove(&u);
+            for (&v, &c) in heads.iter().zip(costs) {
+                if old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c) {
+                    continue;
+                }
+                let from_u = from_u.get_or_insert_with(|| self.search(u, false, &incoming));
+                let from_v =
+                    ends.entry(v as usize).or_insert_with(|| self.search(v as usize, false, &incoming));
+                let c = self.model.cost(c);
+                for t in 0..n {
+                    if from_v[t] == Cost::INFINITE {
+                        continue;
+                    }
+                    let col = self.table.column[t] as usize;
+                    let via = c + from_v[t];
+                    if from_u[t] == Cost::INFINITE || via < from_u[t] {
+                        plan.search(col);
+                        plan.shorter.push(Shorter { col, u, v: v as usize, new: via, old: from_u[t] });
+                    } else if via == from_u[t] && t != u {
+                        match plan.states[col] {
+                            State::None | State::Add => {
+                                plan.states[col] = State::Add;
+                                plan.add.push((col, u, v));
+                            }
+                            State::Search { .. } => plan.states[col] = State::Search { other: true },
+                        }
+                    }
+                }
+            }
+            if let Some(from_u) = from_u {
+                ends.insert(u, from_u);
+            }
+        }
+        plan.lost.sort_by_key(|l| l.col);
+        plan.shorter.sort_by_key(|s| s.col);
+        (plan, ends)
+    }
+
+    /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the
+    /// new slots, and updates costs, flags and components.
+    fn replace_structure(&mut self, edited: &BTreeMap<usize, Arcs>) {
+        let n = self.nodes_len();
+        let old_heads: BTreeMap<usize, Vec<NodeId>> =
+            edited.keys().map(|&u| (u, self.table.neighbors(u).to_vec())).collect();
+        // Remap rows first, while the old slots are still in place.
+        for (&u, (heads, costs)) in edited {
+            // Kept arcs move to their new slots; removed arcs, and arcs whose cost changed,
+            // drop out (the column fixes add them back where they are optimal).
+            let (old, old_costs) = self.out_arcs(u);
+            let map: Vec<Option<usize>> = old
+                .iter()
+                .zip(&old_costs)
+                .map(|(v, c)| heads.binary_search(v).ok().filter(|&i| costs[i] == *c))
+                .collect();
+            self.table.remap_row(u, &map);
+        }
+        // New arc arrays: edited nodes' lists, everybody else's copied.
+        let old_neighbors = core::mem::take(&mut self.table.neighbors);
+        let old_costs = core::mem::take(&mut self.costs);
+        let old_cost = |a: usize| old_costs.get(a).copied().unwrap_or(1);
+        let mut neighbors = Vec::with_capacity(old_neighbors.len());
+        let mut costs = Vec::with_capacity(old_neighbors.len());
+        for u in 0..n {
+            let slots = self.table.rows[u].slots();
+            let first = neighbors.len();
+            if let Some((heads, cost)) = edited.get(&u) {
+                neighbors.extend_from_slice(heads);
+                costs.extend_from_slice(cost);
+            } else {
+                neighbors.extend_from_slice(&old_neighbors[slots.clone()]);
+                costs.extend(slots.map(old_cost));
+            }
+            let row = &mut self.table.rows[u];
+            row.first = u32::try_from(first).expect("arcs fit u32");
+            row.deg = u32::try_from(neighbors.len() - first).expect("degree fits u32");
+        }
+        self.table.neighbors = neighbors;
+        // Flags and counts. An undirected graph can turn directed only at an arc with an
+        // edited end: each such arc starts at an edited node or at an old or new neighbour of
+        // one, so only those rows are checked.
+        let rows = &self.table.rows;
+        let arcs = &self.table.neighbors;
+        let reverse_cost = |u: usize, v: usize| {
+            let list = &arcs[rows[v].slots()];
+            list.binary_search(&(u as NodeId)).ok().map(|i| costs[rows[v].first as usize + i])
+        };
+        let symmetric =
+            |u: usize| rows[u].slots().all(|a| reverse_cost(u, arcs[a] as usize) == Some(costs[a]));
+        let directed = if self.directed {
+            !(0..n).all(symmetric)
+        } else {
+            !edited.iter().all(|(&u, (heads, _))| {
+                symmetric(u) && heads.iter().chain(&old_heads[&u]).all(|&v| symmetric(v as usize))
+            })
+        };
+        let edges = if directed {
+            (0..n)
+                .map(|u| {
+                    rows[u]
+                        .slots()
+                        .filter(|&a| u < arcs[a] as usize || reverse_cost(u, arcs[a] as usize).is_none())
+                        .count()
+                })
+                .sum()
+        } else {
+            arcs.len() / 2
+        };
+        let weighted = self.model != CostModel::Integer || costs.iter().any(|&c| c != 1);
+        let was_directed = self.directed;
+        self.directed = directed;
+        self.edges = edges;
+        self.costs = if directed || weighted { costs } else { Vec::new() };
+        if directed {
+            let offsets: Vec<u32> = rows
+                .iter()
+                .map(|r| r.first)
+                .chain(core::iter::once(self.table.neighbors.len() as u32))
+                .collect();
+            let incoming = self.incoming();
+            (self.component, self.components) = components::label_weak(
+                &offsets,
+                &self.table.neighbors,
+                &incoming.0,
+                &incoming.1,
+                &incoming.2,
+            );
+        } else if was_directed || !self.components_kept(edited, &old_heads) {
+            (self.component, self.components) = components::label(&self.table.rows, &self.table.neighbors);
+        }
+    }
+
+    /// Keeps the component labels of an undirected graph through an edit of undirected edges
+    /// where that is cheap: an inserted edge between two components merges their labels
+    /// (renumbered as a fresh labelling would), a removed edge whose ends stay connected
+    /// changes nothing. Returns `false` when the labels must be recomputed (a removed edge
+    /// whose ends are not found connected within a small search).
+    fn components_kept(
+        &mut self,
+        edited: &BTreeMap<usize, Arcs>,
+        old_heads: &BTreeMap<usize, Vec<NodeId>>,
+    ) -> bool {
+        let n = self.nodes_len();
+        // Removed edges: their ends must still meet.
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::new();
+        for (&u, (heads, _)) in edited {
+            for &v in &old_heads[&u] {
+                if heads.binary_search(&v).is_ok() || (v as usize) < u && edited.contains_key(&(v as usize)) {
+                    continue;
+                }
+                // A breadth-first search from `u` for `v`, given up after a few hundred nodes.
+                seen.clear();
+                queue.clear();
+                seen.insert(u);
+                queue.push_back(u);
+                let mut found = false;
+                while let Some(x) = queue.pop_front() {
+                    if x == v as usize {
+                        found = true;
+                        break;
+                    }
+                    if seen.len() > 512.min(n) {
+                        break;
+                    }
+                    for &y in self.table.neighbors(x) {
+                        if seen.insert(y as usize) {
+                            queue.push_back(y as usize);
+                        }
+                    }
+                }
+                if !found {
+                    return false;
+                }
+            }
+        }
+        // Inserted edges: merge labels, keeping the numbering of a fresh labelling (by the
+        // lowest node of each component).
+        for (&u, (heads, _)) in edited {
+            for &v in heads {
+                let (a, b) = (self.component[u], self.component[v as usize]);
+                if a == b {
+                    continue;
+                }
+                let (keep, gone) = (a.min(b), a.max(b));
+                for label in &mut self.component {
+                    if *label == gone {
+                        *label = keep;
+                    } else if *label > gone {
+                        *label -= 1;
+                    }
+                }
+                self.components -= 1;
+            }
+        }
+        true
+    }
+
+    /// In-arcs: offsets per head, arc indices, and each arc's tail.
+    fn incoming(&self) -> (Vec<u32>, Vec<u32>, Vec<NodeId>) {
+        let n = self.nodes_len();
+        let m = self.table.neighbors.len();
+        let mut offsets = vec![0u32; n + 1];
+        for &h in &self.table.neighbors {
+            offsets[h as usize + 1] += 1;
+        }
+        for v in 0..n {
+            offsets[v + 1] += offsets[v];
+        }
+        let mut fill = offsets.clone();
+        let mut arcs = vec![0u32; m];
+        let mut tails = vec![0; m];
+        for u in 0..n {
+            for a in self.table.rows[u].slots() {
+                let h = self.table.neighbors[a] as usize;
+                arcs[fill[h] as usize] = a as u32;
+                fill[h] += 1;
+                tails[a] = u as NodeId;
+            }
+        }
+        (offsets, arcs, tails)
+    }
+
+    /// Exact costs from `start` along arcs (`backward`: to `start`, against arcs).
+    fn search(&self, start: usize, backward: bool, incoming: &Incoming) -> Vec<Cost> {
+        // Against the arcs of an undirected graph is along them.
+        let backward = backward && self.directed;
+        let n = self.nodes_len();
+        if self.costs.is_empty() && !self.directed {
+            // Unit costs both ways: a plain breadth-first search on 32-bit distances.
+            let mut dist = vec![u32::MAX; n];
+            let mut queue: Vec<NodeId> = Vec::with_capacity(n);
+            dist[start] = 0;
+            queue.push(start as NodeId);
+            let mut head = 0;
+            while let Some(&x) = queue.get(head) {
+                head += 1;
+                let next = dist[x as usize] + 1;
+                for &y in self.table.neighbors(x as usize) {
+                    if dist[y as usize] == u32::MAX {
+                        dist[y as usize] = next;
+                        queue.push(y);
+                    }
+                }
+            }
+            return dist
+                .into_iter()
+                .map(|d| if d == u32::MAX { Cost::INFINITE } else { Cost::integer(u64::from(d)) })
+                .collect();
+        }
+        let integer = self.model == CostModel::Integer;
+        let max_arc = (0..self.table.neighbors.len())
+            .map(|a| self.model.cost(self.arc_cost(a)))
+            .max()
+            .unwrap_or(Cost::ZERO);
+        let mut queue = Queue::new(max_arc);
+        let mut dist = vec![Cost::INFINITE; n];
+        let mut settled = vec![false; n];
+        dist[start] = Cost::ZERO;
+        queue.push(Cost::ZERO, start as u32, integer);
+        while let Some(x) = queue.pop() {
+            let x = x as usize;
+            if settled[x] {
+                continue;
+            }
+            settled[x] = true;
+            let mut relax = |y: usize, arc: usize| {
+                let nd = dist[x] + self.model.cost(self.arc_cost(arc));
+                if !settled[y] && nd < dist[y] {
+                    dist[y] = nd;
+                    queue.push(nd, y as u32, integer);
+                }
+            };
+            if backward {
+                let (offsets, arcs, tails) = incoming.get_or_init(|| self.incoming());
+                for &a in &arcs[offsets[x] as usize..offsets[x + 1] as usize] {
+                    relax(tails[a as usize] as usize, a as usize);
+                }
+            } else {
+                for a in self.table.rows[x].slots() {
+                    relax(self.table.neighbors[a] as usize, a);
+                }
+            }
+        }
+        dist
+    }
+}

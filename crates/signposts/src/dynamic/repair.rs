@@ -1,0 +1,432 @@
+//! Local repair of one target column of an unweighted undirected graph, around the nodes whose
+//! distance changes, without a search from the target.
+//!
+//! Old distances are read off the table: across an old edge `x`–`y`, `d(y) = d(x) − 1` when `y`
+//! is a move of `x`, `d(x) + 1` when `x` is a move of `y`, and `d(x)` otherwise. Each touched
+//! node's entry is read from the table once per column and kept in the scratch, whose fields
+//! for one node share one 32-byte record (one cache line), so a repair costs about one table
+//! read and one scratch line per node of the region and its boundary. Unit steps make every
+//! priority queue here a merge of sorted seeds with a first-in first-out queue.
+
+use super::{Ends, Lost, Seeds, Shorter};
+use crate::table::Entry;
+use crate::{Cost, Graph};
+
+/// Distance of a node that cannot reach the target.
+const UNREACHABLE: u32 = u32::MAX;
+
+/// One node's scratch. A stamp field equal to the repair's generation means "set in this
+/// repair"; bumping the generation resets every record at once.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Node {
+    /// In the region whose distance changes.
+    region: u32,
+    /// `old` holds the node's distance before the edit.
+    known: u32,
+    /// Examined (removal repairs).
+    seen: u32,
+    /// `mask` holds the node's entry toward the column.
+    cached: u32,
+    /// Entry patched (boundary nodes).
+    patched: u32,
+    old: u32,
+    new: u32,
+    mask: u32,
+}
+
+/// Scratch for local repairs, reset in O(1) per column.
+pub(super) struct Local {
+    generation: u32,
+    nodes: Vec<Node>,
+    members: Vec<usize>,
+    /// The repaired column's new entries, `(node, mask)`, for the caller to write.
+    pub(super) writes: Vec<(usize, u64)>,
+    /// Nodes placed in regions so far.
+    pub(super) work: usize,
+    queue: Monotone,
+}
+
+/// A priority queue for unit steps: seeds in order of distance, merged with a first-in
+/// first-out queue of pushes, each one more than the distance last popped (so the queue stays
+/// sorted by itself).
+#[derive(Default)]
+struct Monotone {
+    /// Seeds, largest distance first (popped from the end).
+    seeds: Vec<(u32, usize)>,
+    fifo: Vec<(u32, usize)>,
+    head: usize,
+}
+
+impl Monotone {
+    fn clear(&mut self) {
+        self.seeds.clear();
+        self.fifo.clear();
+        self.head = 0;
+    }
+
+    fn seed(&mut self, d: u32, x: usize) {
+        self.seeds.push((d, x));
+    }
+
+    /// Orders the seeds; call once after seeding, before popping.
+    fn ready(&mut self) {
+        self.seeds.sort_unstable_by(|a, b| b.cmp(a));
+    }
+
+    fn push(&mut self, d: u32, x: usize) {
+        debug_assert!(self.fifo.last().is_none_or(|&(last, _)| last <= d), "pushes are monotone");
+        self.fifo.push((d, x));
+    }
+
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        let queued = self.fifo.get(self.head).copied();
+        match (self.seeds.last(), queued) {
+            (Some(&seed), Some(queued)) if seed.0 <= queued.0 => self.seeds.pop(),
+            (_, Some(queued)) => {
+                self.head += 1;
+                Some(queued)
+            }
+            (Some(_), None) => self.seeds.pop(),
+            (None, None) => None,
+        }
+    }
+}
+
+impl Local {
+    pub(super) fn new(n: usize) -> Local {
+        Local {
+            generation: 0,
+            nodes: vec![Node::default(); n],
+            members: Vec::new(),
+            writes: Vec::new(),
+            work: 0,
+            queue: Monotone::default(),
+        }
+    }
+
+    fn start(&mut self) {
+        self.generation += 1;
+        self.members.clear();
+        self.writes.clear();
+        self.queue.clear();
+    }
+
+    fn in_region(&self, v: usize) -> bool {
+        self.nodes[v].region == self.generation
+    }
+
+    fn is_known(&self, v: usize) -> bool {
+        self.nodes[v].known == self.generation
+    }
+
+    fn old(&self, v: usize) -> u32 {
+        self.nodes[v].old
+    }
+
+    fn new_distance(&self, v: usize) -> u32 {
+        self.nodes[v].new
+    }
+
+    fn set_old(&mut self, v: usize, d: u32) {
+        let generation = self.generation;
+        let node = &mut self.nodes[v];
+        node.known = generation;
+        node.old = d;
+    }
+
+    fn set_new(&mut self, v: usize, d: u32) {
+        self.nodes[v].new = d;
+    }
+
+    /// Marks `v` seen; returns whether it was seen before.
+    fn saw(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].seen, self.generation) == self.generation
+    }
+
+    /// Marks `v` patched; returns whether it was patched before.
+    fn patch(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
+    }
+
+    fn join(&mut self, v: usize) {
+        if !self.in_region(v) {
+            self.nodes[v].region = self.generation;
+            self.members.push(v);
+            self.work += 1;
+        }
+    }
+
+    /// The distance of `z` after the repair: new inside the region, old outside.
+    fn distance(&self, z: usize) -> u32 {
+        let node = &self.nodes[z];
+        if node.region == self.generation { node.new } else { node.old }
+    }
+}
+
+/// A distance handed over by the caller, as the scratch stores it.
+fn narrow_distance(d: Cost) -> u32 {
+    if d == Cost::INFINITE { UNREACHABLE } else { u32::try_from(d.straight).unwrap_or(UNREACHABLE) }
+}
+
+impl Graph {
+    /// Whether every entry fits the scratch's 32-bit masks, as the local repair assumes.
+    pub(super) fn narrow(&self) -> bool {
+        self.table.rows.iter().all(|r| r.width_bits() <= 32)
+    }
+
+    /// Repairs column `col` (target `t`) around the nodes whose distance changes, leaving the
+    /// new entries in [`Local::writes`]; the table is only read, so columns are repaired in
+    /// parallel and written afterwards. Returns `false` when the seeds mix removals and
+    /// insertions or the region touches an inserted edge in a way the table cannot tell; the
+    /// caller then searches. Needs an unweighted undirected graph whose entries are
+    /// [`narrow`](Self::narrow).
+    pub(super) fn repair(
+        &self,
+        col: usize,
+        t: usize,
+        seeds: Seeds<'_>,
+        inserted: &[(usize, usize)],
+        ends: &Ends,
+        local: &mut Local,
+    ) -> bool {
+        match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
+            (false, true) => self.repair_lost(col, t, seeds.lost, inserted, local),
+            (true, false) => self.repair_shorter(col, t, seeds.shorter, inserted, ends, local),
+            _ => false,
+        }
+    }
+
+    /// The entry of `u` toward column `col`, read once per repair.
+    fn moves(&self, local: &mut Local, u: usize, col: usize) -> u32 {
+        let generation = local.generation;
+        let node = &mut local.nodes[u];
+        if node.cached != generation {
+            node.cached = generation;
+            node.mask = match self.table.entry(u, col) {
+                Entry::Narrow(m) => m as u32,
+                Entry::Wide(_) => unreachable!("local repairs run on narrow tables only"),
+            };
+        }
+        node.mask
+    }
+
+    /// Whether `to` is an optimal move of `from`.
+    fn is_move(&self, local: &mut Local, from: usize, to: usize, col: usize) -> bool {
+        let slot = self.table.neighbors(from).iter().position(|&z| z as usize == to);
+        slot.is_some_and(|slot| self.moves(local, from, col) >> slot & 1 == 1)
+    }
+
+    /// The old distance of `y` from that of its neighbour `x` across an old edge.
+    fn across(&self, local: &mut Local, x: usize, y: usize, col: usize) -> u32 {
+        let old_x = local.old(x);
+        if old_x == UNREACHABLE {
+            UNREACHABLE
+        } else if self.is_move(local, x, y, col) {
+            old_x - 1
+        } else if self.is_move(local, y, x, col) {
+            old_x + 1
+        } else {
+            old_x
+        }
+    }
+
+    /// Records `mask` as the new entry of `u` (written by the caller) and keeps the cache in
+    /// step.
+    fn store(local: &mut Local, u: usize, mask: u32) {
+        let generation = local.generation;
+        let node = &mut local.nodes[u];
+        node.cached = generation;
+        node.mask = mask;
+        local.writes.push((u, u64::from(mask)));
+    }
+
+    /// Removals: the region is every node all of whose optimal moves lead into it, grown from
+    /// the nodes that lost their last move, in order of old distance; its new distances come
+    /// from its boundary, whose distances do not change.
+    fn repair_lost(
+        &self,
+        col: usize,
+        t: usize,
+        lost: &[Lost],
+        inserted: &[(usize, usize)],
+        local: &mut Local,
+    ) -> bool {
+        local.start();
+        for &Lost { u, old, .. } in lost {
+            let old = narrow_distance(old);
+            if old == UNREACHABLE {
+                return false;
+            }
+            local.join(u);
+            local.set_old(u, old);
+            local.saw(u);
+            local.queue.seed(old, u);
+        }
+        local.queue.ready();
+        // Nodes are examined in order of old distance, so when `y` is reached from a region
+        // node at distance `d`, every region node at distance `d` (all of `y`'s moves) joined.
+        while let Some((d, x)) = local.queue.pop() {
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t || local.nodes[y].seen == local.generation || !self.is_move(local, y, x, col) {
+                    continue;
+                }
+                local.saw(y);
+                local.set_old(y, d + 1);
+                let moves = self.moves(local, y, col);
+                let heads = self.table.neighbors(y);
+                let all_inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+                    .all(|s| local.in_region(heads[s] as usize));
+                if all_inside {
+                    local.join(y);
+                    local.queue.push(d + 1, y);
+                }
+            }
+        }
+        // No old relation holds across an inserted edge: leave those cases to a search.
+        if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
+            return false;
+        }
+        // Old distances of the boundary (a region node is never a move's head outside), and
+        // the region's new distances from the boundary inward.
+        let members = core::mem::take(&mut local.members);
+        local.queue.clear();
+        for &x in &members {
+            let mut best = UNREACHABLE;
+            for &w in self.table.neighbors(x) {
+                let w = w as usize;
+                if local.in_region(w) {
+                    continue;
+                }
+                if !local.is_known(w) {
+                    let d = if w == t { 0 } else { local.old(x) + u32::from(self.is_move(local, w, x, col)) };
+                    local.set_old(w, d);
+                }
+                best = best.min(local.old(w).saturating_add(1));
+            }
+            local.set_new(x, best);
+            if best != UNREACHABLE {
+                local.queue.seed(best, x);
+            }
+        }
+        local.queue.ready();
+        while let Some((d, x)) = local.queue.pop() {
+            if d > local.new_distance(x) {
+                continue;
+            }
+            for &y in self.table.neighbors(x) {
+                let y = y as usize;
+                if local.in_region(y) && d + 1 < local.new_distance(y) {
+                    local.set_new(y, d + 1);
+                    local.queue.push(d + 1, y);
+                }
+            }
+        }
+        local.members = members;
+        self.write_region(col, t, local);
+        true
+    }
+
+    /// Insertions: the region is every node whose distance drops, grown from the tails of the
+    /// shorter arcs in order of new distance; old distances are read across old edges.
+    fn repair_shorter(
+        &self,
+        col: usize,
+        t: usize,
+        shorter: &[Shorter],
+        inserted: &[(usize, usize)],
+        ends: &Ends,
+        local: &mut Local,
+    ) -> bool {
+        // Across a new edge no old relation holds; the searches from its ends tell instead.
+        let old_end = |y: usize| ends.get(&y).map(|d| narrow_distance(d[t]));
+        let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
+        local.start();
+        for &Shorter { u, v, new, old, .. } in shorter {
+            let (new, old) = (narrow_distance(new), narrow_distance(old));
+            local.set_old(u, old);
+            local.set_old(v, new - 1);
+            if !local.in_region(u) || new < local.new_distance(u) {
+                local.join(u);
+                local.set_new(u, new);
+                local.queue.seed(new, u);
+            }
+        }
+        local.queue.ready();
+        while let Some((d, x)) = local.queue.pop() {
+            if d > local.new_distance(x) {
+                continue;
+            }
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t {
+                    continue;
+                }
+                if !local.is_known(y) {
+                    let old = if is_new(x, y) { old_end(y) } else { Some(self.across(local, x, y, col)) };
+                    let Some(old) = old else { return false };
+                    local.set_old(y, old);
+                }
+                if d + 1 < local.old(y) && (!local.in_region(y) || d + 1 < local.new_distance(y)) {
+                    local.join(y);
+                    local.set_new(y, d + 1);
+                    local.queue.push(d + 1, y);
+                }
+            }
+        }
+        // Every neighbour of the region needs a known old distance.
+        let members = core::mem::take(&mut local.members);
+        for &x in &members {
+            for &z in self.table.neighbors(x) {
+                let z = z as usize;
+                if !local.is_known(z) {
+                    let old = if is_new(x, z) { old_end(z) } else { Some(self.across(local, x, z, col)) };
+                    let Some(old) = old else { return false };
+                    local.set_old(z, old);
+                }
+            }
+        }
+        local.members = members;
+        self.write_region(col, t, local);
+        true
+    }
+
+    /// Records the repaired entries: the region's from its new distances; in the entries of
+    /// its outside neighbours, the bits toward region nodes follow the new distances (their
+    /// other bits do not change).
+    fn write_region(&self, col: usize, t: usize, local: &mut Local) {
+        let members = core::mem::take(&mut local.members);
+        for &y in &members {
+            let dy = local.new_distance(y);
+            let mut mask = 0;
+            if dy != UNREACHABLE && dy != 0 {
+                for (i, &z) in self.table.neighbors(y).iter().enumerate() {
+                    if local.distance(z as usize) == dy - 1 {
+                        mask |= 1 << i;
+                    }
+                }
+            }
+            Self::store(local, y, mask);
+        }
+        for &x in &members {
+            for i in 0..self.table.neighbors(x).len() {
+                let w = self.table.neighbors(x)[i] as usize;
+                if local.in_region(w) || w == t || local.patch(w) {
+                    continue;
+                }
+                let dw = local.old(w);
+                let mut mask = self.moves(local, w, col);
+                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
+                    if local.in_region(z as usize) {
+                        let optimal =
+                            dw != UNREACHABLE && dw != 0 && local.new_distance(z as usize) == dw - 1;
+                        mask = mask & !(1 << slot) | u32::from(optimal) << slot;
+                    }
+                }
+                Self::store(local, w, mask);
+            }
+        }
+        local.members = members;
+    }
+}
