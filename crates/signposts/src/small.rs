@@ -28,8 +28,10 @@ pub struct SmallGraphBuilder<const N: usize> {
     adjacency: [u128; N],
 }
 
-/// A fixed-capacity first-move oracle for up to `N` (at most 128) nodes; see the
-/// [module docs](self).
+/// A fixed-capacity first-move oracle for up to `N` (at most 128) nodes: adjacency as one
+/// `u128` bitset per node and, per (node, target) pair, the distance and the lowest optimal
+/// next hop in a byte each (`2·N² + 17·N` bytes, all inline). Answers exactly like
+/// [`Graph`](crate::Graph) on the same edges.
 ///
 /// ```
 /// use signposts::Graph16;

@@ -291,6 +291,49 @@ impl Table {
         }
     }
 
+    /// Writes entries of at most 64 bits, `(col, node, mask)`, given in groups that share no
+    /// block of columns, each group's columns ascending: the groups are written in parallel
+    /// (with the `parallel` feature), each into its own blocks' words.
+    pub fn write_groups(&mut self, groups: &[Vec<(usize, usize, u64)>]) {
+        /// A group's words, the index of its first word, and its writes.
+        type Part<'a> = (&'a mut [u64], usize, &'a [(usize, usize, u64)]);
+        let block_words = BLOCK_LANES as usize * self.layout.lane_words as usize;
+        let mut parts: Vec<Part<'_>> = Vec::new();
+        let mut rest: &mut [u64] = &mut self.words;
+        let mut base = 0;
+        for group in groups {
+            let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
+            let start = first.0 / BLOCK * block_words;
+            let end = ((last.0 / BLOCK + 1) * block_words).min(base + rest.len());
+            debug_assert!(start >= base, "groups share no block and come in column order");
+            let (_, tail) = core::mem::take(&mut rest).split_at_mut(start - base);
+            let (part, tail) = tail.split_at_mut(end - start);
+            parts.push((part, start, group));
+            rest = tail;
+            base = end;
+        }
+        let (rows, layout) = (&self.rows, &self.layout);
+        let write = |(part, start, group): Part<'_>| {
+            for &(col, u, mask) in group {
+                let row = rows[u];
+                let log = row.width_log2().expect("narrow entries");
+                let (chunk, _) = layout.chunk(row, col / BLOCK);
+                let bit = (col % BLOCK) << log;
+                let field = u64::MAX >> (64 - (1u32 << log));
+                let word = &mut part[chunk + bit / 64 - start];
+                let shift = bit % 64;
+                *word = (*word & !(field << shift)) | ((mask & field) << shift);
+            }
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            parts.into_par_iter().for_each(write);
+        }
+        #[cfg(not(feature = "parallel"))]
+        parts.into_iter().for_each(write);
+    }
+
     /// Overwrites the entry of node `u` toward column `col` with `value` (one word for entries
     /// of at most 64 bits, `width / 64` words otherwise).
     pub fn set_entry(&mut self, u: usize, col: usize, value: &[u64]) {

@@ -93,6 +93,19 @@ proptest! {
     }
 
     #[test]
+    fn weighted_undirected_edits_match_fresh_builds(
+        n in 2usize..40,
+        edges in proptest::collection::vec((any::<usize>(), any::<usize>(), 1u32..6), 0..90),
+        changes in proptest::collection::vec(change(4), 1..10),
+    ) {
+        let mut builder = GraphBuilder::new(n);
+        for (a, b, w) in edges {
+            builder.connect_weighted((a % n) as NodeId, (b % n) as NodeId, w);
+        }
+        edit_one_by_one(&builder, changes);
+    }
+
+    #[test]
     fn batches_match_fresh_builds(case in any_case(), changes in proptest::collection::vec(change(6), 1..12)) {
         let mut reference = case.builder.clone();
         let n = reference.nodes_len();

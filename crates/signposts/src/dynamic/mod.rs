@@ -25,16 +25,39 @@
 //!   more optimal move of `u`, a bit to set.
 //!
 //! Only targets where some node loses its last optimal move, or where an inserted arc is
-//! strictly shorter, change distances: their columns are recomputed from one search from `t`
-//! over the edited graph. When those are so many that a full build is cheaper (a bridge cut),
-//! the table is rebuilt instead. Rows of nodes whose neighbour lists changed are remapped to
-//! their new slots. The layout stays: a row keeps its entry width while its degree fits; when a
-//! node outgrows its width, the table is rebuilt (both reported in [`Update::rebuilt`]).
+//! strictly shorter, change distances. On undirected graphs their columns are repaired
+//! *locally*, without a search from the target:
 //!
-//! The property tests compare every table after every random edit sequence with a fresh
-//! build of the edited graph.
+//! - **Removals**: the nodes whose distance grows are exactly those all of whose optimal moves
+//!   lead into that set, grown from the nodes that lost their last move in order of old
+//!   distance (a node is decided when every move of its, all closer, is). Nothing outside the
+//!   set changes distance; the set's new distances come from its boundary by a search inside
+//!   it.
+//! - **Insertions**: the nodes whose distance drops are grown from the tails of the strictly
+//!   shorter arcs in order of new distance, each compared with its old distance.
+//! - Old distances are read off the table across old edges: on unit costs `d(y)` is `d(x) − 1`,
+//!   `d(x) + 1` or `d(x)` as `y` is a move of `x`, `x` a move of `y`, or neither
+//!   (`dynamic/repair.rs`); with weights only the first two hold, and a node's old distance otherwise
+//!   comes from walking its optimal moves to a node already known (`dynamic/weighted.rs`). Across an
+//!   inserted edge the searches from its ends (above) give them.
+//! - Entries are rewritten for the set and, toward the set, for its boundary; an inserted arc
+//!   as good as the old paths whose ends both keep their distance is one more bit.
+//!
+//! Columns are repaired on all cores (their entries share no table word when runs of columns
+//! cover whole tiles). Directed graphs, and columns the local repair cannot read (a region
+//! that touches an inserted edge after a removal, seeds that mix removals and insertions), are
+//! recomputed by one search from the target over the edited graph. When the repairs grow past
+//! what a build costs (a bridge cut), the table is rebuilt instead; so are edits of a forest
+//! or of a forest with one cycle (a perfect maze), which builds mostly by peeling. Rows of
+//! nodes whose neighbour lists changed are remapped to their new slots. The layout stays: a
+//! row keeps its entry width while its degree fits; when a node outgrows its width, the table
+//! is rebuilt (both reported in [`Update`]`::rebuilt`).
+//!
+//! The property tests compare every answer after every random edit sequence (unit, weighted,
+//! one-way, batches, 4- and 8-connected grids) with a fresh build of the edited graph.
 
 mod repair;
+mod weighted;
 
 use std::collections::BTreeMap;
 
@@ -44,6 +67,7 @@ use crate::error::panic_with;
 use crate::table::entry_bits;
 use crate::{Cost, Error, Graph, GraphBuilder, NodeId, components};
 use repair::Local;
+use weighted::WeightedLocal;
 
 /// One edit of a built graph; see [`Graph::apply`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,10 +124,10 @@ enum State {
     None,
     /// New optimal moves (in [`Plan::add`]) without any distance change.
     Add,
-    /// Distances change: repair from the seeds, or search from the target again. `other`:
-    /// a cause the local repair does not handle (an inserted arc that is merely as good as the
-    /// old paths, where the old distances change too): search.
-    Search { other: bool },
+    /// Distances change: repair from the seeds, or search from the target again. Inserted
+    /// arcs as good as the old paths (in [`Plan::add`]) stay optimal where neither end's
+    /// distance changes; elsewhere the repair recomputes them.
+    Search,
 }
 
 /// A node that lost its last optimal move toward column `col`, with its old distance.
@@ -115,7 +139,7 @@ struct Lost {
 }
 
 /// An inserted arc `u → v` strictly shorter toward column `col`: the new and old distances of
-/// `u` (`Cost::INFINITE` = unreachable).
+/// `u` and the distance of `v` (`Cost::INFINITE` = unreachable).
 #[derive(Debug, Clone, Copy)]
 struct Shorter {
     col: usize,
@@ -123,23 +147,38 @@ struct Shorter {
     v: usize,
     new: Cost,
     old: Cost,
+    old_v: Cost,
 }
 
 /// What an edit needs, column by column, judged on the graph before the edit.
 struct Plan {
     states: Vec<State>,
-    /// New optimal moves `(col, u, v)` of columns whose state is [`State::Add`].
+    /// Inserted arcs `u → v` as good as the old paths toward column `col`, `(col, u, v)`,
+    /// sorted by column.
     add: Vec<(usize, usize, NodeId)>,
     /// Seeds of the columns to search, sorted by column.
     lost: Vec<Lost>,
     shorter: Vec<Shorter>,
 }
 
-/// Where distances toward one target start to change.
+/// One column to repair locally: its target, its seeds, and the edit's inserted arcs with the
+/// old distances from their ends.
+#[derive(Debug, Clone, Copy)]
+struct Column<'a> {
+    col: usize,
+    t: usize,
+    seeds: Seeds<'a>,
+    inserted: &'a [(usize, usize)],
+    ends: &'a Ends,
+}
+
+/// Where distances toward one target start to change, and the inserted arcs as good as the
+/// old paths.
 #[derive(Debug, Clone, Copy)]
 struct Seeds<'a> {
     lost: &'a [Lost],
     shorter: &'a [Shorter],
+    add: &'a [(usize, usize, NodeId)],
 }
 
 impl Plan {
@@ -149,11 +188,7 @@ impl Plan {
 
     /// Marks column `col` as needing a search.
     fn search(&mut self, col: usize) {
-        self.states[col] = match self.states[col] {
-            // New optimal moves recorded here were judged on the old distances, which change.
-            State::None | State::Search { other: false } => State::Search { other: false },
-            State::Add | State::Search { other: true } => State::Search { other: true },
-        };
+        self.states[col] = State::Search;
     }
 
     /// The seeds of column `col`.
@@ -161,15 +196,74 @@ impl Plan {
         let lost = self.lost.partition_point(|l| l.col < col)..self.lost.partition_point(|l| l.col <= col);
         let shorter =
             self.shorter.partition_point(|s| s.col < col)..self.shorter.partition_point(|s| s.col <= col);
-        Seeds { lost: &self.lost[lost], shorter: &self.shorter[shorter] }
+        let add = self.add.partition_point(|a| a.0 < col)..self.add.partition_point(|a| a.0 <= col);
+        Seeds { lost: &self.lost[lost], shorter: &self.shorter[shorter], add: &self.add[add] }
     }
 
-    /// Columns to search, in order, with whether the local repair may try them.
-    fn searches(&self) -> impl Iterator<Item = (usize, bool)> + '_ {
-        self.states.iter().enumerate().filter_map(|(col, state)| match state {
-            State::Search { other } => Some((col, !other)),
-            _ => None,
-        })
+    /// Columns to search, in order.
+    fn searches(&self) -> impl Iterator<Item = usize> + '_ {
+        self.states.iter().enumerate().filter_map(|(col, state)| (*state == State::Search).then_some(col))
+    }
+}
+
+/// A local repair's scratch, one per worker: the unit repair ([`repair`]) or the weighted one
+/// ([`weighted`]).
+trait Scratch {
+    fn new(n: usize) -> Self;
+    /// Repairs one column into [`Scratch::writes`]; `false` leaves it to a search.
+    fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool;
+    fn writes(&self) -> &[(usize, u64)];
+    /// Nodes handled so far.
+    fn work(&self) -> usize;
+    /// What a rebuild costs, in the same units as [`Scratch::work`].
+    fn rebuild_work(graph: &Graph) -> usize;
+}
+
+impl Scratch for Local {
+    fn new(n: usize) -> Self {
+        Local::new(n)
+    }
+
+    fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool {
+        graph.repair(column, self)
+    }
+
+    fn writes(&self) -> &[(usize, u64)] {
+        &self.writes
+    }
+
+    fn work(&self) -> usize {
+        self.work
+    }
+
+    /// The bit-parallel build's cost grows with the square of the 2-core (trees are filled by
+    /// runs); a region node costs about what it spends on 64 entries.
+    fn rebuild_work(graph: &Graph) -> usize {
+        graph.core_len().pow(2) / 64
+    }
+}
+
+impl Scratch for WeightedLocal {
+    fn new(n: usize) -> Self {
+        WeightedLocal::new(n)
+    }
+
+    fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool {
+        graph.repair_weighted(column, self)
+    }
+
+    fn writes(&self) -> &[(usize, u64)] {
+        &self.writes
+    }
+
+    fn work(&self) -> usize {
+        self.work
+    }
+
+    /// A weighted build settles every node once per target; a region node costs a few
+    /// settles.
+    fn rebuild_work(graph: &Graph) -> usize {
+        graph.nodes_len().pow(2) / 8
     }
 }
 
@@ -224,9 +318,10 @@ impl Graph {
     ///
     /// ```
     /// use signposts::dynamic::Change;
-    /// // A corridor 0-1-2-3 with a door 1-4-2 around it.
-    /// let mut b = signposts::Graph::builder(5);
+    /// // A corridor 0-1-2-3 with a door 1-4-2 around it, and a loop 2-5-3.
+    /// let mut b = signposts::Graph::builder(6);
     /// b.connect(0, 1).connect(1, 2).connect(2, 3).connect(1, 4).connect(4, 2);
+    /// b.connect(2, 5).connect(5, 3);
     /// let mut g = b.build();
     /// let update = g.apply(&[Change::Disconnect(1, 2), Change::ConnectWeighted(1, 4, 5)])?;
     /// assert_eq!(g.path_to(0, 3).collect::<Vec<_>>(), [0, 1, 4, 2, 3]);
@@ -246,15 +341,23 @@ impl Graph {
             return self.rebuild(&edited);
         }
 
-        let (plan, ends) = self.fixes(&edited);
-        let to_search = plan.searches().count();
-        let unit_before = self.costs.is_empty() && !self.directed;
-        // Unweighted undirected graphs are repaired locally, within a work budget (below);
-        // elsewhere each such target costs a search, and past half the targets a build, which
-        // searches every target anyway, is cheaper.
-        if !unit_before && to_search > (self.nodes_len() / 2).max(8) {
+        // A forest is built by peeling alone, in about the time one repair takes to start, and
+        // a forest with one more edge (one cycle) mostly so: edits of those (a perfect maze
+        // with a wall opened or closed) rebuild at once.
+        if self.costs.is_empty()
+            && !self.directed
+            && self.edges + self.components as usize <= self.nodes_len() + 1
+        {
             return self.rebuild(&edited);
         }
+
+        let (plan, ends) = self.fixes(&edited);
+        let to_search = plan.searches().count();
+        // Undirected graphs are repaired locally, within a work budget (below). Elsewhere each
+        // such target costs a search, and past half the targets a build, which searches every
+        // target anyway, is cheaper.
+        let undirected_before = !self.directed;
+        let unit_before = self.costs.is_empty() && undirected_before;
         let rows = edited.len();
         // Arcs new to the graph: the local repair reads no old relation across them.
         let inserted: Vec<(usize, usize)> = edited
@@ -265,7 +368,11 @@ impl Graph {
             })
             .collect();
         self.replace_structure(&edited);
+        if (self.directed || !undirected_before) && to_search > (self.nodes_len() / 2).max(8) {
+            return self.rebuild(&BTreeMap::new());
+        }
         let unit = unit_before && self.costs.is_empty() && !self.directed && self.narrow();
+        let weighted = !unit && undirected_before && self.weighted_repairable();
         let mut patched = 0;
         for &(col, u, v) in &plan.add {
             if plan.states[col] != State::Add {
@@ -284,20 +391,28 @@ impl Graph {
         }
         let mut searched: Vec<usize> = Vec::new();
         let mut repaired = 0;
-        if unit {
-            let local: Vec<usize> = plan.searches().filter_map(|(col, local)| local.then_some(col)).collect();
-            searched.extend(plan.searches().filter_map(|(col, local)| (!local).then_some(col)));
-            let Some(failed) = self.repair_columns(&plan, &local, &inserted, &ends) else {
-                // Regions this large (a bridge cut) cost more than the bit-parallel build.
-                return self.rebuild(&BTreeMap::new());
+        if unit || weighted {
+            let local: Vec<usize> = plan.searches().collect();
+            let failed = if unit {
+                self.repair_columns::<Local>(&plan, &local, &inserted, &ends)
+            } else {
+                self.repair_columns::<WeightedLocal>(&plan, &local, &inserted, &ends)
             };
+            // Regions this large (a bridge cut) cost more than a build.
+            let Some(failed) = failed else { return self.rebuild(&BTreeMap::new()) };
             repaired = local.len() - failed.len();
             searched.extend(failed);
         } else {
-            searched.extend(plan.searches().map(|(col, _)| col));
+            searched.extend(plan.searches());
         }
-        // A search costs about what the bit-parallel build spends on 32 targets.
-        if unit && searched.len() * 32 > 64 && searched.len() * 32 > self.core_len() {
+        // A search costs about what the bit-parallel build spends on 32 targets, or one
+        // target's share of a weighted build.
+        let rebuild = if unit {
+            searched.len() * 32 > 64 && searched.len() * 32 > self.core_len()
+        } else {
+            searched.len() > (self.nodes_len() / 2).max(8)
+        };
+        if rebuild {
             return self.rebuild(&BTreeMap::new());
         }
         let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
@@ -334,7 +449,7 @@ impl Graph {
     /// Repairs every column that needs a search locally, on all cores, and writes the new
     /// entries. Returns the columns the local repair leaves to a search, or `None` once the
     /// regions grow past what a rebuild costs (nothing is written then).
-    fn repair_columns(
+    fn repair_columns<S: Scratch>(
         &mut self,
         plan: &Plan,
         columns: &[usize],
@@ -349,49 +464,66 @@ impl Graph {
         let floor = (n / 4).max(1 << 10);
         let budget = OnceLock::new();
         let work = AtomicUsize::new(0);
-        let over = |work: usize| work > floor && work > *budget.get_or_init(|| self.core_len().pow(2) / 64);
+        let over = |work: usize| work > floor && work > *budget.get_or_init(|| S::rebuild_work(self));
         let graph = &*self;
         // Repairs a run of columns with one scratch: new entries `(column, node, mask)` and
         // the columns left to a search; `None` once over the budget.
         let run = |columns: &[usize]| {
-            let mut local = Local::new(n);
+            let mut local = S::new(n);
             let mut writes = Vec::new();
             let mut failed = Vec::new();
             for &col in columns {
                 if over(work.load(Ordering::Relaxed)) {
                     return None;
                 }
-                let before = local.work;
+                let before = local.work();
                 let t = graph.table.order[col] as usize;
-                if graph.repair(col, t, plan.seeds(col), inserted, ends, &mut local) {
-                    writes.extend(local.writes.iter().map(|&(u, mask)| (col, u, mask)));
+                if local.repair(graph, Column { col, t, seeds: plan.seeds(col), inserted, ends }) {
+                    writes.extend(local.writes().iter().map(|&(u, mask)| (col, u, mask)));
                 } else {
                     failed.push(col);
                 }
-                work.fetch_add(local.work - before, Ordering::Relaxed);
+                work.fetch_add(local.work() - before, Ordering::Relaxed);
             }
             Some((writes, failed))
         };
+        // Runs of whole blocks of columns, so that their writes share no table word: two runs
+        // per thread, each with its own scratch; few columns stay on this thread.
+        #[cfg(feature = "parallel")]
+        let threads = rayon::current_num_threads();
+        #[cfg(not(feature = "parallel"))]
+        let threads = 1;
+        let target = columns.len().div_ceil(2 * threads).max(256);
+        let mut runs = Vec::new();
+        let mut rest = columns;
+        while !rest.is_empty() {
+            let mut end = target.min(rest.len());
+            let block = rest[end - 1] / crate::table::BLOCK;
+            while end < rest.len() && rest[end] / crate::table::BLOCK == block {
+                end += 1;
+            }
+            let (run, tail) = rest.split_at(end);
+            runs.push(run);
+            rest = tail;
+        }
         #[cfg(feature = "parallel")]
         let results: Vec<_> = {
             use rayon::prelude::*;
-            // Two runs per thread, each with its own scratch; few columns stay on this thread.
-            let chunk = columns.len().div_ceil(2 * rayon::current_num_threads()).max(256);
-            columns.par_chunks(chunk).map(run).collect()
+            runs.into_par_iter().map(run).collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let results: Vec<_> = vec![run(columns)];
+        let results: Vec<_> = runs.into_iter().map(run).collect();
         if over(work.into_inner()) {
             return None;
         }
+        let mut groups = Vec::with_capacity(results.len());
         let mut all_failed = Vec::new();
         for result in results {
             let (writes, failed) = result?;
-            for (col, u, mask) in writes {
-                self.table.set_entry(u, col, &[mask]);
-            }
+            groups.push(writes);
             all_failed.extend(failed);
         }
+        self.table.write_groups(&groups);
         Some(all_failed)
     }
 
@@ -524,15 +656,19 @@ impl Graph {
                     let via = c + from_v[t];
                     if from_u[t] == Cost::INFINITE || via < from_u[t] {
                         plan.search(col);
-                        plan.shorter.push(Shorter { col, u, v: v as usize, new: via, old: from_u[t] });
+                        plan.shorter.push(Shorter {
+                            col,
+                            u,
+                            v: v as usize,
+                            new: via,
+                            old: from_u[t],
+                            old_v: from_v[t],
+                        });
                     } else if via == from_u[t] && t != u {
-                        match plan.states[col] {
-                            State::None | State::Add => {
-                                plan.states[col] = State::Add;
-                                plan.add.push((col, u, v));
-                            }
-                            State::Search { .. } => plan.states[col] = State::Search { other: true },
+                        if plan.states[col] == State::None {
+                            plan.states[col] = State::Add;
                         }
+                        plan.add.push((col, u, v));
                     }
                 }
             }
@@ -542,6 +678,7 @@ impl Graph {
         }
         plan.lost.sort_by_key(|l| l.col);
         plan.shorter.sort_by_key(|s| s.col);
+        plan.add.sort_by_key(|a| a.0);
         (plan, ends)
     }
 

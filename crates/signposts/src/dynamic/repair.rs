@@ -8,9 +8,9 @@
 //! read and one scratch line per node of the region and its boundary. Unit steps make every
 //! priority queue here a merge of sorted seeds with a first-in first-out queue.
 
-use super::{Ends, Lost, Seeds, Shorter};
+use super::{Column, Lost, Seeds, Shorter};
 use crate::table::Entry;
-use crate::{Cost, Graph};
+use crate::{Cost, Graph, NodeId};
 
 /// Distance of a node that cannot reach the target.
 const UNREACHABLE: u32 = u32::MAX;
@@ -181,18 +181,11 @@ impl Graph {
     /// insertions or the region touches an inserted edge in a way the table cannot tell; the
     /// caller then searches. Needs an unweighted undirected graph whose entries are
     /// [`narrow`](Self::narrow).
-    pub(super) fn repair(
-        &self,
-        col: usize,
-        t: usize,
-        seeds: Seeds<'_>,
-        inserted: &[(usize, usize)],
-        ends: &Ends,
-        local: &mut Local,
-    ) -> bool {
+    pub(super) fn repair(&self, column: Column<'_>, local: &mut Local) -> bool {
+        let Column { seeds, .. } = column;
         match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
-            (false, true) => self.repair_lost(col, t, seeds.lost, inserted, local),
-            (true, false) => self.repair_shorter(col, t, seeds.shorter, inserted, ends, local),
+            (false, true) => self.repair_lost(column, local),
+            (true, false) => self.repair_shorter(column, local),
             _ => false,
         }
     }
@@ -244,14 +237,8 @@ impl Graph {
     /// Removals: the region is every node all of whose optimal moves lead into it, grown from
     /// the nodes that lost their last move, in order of old distance; its new distances come
     /// from its boundary, whose distances do not change.
-    fn repair_lost(
-        &self,
-        col: usize,
-        t: usize,
-        lost: &[Lost],
-        inserted: &[(usize, usize)],
-        local: &mut Local,
-    ) -> bool {
+    fn repair_lost(&self, column: Column<'_>, local: &mut Local) -> bool {
+        let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         local.start();
         for &Lost { u, old, .. } in lost {
             let old = narrow_distance(old);
@@ -324,21 +311,14 @@ impl Graph {
             }
         }
         local.members = members;
-        self.write_region(col, t, local);
+        self.write_region(col, t, add, local);
         true
     }
 
     /// Insertions: the region is every node whose distance drops, grown from the tails of the
     /// shorter arcs in order of new distance; old distances are read across old edges.
-    fn repair_shorter(
-        &self,
-        col: usize,
-        t: usize,
-        shorter: &[Shorter],
-        inserted: &[(usize, usize)],
-        ends: &Ends,
-        local: &mut Local,
-    ) -> bool {
+    fn repair_shorter(&self, column: Column<'_>, local: &mut Local) -> bool {
+        let Column { col, t, seeds: Seeds { shorter, add, .. }, inserted, ends } = column;
         // Across a new edge no old relation holds; the searches from its ends tell instead.
         let old_end = |y: usize| ends.get(&y).map(|d| narrow_distance(d[t]));
         let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
@@ -388,14 +368,15 @@ impl Graph {
             }
         }
         local.members = members;
-        self.write_region(col, t, local);
+        self.write_region(col, t, add, local);
         true
     }
 
     /// Records the repaired entries: the region's from its new distances; in the entries of
     /// its outside neighbours, the bits toward region nodes follow the new distances (their
-    /// other bits do not change).
-    fn write_region(&self, col: usize, t: usize, local: &mut Local) {
+    /// other bits do not change); inserted arcs as good as the old paths between two nodes
+    /// outside the region are set.
+    fn write_region(&self, col: usize, t: usize, add: &[(usize, usize, NodeId)], local: &mut Local) {
         let members = core::mem::take(&mut local.members);
         for &y in &members {
             let dy = local.new_distance(y);
@@ -425,6 +406,16 @@ impl Graph {
                     }
                 }
                 Self::store(local, w, mask);
+            }
+        }
+        // Inserted arcs as good as the old paths, between nodes whose distance stays.
+        for &(_, u, v) in add {
+            if !local.in_region(u)
+                && !local.in_region(v as usize)
+                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
+            {
+                let mask = self.moves(local, u, col) | 1 << slot;
+                Self::store(local, u, mask);
             }
         }
         local.members = members;

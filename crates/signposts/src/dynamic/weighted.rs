@@ -1,0 +1,468 @@
+//! Local repair of one target column of a weighted undirected graph (integer weights or
+//! octile costs), around the nodes whose distance changes, without a search from the target.
+//!
+//! Across an edge `x`–`y` of cost `c` the table gives the old distances only along optimal
+//! moves: `d(x) = c + d(y)` when `y` is a move of `x`. When neither end is a move of the
+//! other, the old distance of a node is found by walking its optimal moves, preferring one
+//! whose head is already known, until a node of known distance (or the target); the walk is
+//! remembered for the rest of the column. Everything else follows the unit repair
+//! ([`super::repair`]): removals grow the region of nodes all of whose moves lead into it, in
+//! order of old distance, deciding each node when it leaves the queue (by then all its moves,
+//! which are closer, are decided); insertions grow the region whose distance drops, in order
+//! of new distance. Costs compare exactly ([`Cost`]), so the new entries are exact.
+
+use core::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Column, Lost, Seeds, Shorter};
+use crate::table::Entry;
+use crate::{Cost, Graph, NodeId};
+
+/// One node's scratch; see [`super::repair`] for the stamps.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Node {
+    region: u32,
+    known: u32,
+    seen: u32,
+    cached: u32,
+    patched: u32,
+    mask: u32,
+    old: Cost,
+    new: Cost,
+}
+
+impl Default for Node {
+    fn default() -> Node {
+        Node {
+            region: 0,
+            known: 0,
+            seen: 0,
+            cached: 0,
+            patched: 0,
+            mask: 0,
+            old: Cost::ZERO,
+            new: Cost::ZERO,
+        }
+    }
+}
+
+/// Scratch for weighted local repairs, reset in O(1) per column.
+pub(super) struct WeightedLocal {
+    generation: u32,
+    nodes: Vec<Node>,
+    members: Vec<usize>,
+    heap: BinaryHeap<Reverse<(Cost, usize)>>,
+    path: Vec<(usize, Cost)>,
+    /// The repaired column's new entries, `(node, mask)`, for the caller to write.
+    pub(super) writes: Vec<(usize, u64)>,
+    /// Nodes placed in regions or walked so far.
+    pub(super) work: usize,
+    /// Walk steps allowed per column before the column is left to a search.
+    walk_limit: usize,
+}
+
+impl WeightedLocal {
+    pub(super) fn new(n: usize) -> WeightedLocal {
+        WeightedLocal {
+            generation: 0,
+            nodes: vec![Node::default(); n],
+            members: Vec::new(),
+            heap: BinaryHeap::new(),
+            path: Vec::new(),
+            writes: Vec::new(),
+            work: 0,
+            walk_limit: (n / 4).max(64),
+        }
+    }
+
+    fn start(&mut self) {
+        self.generation += 1;
+        self.members.clear();
+        self.writes.clear();
+        self.heap.clear();
+    }
+
+    fn in_region(&self, v: usize) -> bool {
+        self.nodes[v].region == self.generation
+    }
+
+    fn is_known(&self, v: usize) -> bool {
+        self.nodes[v].known == self.generation
+    }
+
+    fn old(&self, v: usize) -> Cost {
+        self.nodes[v].old
+    }
+
+    fn new_distance(&self, v: usize) -> Cost {
+        self.nodes[v].new
+    }
+
+    fn set_old(&mut self, v: usize, d: Cost) {
+        let generation = self.generation;
+        let node = &mut self.nodes[v];
+        node.known = generation;
+        node.old = d;
+    }
+
+    fn set_new(&mut self, v: usize, d: Cost) {
+        self.nodes[v].new = d;
+    }
+
+    fn saw(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].seen, self.generation) == self.generation
+    }
+
+    fn patch(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
+    }
+
+    fn join(&mut self, v: usize) {
+        if !self.in_region(v) {
+            self.nodes[v].region = self.generation;
+            self.members.push(v);
+            self.work += 1;
+        }
+    }
+
+    /// Records `mask` as the new entry of `u` (written by the caller), keeping the cache in
+    /// step.
+    fn store(&mut self, u: usize, mask: u32) {
+        let generation = self.generation;
+        let node = &mut self.nodes[u];
+        node.cached = generation;
+        node.mask = mask;
+        self.writes.push((u, u64::from(mask)));
+    }
+
+    fn distance(&self, z: usize) -> Cost {
+        let node = &self.nodes[z];
+        if node.region == self.generation { node.new } else { node.old }
+    }
+}
+
+/// `a + c`, unreachable staying unreachable.
+fn plus(a: Cost, c: Cost) -> Cost {
+    if a == Cost::INFINITE { Cost::INFINITE } else { a + c }
+}
+
+/// `a − c` where `a = c + b` for some cost `b` (exact: a cost's straight and diagonal counts
+/// are unique).
+fn minus(a: Cost, c: Cost) -> Option<Cost> {
+    if a == Cost::INFINITE {
+        return Some(Cost::INFINITE);
+    }
+    Some(Cost {
+        straight: a.straight.checked_sub(c.straight)?,
+        diagonal: a.diagonal.checked_sub(c.diagonal)?,
+    })
+}
+
+impl Graph {
+    /// Whether the weighted local repair applies: undirected, entries of at most 32 bits.
+    pub(super) fn weighted_repairable(&self) -> bool {
+        !self.directed && self.narrow()
+    }
+
+    /// Repairs column `col` (target `t`) of a weighted undirected graph around the nodes whose
+    /// distance changes, leaving the new entries in [`WeightedLocal::writes`]. Returns `false`
+    /// when the seeds mix removals and insertions, a walk runs too long, or an old distance
+    /// cannot be read; the caller then searches.
+    pub(super) fn repair_weighted(&self, column: Column<'_>, local: &mut WeightedLocal) -> bool {
+        let Column { seeds, .. } = column;
+        local.start();
+        let done = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
+            (false, true) => self.weighted_lost(column, local),
+            (true, false) => self.weighted_shorter(column, local),
+            _ => None,
+        };
+        done.is_some()
+    }
+
+    /// The cost of the arc in slot `slot` of `x`.
+    fn slot_cost(&self, x: usize, slot: usize) -> Cost {
+        self.model.cost(self.arc_cost(self.table.rows[x].first as usize + slot))
+    }
+
+    fn weighted_moves(&self, local: &mut WeightedLocal, u: usize, col: usize) -> u32 {
+        let generation = local.generation;
+        let node = &mut local.nodes[u];
+        if node.cached != generation {
+            node.cached = generation;
+            node.mask = match self.table.entry(u, col) {
+                Entry::Narrow(m) => m as u32,
+                Entry::Wide(_) => unreachable!("local repairs run on narrow tables only"),
+            };
+        }
+        node.mask
+    }
+
+    /// The slot of `to` in `from`'s list when it is an optimal move of `from`.
+    fn weighted_move(&self, local: &mut WeightedLocal, from: usize, to: usize, col: usize) -> Option<usize> {
+        let slot = self.table.neighbors(from).iter().position(|&z| z as usize == to)?;
+        (self.weighted_moves(local, from, col) >> slot & 1 == 1).then_some(slot)
+    }
+
+    /// The old distance of `y`, walking its optimal moves to a known node; remembered along
+    /// the walk. `None` when the walk runs past the limit.
+    fn walk_old(&self, local: &mut WeightedLocal, y: usize, t: usize, col: usize) -> Option<Cost> {
+        local.path.clear();
+        let mut at = y;
+        let base = loop {
+            if at == t {
+                break Cost::ZERO;
+            }
+            if local.is_known(at) {
+                break local.old(at);
+            }
+            let moves = self.weighted_moves(local, at, col);
+            if moves == 0 {
+                break Cost::INFINITE;
+            }
+            let heads = self.table.neighbors(at);
+            let slot = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+                .find(|&s| local.is_known(heads[s] as usize) || heads[s] as usize == t)
+                .unwrap_or(moves.trailing_zeros() as usize);
+            local.path.push((at, self.slot_cost(at, slot)));
+            local.work += 1;
+            if local.path.len() > local.walk_limit {
+                return None;
+            }
+            at = heads[slot] as usize;
+        };
+        let mut d = base;
+        while let Some((x, c)) = local.path.pop() {
+            d = plus(d, c);
+            local.set_old(x, d);
+        }
+        // An empty walk: `y` is the target, known, or cannot reach the target.
+        if !local.is_known(y) {
+            local.set_old(y, base);
+        }
+        Some(local.old(y))
+    }
+
+    /// The old distance of `y` from its neighbour `x` (of known old distance) across an old
+    /// edge of cost `c`.
+    fn weighted_across(
+        &self,
+        local: &mut WeightedLocal,
+        x: usize,
+        y: usize,
+        c: Cost,
+        t: usize,
+        col: usize,
+    ) -> Option<Cost> {
+        if y == t {
+            return Some(Cost::ZERO);
+        }
+        if self.weighted_move(local, x, y, col).is_some() {
+            return minus(local.old(x), c);
+        }
+        if self.weighted_move(local, y, x, col).is_some() {
+            return Some(plus(local.old(x), c));
+        }
+        self.walk_old(local, y, t, col)
+    }
+
+    /// Removals; see the module docs.
+    fn weighted_lost(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
+        let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
+        for &Lost { u, old, .. } in lost {
+            if old == Cost::INFINITE {
+                return None;
+            }
+            local.join(u);
+            local.set_old(u, old);
+            local.saw(u);
+            local.heap.push(Reverse((old, u)));
+        }
+        // Candidates leave the queue in order of old distance: by then every move of theirs
+        // (strictly closer) is decided.
+        while let Some(Reverse((d, x))) = local.heap.pop() {
+            if !local.in_region(x) {
+                let moves = self.weighted_moves(local, x, col);
+                let heads = self.table.neighbors(x);
+                let inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+                    .all(|s| local.in_region(heads[s] as usize));
+                if !inside {
+                    continue;
+                }
+                local.join(x);
+            }
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t || local.nodes[y].seen == local.generation {
+                    continue;
+                }
+                let Some(slot) = self.weighted_move(local, y, x, col) else { continue };
+                local.saw(y);
+                let dy = d + self.slot_cost(y, slot);
+                local.set_old(y, dy);
+                local.heap.push(Reverse((dy, y)));
+            }
+        }
+        if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
+            return None;
+        }
+        // Old distances of the boundary and the region's new distances from it.
+        let members = core::mem::take(&mut local.members);
+        for &x in &members {
+            let mut best = Cost::INFINITE;
+            for i in 0..self.table.neighbors(x).len() {
+                let w = self.table.neighbors(x)[i] as usize;
+                if local.in_region(w) {
+                    continue;
+                }
+                let c = self.slot_cost(x, i);
+                if !local.is_known(w) {
+                    let old = self.weighted_across(local, x, w, c, t, col)?;
+                    local.set_old(w, old);
+                }
+                best = best.min(plus(local.old(w), c));
+            }
+            local.set_new(x, best);
+            if best != Cost::INFINITE {
+                local.heap.push(Reverse((best, x)));
+            }
+        }
+        self.settle_region(local);
+        local.members = members;
+        self.weighted_write(col, t, add, local);
+        Some(())
+    }
+
+    /// Dijkstra inside the region from the seeds queued with their new distances.
+    fn settle_region(&self, local: &mut WeightedLocal) {
+        while let Some(Reverse((d, x))) = local.heap.pop() {
+            if d > local.new_distance(x) {
+                continue;
+            }
+            for (i, &y) in self.table.neighbors(x).iter().enumerate() {
+                let y = y as usize;
+                if local.in_region(y) {
+                    let dy = d + self.slot_cost(x, i);
+                    if dy < local.new_distance(y) {
+                        local.set_new(y, dy);
+                        local.heap.push(Reverse((dy, y)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Insertions; see the module docs.
+    fn weighted_shorter(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
+        let Column { col, t, seeds: Seeds { shorter, add, .. }, inserted, ends } = column;
+        let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
+        for &Shorter { u, v, new, old, old_v, .. } in shorter {
+            local.set_old(u, old);
+            local.set_old(v, old_v);
+            if !local.in_region(u) || new < local.new_distance(u) {
+                local.join(u);
+                local.set_new(u, new);
+                local.heap.push(Reverse((new, u)));
+            }
+        }
+        while let Some(Reverse((d, x))) = local.heap.pop() {
+            if d > local.new_distance(x) {
+                continue;
+            }
+            for i in 0..self.table.neighbors(x).len() {
+                let y = self.table.neighbors(x)[i] as usize;
+                if y == t {
+                    continue;
+                }
+                let c = self.slot_cost(x, i);
+                if !local.is_known(y) {
+                    let old = if is_new(x, y) {
+                        ends.get(&y)?[t]
+                    } else {
+                        self.weighted_across(local, x, y, c, t, col)?
+                    };
+                    local.set_old(y, old);
+                }
+                let dy = d + c;
+                if dy < local.old(y) && (!local.in_region(y) || dy < local.new_distance(y)) {
+                    local.join(y);
+                    local.set_new(y, dy);
+                    local.heap.push(Reverse((dy, y)));
+                }
+            }
+        }
+        // Every neighbour of the region needs a known old distance.
+        let members = core::mem::take(&mut local.members);
+        for &x in &members {
+            for i in 0..self.table.neighbors(x).len() {
+                let z = self.table.neighbors(x)[i] as usize;
+                if !local.is_known(z) {
+                    let c = self.slot_cost(x, i);
+                    let old = if is_new(x, z) {
+                        ends.get(&z)?[t]
+                    } else {
+                        self.weighted_across(local, x, z, c, t, col)?
+                    };
+                    local.set_old(z, old);
+                }
+            }
+        }
+        local.members = members;
+        self.weighted_write(col, t, add, local);
+        Some(())
+    }
+
+    /// Records the repaired entries, as [`Graph::write_region`] does for unit costs.
+    fn weighted_write(
+        &self,
+        col: usize,
+        t: usize,
+        add: &[(usize, usize, NodeId)],
+        local: &mut WeightedLocal,
+    ) {
+        let members = core::mem::take(&mut local.members);
+        for &y in &members {
+            let dy = local.new_distance(y);
+            let mut mask = 0u32;
+            if dy != Cost::INFINITE {
+                for (i, &z) in self.table.neighbors(y).iter().enumerate() {
+                    let dz = local.distance(z as usize);
+                    if dz != Cost::INFINITE && dz + self.slot_cost(y, i) == dy {
+                        mask |= 1 << i;
+                    }
+                }
+            }
+            local.store(y, mask);
+        }
+        for &x in &members {
+            for i in 0..self.table.neighbors(x).len() {
+                let w = self.table.neighbors(x)[i] as usize;
+                if local.in_region(w) || w == t || local.patch(w) {
+                    continue;
+                }
+                let dw = local.old(w);
+                let mut mask = self.weighted_moves(local, w, col);
+                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
+                    if local.in_region(z as usize) {
+                        let dz = local.new_distance(z as usize);
+                        let optimal = dw != Cost::INFINITE
+                            && dz != Cost::INFINITE
+                            && dz + self.slot_cost(w, slot) == dw;
+                        mask = mask & !(1 << slot) | u32::from(optimal) << slot;
+                    }
+                }
+                local.store(w, mask);
+            }
+        }
+        for &(_, u, v) in add {
+            if !local.in_region(u)
+                && !local.in_region(v as usize)
+                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
+            {
+                let mask = self.weighted_moves(local, u, col) | 1 << slot;
+                local.store(u, mask);
+            }
+        }
+        local.members = members;
+    }
+}
