@@ -237,6 +237,14 @@ impl Table {
         Some((start + bit / 64, (bit % 64) as u32, u64::MAX >> (64 - (1u32 << log))))
     }
 
+    /// The entry of node `u` toward column `col`, for rows of at most 64 bits (`None` for wide
+    /// rows): the hot path of the local repairs.
+    #[inline]
+    pub fn narrow_entry(&self, u: usize, col: usize) -> Option<u64> {
+        let (word, shift, mask) = self.locate(u, col)?;
+        Some((self.words[word] >> shift) & mask)
+    }
+
     /// The entry of node `u` toward column `col`.
     #[inline]
     pub fn entry(&self, u: usize, col: usize) -> Entry<'_> {

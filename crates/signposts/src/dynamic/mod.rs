@@ -159,6 +159,9 @@ struct Plan {
     /// Seeds of the columns to search, sorted by column.
     lost: Vec<Lost>,
     shorter: Vec<Shorter>,
+    /// Per column, where its entries start in `lost`, `shorter` and `add` (one more column
+    /// at the end); set by [`Plan::index`].
+    starts: Vec<[u32; 3]>,
 }
 
 /// One column to repair locally: its target, its seeds, and the edit's inserted arcs with the
@@ -183,7 +186,38 @@ struct Seeds<'a> {
 
 impl Plan {
     fn new(n: usize) -> Plan {
-        Plan { states: vec![State::None; n], add: Vec::new(), lost: Vec::new(), shorter: Vec::new() }
+        Plan {
+            states: vec![State::None; n],
+            add: Vec::new(),
+            lost: Vec::new(),
+            shorter: Vec::new(),
+            starts: Vec::new(),
+        }
+    }
+
+    /// Sorts the lists by column and indexes where each column's entries start.
+    fn index(&mut self) {
+        self.lost.sort_by_key(|l| l.col);
+        self.shorter.sort_by_key(|s| s.col);
+        self.add.sort_by_key(|a| a.0);
+        let n = self.states.len();
+        let mut starts = vec![[0u32; 3]; n + 1];
+        for col in self.lost.iter().map(|l| l.col) {
+            starts[col + 1][0] += 1;
+        }
+        for col in self.shorter.iter().map(|s| s.col) {
+            starts[col + 1][1] += 1;
+        }
+        for col in self.add.iter().map(|a| a.0) {
+            starts[col + 1][2] += 1;
+        }
+        for col in 0..n {
+            let before = starts[col];
+            for (start, add) in starts[col + 1].iter_mut().zip(before) {
+                *start += add;
+            }
+        }
+        self.starts = starts;
     }
 
     /// Marks column `col` as needing a search.
@@ -193,11 +227,9 @@ impl Plan {
 
     /// The seeds of column `col`.
     fn seeds(&self, col: usize) -> Seeds<'_> {
-        let lost = self.lost.partition_point(|l| l.col < col)..self.lost.partition_point(|l| l.col <= col);
-        let shorter =
-            self.shorter.partition_point(|s| s.col < col)..self.shorter.partition_point(|s| s.col <= col);
-        let add = self.add.partition_point(|a| a.0 < col)..self.add.partition_point(|a| a.0 <= col);
-        Seeds { lost: &self.lost[lost], shorter: &self.shorter[shorter], add: &self.add[add] }
+        let (from, to) = (self.starts[col], self.starts[col + 1]);
+        let range = |list: usize| from[list] as usize..to[list] as usize;
+        Seeds { lost: &self.lost[range(0)], shorter: &self.shorter[range(1)], add: &self.add[range(2)] }
     }
 
     /// Columns to search, in order.
@@ -676,9 +708,7 @@ impl Graph {
                 ends.insert(u, from_u);
             }
         }
-        plan.lost.sort_by_key(|l| l.col);
-        plan.shorter.sort_by_key(|s| s.col);
-        plan.add.sort_by_key(|a| a.0);
+        plan.index();
         (plan, ends)
     }
 

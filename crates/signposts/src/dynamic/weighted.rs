@@ -131,6 +131,10 @@ impl WeightedLocal {
     fn store(&mut self, u: usize, mask: u32) {
         let generation = self.generation;
         let node = &mut self.nodes[u];
+        // The cache holds what the table will hold: an unchanged entry needs no write.
+        if node.cached == generation && node.mask == mask {
+            return;
+        }
         node.cached = generation;
         node.mask = mask;
         self.writes.push((u, u64::from(mask)));
@@ -190,10 +194,8 @@ impl Graph {
         let node = &mut local.nodes[u];
         if node.cached != generation {
             node.cached = generation;
-            node.mask = match self.table.entry(u, col) {
-                Entry::Narrow(m) => m as u32,
-                Entry::Wide(_) => unreachable!("local repairs run on narrow tables only"),
-            };
+            node.mask =
+                self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32;
         }
         node.mask
     }
