@@ -52,6 +52,23 @@ fn build_query_and_scen_agree_on_arena() {
 }
 
 #[test]
+fn astar_checks_scenarios_without_a_table() {
+    // icecrown is too large for a dense octile table here; one A* per line needs none.
+    let scen = maps().join("icecrown.map.scen");
+    let report = json(&signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--astar", "--json"]));
+    assert_eq!(report["method"], "astar");
+    assert_eq!((report["lines"].as_u64(), report["matched"].as_u64()), (Some(1280), Some(1277)));
+    assert!(report["mismatched"].as_array().unwrap().is_empty());
+    let lines: Vec<u64> =
+        report["invalid"].as_array().unwrap().iter().map(|i| i["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [76, 148, 1070]);
+    // 4-connected lengths are not the printed octile ones: mismatches exit with 2.
+    let arena = maps().join("arena.map.scen");
+    let out = signposts(&["scen", arena.to_str().unwrap(), "--astar"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn over_budget_scenarios_say_why_and_still_list_invalid_lines() {
     let scen = maps().join("icecrown.map.scen");
     let out = signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--json"]);

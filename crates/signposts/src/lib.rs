@@ -144,6 +144,7 @@ pub mod grid;
 pub mod io;
 mod memory;
 mod prefetch;
+pub mod search;
 mod small;
 pub(crate) mod table;
 
