@@ -14,7 +14,7 @@ fn main() {
     let rounds: usize = std::env::args().nth(2).and_then(|r| r.parse().ok()).unwrap_or(1);
     let tiles = TileGrid::from_grid(&grid);
     let mut searcher = Searcher::new();
-    let (mut expanded, mut searches) = (0, 0);
+    let (mut expanded, mut count) = (0, 0);
     let start = Instant::now();
     let valid: Vec<_> = scenarios.iter().filter(|s| s.problem(&grid).is_none()).collect();
     for s in (0..rounds).flat_map(|_| valid.iter()) {
@@ -22,13 +22,13 @@ fn main() {
             searcher.astar(&tiles, Layer::WALKABLE, Connectivity::Eight, s.start, s.goal).expect("inside");
         assert!(route.cost().is_some_and(|c| s.accepts(c.value())), "line {}", s.line);
         expanded += searcher.expanded();
-        searches += 1;
+        count += 1;
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "{searches} searches in {seconds:.2} s: {:.1} µs each, {:.0} expanded each, {:.1} ns per expansion",
-        seconds * 1e6 / f64::from(searches),
-        expanded as f64 / f64::from(searches),
+        "{count} searches in {seconds:.2} s: {:.1} µs each, {:.0} expanded each, {:.1} ns per expansion",
+        seconds * 1e6 / f64::from(count),
+        expanded as f64 / f64::from(count),
         seconds * 1e9 / expanded as f64
     );
 }

@@ -15,13 +15,10 @@ fn dijkstra(tiles: &TileGrid, layer: Layer, eight: bool, start: Cell) -> Vec<Opt
         return dist;
     }
     dist[index(start)] = Some(0.0);
-    loop {
-        let Some(i) = (0..dist.len())
-            .filter(|&i| !done[i] && dist[i].is_some())
-            .min_by(|&a, &b| dist[a].unwrap().total_cmp(&dist[b].unwrap()))
-        else {
-            break;
-        };
+    while let Some(i) = (0..dist.len())
+        .filter(|&i| !done[i] && dist[i].is_some())
+        .min_by(|&a, &b| dist[a].unwrap().total_cmp(&dist[b].unwrap()))
+    {
         done[i] = true;
         let cell = Cell::new(i as u32 % w, i as u32 / w);
         for next in moves(tiles, layer, eight, cell) {
@@ -129,7 +126,11 @@ proptest! {
             prop_assert_eq!(cells.last(), Some(&goal));
             let steps: PackedPath = cells
                 .windows(2)
-                .map(|p| Direction::from_delta(p[1].x as i32 - p[0].x as i32, p[1].y as i32 - p[0].y as i32).unwrap())
+                .map(|p| Direction::from_delta(
+                    p[1].x.cast_signed() - p[0].x.cast_signed(),
+                    p[1].y.cast_signed() - p[0].y.cast_signed(),
+                )
+                .unwrap())
                 .collect();
             prop_assert_eq!(&steps, route.path().unwrap());
         } else {
@@ -188,11 +189,10 @@ fn layers_change_the_route_per_unit_kind() {
     let flyer = Layer::WALKABLE;
     let mut searcher = Searcher::new();
     let (start, goal) = (Cell::new(0, 1), Cell::new(4, 1));
-    let mut cost = |layer| {
-        searcher.astar(&tiles, layer, Connectivity::Four, start, goal).unwrap().cost().unwrap().value()
-    };
-    assert_eq!(cost(flyer), 4.0);
-    assert_eq!(cost(walker), 6.0); // around the swamp
+    let mut cost =
+        |layer| searcher.astar(&tiles, layer, Connectivity::Four, start, goal).unwrap().cost().unwrap();
+    assert_eq!(cost(flyer), signposts::Cost::integer(4));
+    assert_eq!(cost(walker), signposts::Cost::integer(6)); // around the swamp
 }
 
 #[test]
