@@ -17,7 +17,9 @@
 //!   orthogonal neighbours must be passable). Its queue is a radix heap: 64 buckets and a
 //!   64-bit occupancy mask, the lowest bucket found with `trailing_zeros`.
 //! - Greedy best-first ([`Searcher::greedy`]) runs toward the goal by the heuristic alone:
-//!   fast, not optimal.
+//!   fast, not optimal. Its keys go up and down, which a monotone radix queue cannot take, and
+//!   a 64-bucket queue's unordered buckets made it wander (four times the cells on an open
+//!   map), so it keeps a binary heap, reused like everything else.
 //! - Results are a [`Route`]: a [`PackedPath`] of up to 42 steps in 24 bytes, or an explicit
 //!   [`Route::Partial`] with the cell reached when the path is longer or the search budget
 //!   ([`Searcher::set_budget`]) ends. [`Searcher::astar_into`] writes a whole path of any
@@ -43,7 +45,7 @@ pub use tiles::{Layer, TAGS, TileGrid};
 
 use crate::grid::{Cell, Connectivity, Direction};
 use crate::{Cost, Error};
-use queue::{BucketQueue, RadixQueue};
+use queue::RadixQueue;
 
 /// The cost of a straight step of tile cost 1, in the searches' integer units.
 const STRAIGHT: u64 = 470_832;
@@ -142,7 +144,8 @@ pub struct Searcher {
     slots: Vec<Slot>,
     generation: u32,
     radix: RadixQueue,
-    buckets: BucketQueue,
+    /// Greedy's queue: its keys go up and down, so a binary heap (its memory is kept too).
+    heap: std::collections::BinaryHeap<core::cmp::Reverse<(u64, u32)>>,
     steps: Vec<u8>,
     budget: Option<usize>,
     expanded: usize,
@@ -245,12 +248,12 @@ impl Query<'_> {
     }
 }
 
-/// A direction code's step back, as a row-major offset from the cell entered.
-fn back(code: u8, width: usize, i: usize) -> usize {
-    let (dx, dy) = Direction::ALL[code as usize].delta();
-    let x = (i % width).wrapping_add_signed(-dx as isize);
-    let y = (i / width).wrapping_add_signed(-dy as isize);
-    y * width + x
+/// The row-major offset of a step in each direction code's direction on a grid `width` wide.
+fn offsets(width: usize) -> [isize; 8] {
+    Direction::ALL.map(|d| {
+        let (dx, dy) = d.delta();
+        dy as isize * width as isize + dx as isize
+    })
 }
 
 impl Searcher {
@@ -345,13 +348,11 @@ impl Searcher {
             return Ok(None);
         }
         let cost = self.trace(&query, s, query.goal);
-        let w = tiles.width() as usize;
         path.push(start);
-        let mut at = s;
+        let mut at = start;
         for &code in self.steps.iter().rev() {
-            let (dx, dy) = Direction::ALL[code as usize].delta();
-            at = ((at / w).wrapping_add_signed(dy as isize)) * w + (at % w).wrapping_add_signed(dx as isize);
-            path.push(Cell::new((at % w) as u32, (at / w) as u32));
+            at = at.step(Direction::ALL[code as usize]).expect("a found path stays on the grid");
+            path.push(at);
         }
         Ok(Some(cost))
     }
@@ -450,11 +451,11 @@ impl Searcher {
         let width = query.tiles.width() as usize;
         let hs = query.h((source % width) as u32, (source / width) as u32);
         self.slots[source] = Slot { stamp: seen, from: u8::MAX, g: hs };
-        self.buckets.reset(hs);
-        self.buckets.push(hs, source as u32);
+        self.heap.clear();
+        self.heap.push(core::cmp::Reverse((hs, source as u32)));
         let mut nearest = (u64::MAX, source);
         let mut out = [Move::default(); 8];
-        while let Some(at) = self.buckets.pop() {
+        while let Some(core::cmp::Reverse((_, at))) = self.heap.pop() {
             let at = at as usize;
             if at == query.goal {
                 return Some(at);
@@ -475,7 +476,7 @@ impl Searcher {
                 if next.stamp != seen {
                     let h = query.h(step.x, step.y);
                     *next = Slot { stamp: seen, from: step.code, g: h };
-                    self.buckets.push(h, step.to as u32);
+                    self.heap.push(core::cmp::Reverse((h, step.to as u32)));
                 }
             }
         }
@@ -484,21 +485,22 @@ impl Searcher {
 
     /// Collects the direction codes from `s` to `end` into `self.steps` (last step first) and
     /// returns the path's exact cost.
-    fn trace(&mut self, q: &Query<'_>, s: usize, end: usize) -> Cost {
-        let w = q.tiles.width() as usize;
+    fn trace(&mut self, query: &Query<'_>, source: usize, end: usize) -> Cost {
+        let offsets = offsets(query.tiles.width() as usize);
         self.steps.clear();
         let mut cost = Cost::ZERO;
         let mut at = end;
-        while at != s {
+        while at != source {
             let code = self.slots[at].from;
-            let weight = u64::from(q.layer.cost(q.tiles.tag_at(at)));
-            if Direction::ALL[code as usize].is_diagonal() {
+            let weight = query.enter(at);
+            // Odd codes are the diagonals.
+            if code & 1 == 1 {
                 cost.diagonal += weight;
             } else {
                 cost.straight += weight;
             }
             self.steps.push(code);
-            at = back(code, w, at);
+            at = at.wrapping_add_signed(-offsets[code as usize]);
         }
         cost
     }
@@ -507,7 +509,10 @@ impl Searcher {
     fn route(&mut self, q: &Query<'_>, s: usize, end: Option<usize>) -> Route {
         let Some(end) = end else { return Route::Unreachable };
         let cost = self.trace(q, s, end);
-        let path: PackedPath = self.steps.iter().rev().map(|&code| Direction::ALL[code as usize]).collect();
+        let mut path = PackedPath::new();
+        for &code in self.steps.iter().rev().take(PackedPath::CAPACITY) {
+            path.push_code(code);
+        }
         let w = q.tiles.width() as usize;
         let cell = |i: usize| Cell::new((i % w) as u32, (i / w) as u32);
         if end != q.goal {

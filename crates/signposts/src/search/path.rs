@@ -51,12 +51,18 @@ impl PackedPath {
         if self.is_full() {
             return false;
         }
-        let bit = self.len() * 3;
-        let code = Direction::ALL.iter().position(|&d| d == step).unwrap_or(0) as u64;
-        // 42 steps of 3 bits: a step never straddles the two words (21 per word).
-        self.bits[bit / 63] |= code << (bit % 63);
-        self.len += 1;
+        // The enum's order is `Direction::ALL`'s.
+        self.push_code(step as u8);
         true
+    }
+
+    /// Appends the step of index `code` in [`Direction::ALL`]; the path must not be full.
+    pub(crate) fn push_code(&mut self, code: u8) {
+        debug_assert!(!self.is_full() && code < 8);
+        let bit = self.len() * 3;
+        // 42 steps of 3 bits: a step never straddles the two words (21 per word).
+        self.bits[bit / 63] |= u64::from(code) << (bit % 63);
+        self.len += 1;
     }
 
     /// Step `i`, if there is one.

@@ -69,57 +69,6 @@ impl RadixQueue {
     }
 }
 
-/// A queue for greedy best-first search, whose keys go up and down: 64 buckets of keys
-/// `>> shift` (the last bucket takes everything above), an occupancy mask, the lowest bucket
-/// popped last-in first-out. Not an exact priority queue (keys within a bucket are not
-/// ordered); greedy search does not need one.
-#[derive(Debug)]
-pub(crate) struct BucketQueue {
-    shift: u32,
-    buckets: Vec<Vec<u32>>,
-    occupied: u64,
-}
-
-impl Default for BucketQueue {
-    fn default() -> Self {
-        BucketQueue { shift: 0, buckets: (0..64).map(|_| Vec::new()).collect(), occupied: 0 }
-    }
-}
-
-impl BucketQueue {
-    /// Empties the queue, keeping its memory, and spreads keys up to `span` over the buckets.
-    pub fn reset(&mut self, span: u64) {
-        let mut occupied = self.occupied;
-        while occupied != 0 {
-            self.buckets[occupied.trailing_zeros() as usize].clear();
-            occupied &= occupied - 1;
-        }
-        self.occupied = 0;
-        // 32 buckets cover the start's key; the rest take keys up to twice as large.
-        self.shift = (64 - span.leading_zeros()).saturating_sub(5);
-    }
-
-    #[inline]
-    pub fn push(&mut self, key: u64, item: u32) {
-        let bucket = (key >> self.shift).min(63) as usize;
-        self.buckets[bucket].push(item);
-        self.occupied |= 1 << bucket;
-    }
-
-    #[inline]
-    pub fn pop(&mut self) -> Option<u32> {
-        if self.occupied == 0 {
-            return None;
-        }
-        let bucket = self.occupied.trailing_zeros() as usize;
-        let item = self.buckets[bucket].pop();
-        if self.buckets[bucket].is_empty() {
-            self.occupied &= !(1 << bucket);
-        }
-        item
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,16 +90,5 @@ mod tests {
         assert_eq!(keys, [5, 6, 7, 8, 9, 9, 1 << 40]);
         q.reset(0);
         assert_eq!(q.pop(), None);
-    }
-
-    #[test]
-    fn bucket_queue_pops_lowest_bucket_first() {
-        let mut q = BucketQueue::default();
-        q.reset(100);
-        for (key, item) in [(90, 0), (3, 1), (1000, 2), (40, 3)] {
-            q.push(key, item);
-        }
-        let order: Vec<u32> = core::iter::from_fn(|| q.pop()).collect();
-        assert_eq!(order, [1, 3, 0, 2]);
     }
 }
