@@ -252,7 +252,7 @@ impl Query<'_> {
 fn offsets(width: usize) -> [isize; 8] {
     Direction::ALL.map(|d| {
         let (dx, dy) = d.delta();
-        dy as isize * width as isize + dx as isize
+        dy as isize * width.cast_signed() + dx as isize
     })
 }
 
@@ -349,11 +349,11 @@ impl Searcher {
         }
         let cost = self.trace(&query, s, query.goal);
         path.push(start);
-        let mut at = start;
-        for &code in self.steps.iter().rev() {
-            at = at.step(Direction::ALL[code as usize]).expect("a found path stays on the grid");
-            path.push(at);
-        }
+        // A found path stays on the grid, so every step exists.
+        path.extend(self.steps.iter().rev().scan(start, |at, &code| {
+            *at = at.step(Direction::ALL[code as usize])?;
+            Some(*at)
+        }));
         Ok(Some(cost))
     }
 
