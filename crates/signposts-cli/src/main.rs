@@ -125,6 +125,20 @@ struct RenderArgs {
     making: Making,
 }
 
+/// `println!` that ends the program quietly when standard output is closed (a pipe into
+/// `head`), instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            panic!("writing to standard output: {e}");
+        }
+    }};
+}
+
 fn main() {
     if let Err(e) = run(Cli::parse()) {
         eprintln!("signposts: {e:#}");
@@ -194,7 +208,7 @@ fn build(args: &BuildArgs) -> Result<()> {
     oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
     let edges = oracle.edges_len();
     if args.json {
-        println!(
+        out!(
             "{}",
             json!({
                 "map": args.map.display().to_string(),
@@ -209,7 +223,7 @@ fn build(args: &BuildArgs) -> Result<()> {
             })
         );
     } else {
-        println!(
+        out!(
             "{}: {}×{} map, {} open cells ({}-connected), {} edges",
             args.map.display(),
             grid.width(),
@@ -218,11 +232,7 @@ fn build(args: &BuildArgs) -> Result<()> {
             if args.making.diagonal { 8 } else { 4 },
             edges
         );
-        println!(
-            "built in {seconds:.2} s, {} bytes, saved to {}",
-            oracle.memory_bytes(),
-            args.output.display()
-        );
+        out!("built in {seconds:.2} s, {} bytes, saved to {}", oracle.memory_bytes(), args.output.display());
     }
     Ok(())
 }
@@ -249,7 +259,7 @@ fn query(args: &QueryArgs) -> Result<()> {
     let path: Vec<Cell> = oracle.path(from, to).collect();
     let distance = oracle.distance(from, to);
     if args.json {
-        println!(
+        out!(
             "{}",
             json!({
                 "from": [from.x, from.y],
@@ -264,16 +274,17 @@ fn query(args: &QueryArgs) -> Result<()> {
         return Ok(());
     }
     match distance {
-        None => println!("{to} cannot be reached from {from}"),
+        None => out!("{to} cannot be reached from {from}"),
         Some(d) => {
             let names: Vec<&str> = steps.iter().map(|&d| direction_name(d)).collect();
-            match step {
-                Some(s) => println!("next step: {} (all optimal: {})", direction_name(s), names.join(", ")),
-                None => println!("already there"),
+            if let Some(s) = step {
+                out!("next step: {} (all optimal: {})", direction_name(s), names.join(", "));
+            } else {
+                out!("already there");
             }
-            println!("distance: {d:.6}");
+            out!("distance: {d:.6}");
             let cells: Vec<String> = path.iter().map(ToString::to_string).collect();
-            println!("path ({} cells): {}", path.len(), cells.join(" "));
+            out!("path ({} cells): {}", path.len(), cells.join(" "));
         }
     }
     Ok(())
@@ -316,7 +327,7 @@ fn scen(args: &ScenArgs) -> Result<()> {
                 args.making.memory_limit
             );
             if args.json {
-                println!(
+                out!(
                     "{}",
                     json!({
                         "scen": args.scen.display().to_string(),
@@ -328,7 +339,7 @@ fn scen(args: &ScenArgs) -> Result<()> {
                 );
             } else {
                 for (line, why) in &invalid {
-                    println!("  line {line}: invalid on this map: {why}");
+                    out!("  line {line}: invalid on this map: {why}");
                 }
             }
             bail!(reason);
@@ -356,7 +367,7 @@ fn report_check(
 ) {
     let ok = check.mismatched.is_empty();
     if args.json {
-        println!(
+        out!(
             "{}",
             json!({
                 "scen": args.scen.display().to_string(),
@@ -373,7 +384,7 @@ fn report_check(
         );
     } else {
         let how = if method == "astar" { "one A* search each" } else { "oracle, path walk included" };
-        println!(
+        out!(
             "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario ({how})",
             args.scen.display(),
             lines,
@@ -384,10 +395,10 @@ fn report_check(
             per_query_ns
         );
         for (line, reason) in &check.invalid {
-            println!("  line {line}: invalid on this map: {reason}");
+            out!("  line {line}: invalid on this map: {reason}");
         }
         for (line, printed, computed) in &check.mismatched {
-            println!("  line {line}: printed {printed}, computed {computed:?}");
+            out!("  line {line}: printed {printed}, computed {computed:?}");
         }
     }
     if !ok {
@@ -439,7 +450,7 @@ fn render(args: &RenderArgs) -> Result<()> {
         image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
     });
     image.save(&args.output).with_context(|| format!("writing {}", args.output.display()))?;
-    println!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    out!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
     Ok(())
 }
 

@@ -69,6 +69,26 @@ fn astar_checks_scenarios_without_a_table() {
 }
 
 #[test]
+fn a_closed_output_pipe_ends_quietly() {
+    // Like `signposts scen … | head -1`: the reader goes away before the report is written.
+    let arena = maps().join("arena.map.scen");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_signposts"))
+        .args(["scen", arena.to_str().unwrap(), "--astar"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(matches!(out.status.code(), Some(0 | 2)), "{:?}", out.status);
+}
+
+#[test]
 fn over_budget_scenarios_say_why_and_still_list_invalid_lines() {
     let scen = maps().join("icecrown.map.scen");
     let out = signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--json"]);
