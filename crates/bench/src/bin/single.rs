@@ -204,7 +204,7 @@ fn main() {
 
     println!("\n## Moving AI maps, 8-connected, octile costs, their scenarios\n");
     println!(
-        "| map | queries | signposts A* | vs pathfinding::astar | signposts greedy | pathfinding::astar | pathfinding::bfs | grid_pathfinding (JPS) |"
+        "| map | queries | signposts A* (over jump points) | vs pathfinding::astar | signposts greedy | pathfinding::astar | pathfinding::bfs | grid_pathfinding (JPS) |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");

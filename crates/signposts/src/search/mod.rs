@@ -16,6 +16,11 @@
 //!   grids (diagonal steps cost √2 times the tile's cost and never cut corners: both
 //!   orthogonal neighbours must be passable). Its queue is a radix heap: 64 buckets and a
 //!   64-bit occupancy mask, the lowest bucket found with `trailing_zeros`.
+//! - On 8-connected grids whose layer gives every passable tag the same cost, A* runs over
+//!   *jump points* (jump point search without corner cutting; Harabor & Grastien): straight
+//!   runs are scanned 64 cells at a time on passability bitmaps (by rows and by columns) that
+//!   the searcher keeps while the grid and layer stay the same. Same optimal costs, far fewer
+//!   cells expanded on open maps (property-tested against Dijkstra, and by every scenario).
 //! - Greedy best-first ([`Searcher::greedy`]) runs toward the goal by the heuristic alone:
 //!   fast, not optimal. Its keys go up and down, which a monotone radix queue cannot take, and
 //!   a 64-bucket queue's unordered buckets made it wander (four times the cells on an open
@@ -36,6 +41,7 @@
 //! queue shallow. The reported [`Cost`] is exact: `a + b·√2` summed step by step.
 //! Property tests compare every A* cost with a plain Dijkstra on random grids and layers.
 
+mod jump;
 mod path;
 mod queue;
 mod tiles;
@@ -113,12 +119,13 @@ impl Route {
     }
 }
 
-/// Scratch of one cell: generation stamp (even: seen, odd: closed), arrival direction, cost so
-/// far. Sixteen bytes, one record per cell.
+/// Scratch of one cell: generation stamp (even: seen, odd: closed), the cell it was reached
+/// from (a neighbour, or the previous jump point), cost so far. Sixteen bytes, one record per
+/// cell.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     stamp: u32,
-    from: u8,
+    parent: u32,
     g: u64,
 }
 
@@ -147,6 +154,8 @@ pub struct Searcher {
     /// Greedy's queue: its keys go up and down, so a binary heap (its memory is kept too).
     heap: std::collections::BinaryHeap<core::cmp::Reverse<(u64, u32)>>,
     steps: Vec<u8>,
+    /// Passability bitmaps for jump point search, kept while the grid and layer stay.
+    bitmaps: jump::Bitmaps,
     budget: Option<usize>,
     expanded: usize,
 }
@@ -161,16 +170,16 @@ struct Query<'a> {
     goal_cell: Cell,
     /// The smallest passable tile cost: the heuristic's scale.
     scale: u64,
+    /// Every passable tag costs the same: jump point search applies (8-connected).
+    uniform: bool,
 }
 
-/// A move out of a cell: the cell entered (index and coordinates), the direction code and
-/// the step's cost.
+/// A move out of a cell: the cell entered (index and coordinates) and the step's cost.
 #[derive(Clone, Copy, Default)]
 struct Move {
     to: usize,
     x: u32,
     y: u32,
-    code: u8,
     cost: u64,
 }
 
@@ -202,8 +211,8 @@ impl Query<'_> {
         let row = self.tiles.width() as usize;
         let (last_x, last_y) = (self.tiles.width() - 1, self.tiles.height() - 1);
         let mut count = 0;
-        let mut add = |to: usize, x: u32, y: u32, code: u8, cost: u64| {
-            out[count] = Move { to, x, y, code, cost };
+        let mut add = |to: usize, x: u32, y: u32, cost: u64| {
+            out[count] = Move { to, x, y, cost };
             count += 1;
         };
         // Straight moves first: diagonals need both of their sides open.
@@ -212,48 +221,54 @@ impl Query<'_> {
         let west = if x > 0 { self.enter(at - 1) } else { 0 };
         let east = if x < last_x { self.enter(at + 1) } else { 0 };
         if north != 0 {
-            add(at - row, x, y - 1, 0, north * STRAIGHT);
+            add(at - row, x, y - 1, north * STRAIGHT);
         }
         if east != 0 {
-            add(at + 1, x + 1, y, 2, east * STRAIGHT);
+            add(at + 1, x + 1, y, east * STRAIGHT);
         }
         if south != 0 {
-            add(at + row, x, y + 1, 4, south * STRAIGHT);
+            add(at + row, x, y + 1, south * STRAIGHT);
         }
         if west != 0 {
-            add(at - 1, x - 1, y, 6, west * STRAIGHT);
+            add(at - 1, x - 1, y, west * STRAIGHT);
         }
         if self.eight {
             // Each diagonal's two sides are open, so its cell is inside the grid.
-            let mut diagonal = |to: usize, x: u32, y: u32, code: u8| {
+            let mut diagonal = |to: usize, x: u32, y: u32| {
                 let cost = self.enter(to);
                 if cost != 0 {
-                    add(to, x, y, code, cost * DIAGONAL);
+                    add(to, x, y, cost * DIAGONAL);
                 }
             };
             if north != 0 && east != 0 {
-                diagonal(at - row + 1, x + 1, y - 1, 1);
+                diagonal(at - row + 1, x + 1, y - 1);
             }
             if south != 0 && east != 0 {
-                diagonal(at + row + 1, x + 1, y + 1, 3);
+                diagonal(at + row + 1, x + 1, y + 1);
             }
             if south != 0 && west != 0 {
-                diagonal(at + row - 1, x - 1, y + 1, 5);
+                diagonal(at + row - 1, x - 1, y + 1);
             }
             if north != 0 && west != 0 {
-                diagonal(at - row - 1, x - 1, y - 1, 7);
+                diagonal(at - row - 1, x - 1, y - 1);
             }
         }
         count
     }
 }
 
-/// The row-major offset of a step in each direction code's direction on a grid `width` wide.
-fn offsets(width: usize) -> [isize; 8] {
-    Direction::ALL.map(|d| {
-        let (dx, dy) = d.delta();
-        dy as isize * width.cast_signed() + dx as isize
-    })
+/// The index in [`Direction::ALL`] of the step `(sx, sy)` (each of -1, 0, 1, not both 0).
+fn code_of(sx: i64, sy: i64) -> u8 {
+    match (sx, sy) {
+        (0, -1) => 0,
+        (1, -1) => 1,
+        (1, 0) => 2,
+        (1, 1) => 3,
+        (0, 1) => 4,
+        (-1, 1) => 5,
+        (-1, 0) => 6,
+        _ => 7,
+    }
 }
 
 impl Searcher {
@@ -290,7 +305,7 @@ impl Searcher {
         let Some(query) = self.begin(tiles, layer, connectivity, start, goal)? else {
             return Ok(Route::Unreachable);
         };
-        let end = self.run_astar(&query, tiles.index(start));
+        let end = self.optimal(&query, tiles.index(start));
         Ok(self.route(&query, tiles.index(start), end))
     }
 
@@ -344,7 +359,7 @@ impl Searcher {
             return Ok(None);
         };
         let s = tiles.index(start);
-        if self.run_astar(&query, s) != Some(query.goal) {
+        if self.optimal(&query, s) != Some(query.goal) {
             return Ok(None);
         }
         let cost = self.trace(&query, s, query.goal);
@@ -399,7 +414,14 @@ impl Searcher {
             goal: tiles.index(goal),
             goal_cell: goal,
             scale: u64::from(scale),
+            uniform: (0..TAGS as u8).all(|tag| matches!(layer.cost(tag), 0) || layer.cost(tag) == scale),
         }))
+    }
+
+    /// An optimal search: jump points when they apply (8-connected, uniform costs), plain A*
+    /// otherwise.
+    fn optimal(&mut self, query: &Query<'_>, source: usize) -> Option<usize> {
+        if query.eight && query.uniform { self.run_jps(query, source) } else { self.run_astar(query, source) }
     }
 
     /// A* from `s`; returns the goal when reached, or the expanded cell nearest the goal when
@@ -408,7 +430,7 @@ impl Searcher {
         let (seen, closed) = (self.generation, self.generation + 1);
         let width = query.tiles.width() as usize;
         let hs = query.h((source % width) as u32, (source / width) as u32);
-        self.slots[source] = Slot { stamp: seen, from: u8::MAX, g: 0 };
+        self.slots[source] = Slot { stamp: seen, parent: source as u32, g: 0 };
         self.radix.reset(hs);
         self.radix.push(hs, source as u32);
         let mut nearest = (u64::MAX, source);
@@ -437,8 +459,80 @@ impl Searcher {
                 let next = &mut self.slots[step.to];
                 let cost = slot.g + step.cost;
                 if (next.stamp != seen && next.stamp != closed) || (next.stamp == seen && cost < next.g) {
-                    *next = Slot { stamp: seen, from: step.code, g: cost };
+                    *next = Slot { stamp: seen, parent: at as u32, g: cost };
                     self.radix.push(cost + query.h(step.x, step.y), step.to as u32);
+                }
+            }
+        }
+        None
+    }
+
+    /// A* over jump points (uniform costs, 8-connected): the same optimal costs as
+    /// [`Searcher::run_astar`], expanding only the cells where canonical paths branch.
+    #[expect(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "signed coordinates of cells inside the grid (below 2^32)"
+    )]
+    fn run_jps(&mut self, query: &Query<'_>, source: usize) -> Option<usize> {
+        const ALL: [(i64, i64); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+        self.bitmaps.prepare(query.tiles, query.layer);
+        let (seen, closed) = (self.generation, self.generation + 1);
+        let width = query.tiles.width() as usize;
+        let xy = |i: usize| ((i % width) as i64, (i / width) as i64);
+        let (sx, sy) = xy(source);
+        let hs = query.h(sx as u32, sy as u32);
+        self.slots[source] = Slot { stamp: seen, parent: source as u32, g: 0 };
+        self.radix.reset(hs);
+        self.radix.push(hs, source as u32);
+        let mut nearest = (u64::MAX, source);
+        let (straight, diagonal) = (query.scale * STRAIGHT, query.scale * DIAGONAL);
+        while let Some((key, at)) = self.radix.pop() {
+            let at = at as usize;
+            let slot = self.slots[at];
+            if slot.stamp == closed {
+                continue;
+            }
+            self.slots[at].stamp = closed;
+            if at == query.goal {
+                return Some(at);
+            }
+            let h = key - slot.g;
+            if h < nearest.0 {
+                nearest = (h, at);
+            }
+            self.expanded += 1;
+            if self.budget.is_some_and(|b| self.expanded > b) {
+                return Some(nearest.1);
+            }
+            let (x, y) = xy(at);
+            let (px, py) = xy(slot.parent as usize);
+            let (dx, dy) = ((x - px).signum(), (y - py).signum());
+            // Pruned directions: all at the start; after a diagonal step its two sides and
+            // itself; after a straight step itself, the two diagonals ahead and the two sides.
+            let mut directions = [(0i64, 0i64); 8];
+            let count = if (dx, dy) == (0, 0) {
+                directions = ALL;
+                8
+            } else if dx != 0 && dy != 0 {
+                directions[..3].copy_from_slice(&[(dx, 0), (0, dy), (dx, dy)]);
+                3
+            } else if dx != 0 {
+                directions[..5].copy_from_slice(&[(dx, 0), (dx, -1), (dx, 1), (0, -1), (0, 1)]);
+                5
+            } else {
+                directions[..5].copy_from_slice(&[(0, dy), (-1, dy), (1, dy), (-1, 0), (1, 0)]);
+                5
+            };
+            for &(ddx, ddy) in &directions[..count] {
+                let Some((jx, jy)) = self.bitmaps.jump(x, y, ddx, ddy, query.goal_cell) else { continue };
+                let to = jy as usize * width + jx as usize;
+                let run = (jx - x).abs().max((jy - y).abs()) as u64;
+                let cost = slot.g + run * if ddx != 0 && ddy != 0 { diagonal } else { straight };
+                let next = &mut self.slots[to];
+                if (next.stamp != seen && next.stamp != closed) || (next.stamp == seen && cost < next.g) {
+                    *next = Slot { stamp: seen, parent: at as u32, g: cost };
+                    self.radix.push(cost + query.h(jx as u32, jy as u32), to as u32);
                 }
             }
         }
@@ -450,7 +544,7 @@ impl Searcher {
         let seen = self.generation;
         let width = query.tiles.width() as usize;
         let hs = query.h((source % width) as u32, (source / width) as u32);
-        self.slots[source] = Slot { stamp: seen, from: u8::MAX, g: hs };
+        self.slots[source] = Slot { stamp: seen, parent: source as u32, g: hs };
         self.heap.clear();
         self.heap.push(core::cmp::Reverse((hs, source as u32)));
         let mut nearest = (u64::MAX, source);
@@ -475,7 +569,7 @@ impl Searcher {
                 let next = &mut self.slots[step.to];
                 if next.stamp != seen {
                     let h = query.h(step.x, step.y);
-                    *next = Slot { stamp: seen, from: step.code, g: h };
+                    *next = Slot { stamp: seen, parent: at as u32, g: h };
                     self.heap.push(core::cmp::Reverse((h, step.to as u32)));
                 }
             }
@@ -485,22 +579,32 @@ impl Searcher {
 
     /// Collects the direction codes from `s` to `end` into `self.steps` (last step first) and
     /// returns the path's exact cost.
+    #[expect(clippy::cast_possible_wrap, reason = "signed coordinates of cells inside the grid (below 2^32)")]
     fn trace(&mut self, query: &Query<'_>, source: usize, end: usize) -> Cost {
-        let offsets = offsets(query.tiles.width() as usize);
+        let width = query.tiles.width() as usize;
+        let xy = |i: usize| ((i % width) as i64, (i / width) as i64);
         self.steps.clear();
         let mut cost = Cost::ZERO;
         let mut at = end;
         while at != source {
-            let code = self.slots[at].from;
-            let weight = query.enter(at);
-            // Odd codes are the diagonals.
-            if code & 1 == 1 {
-                cost.diagonal += weight;
-            } else {
-                cost.straight += weight;
+            // From the parent to `at`: a straight or diagonal run (one step for A*).
+            let parent = self.slots[at].parent as usize;
+            let ((x, y), (px, py)) = (xy(at), xy(parent));
+            let (sx, sy) = ((x - px).signum(), (y - py).signum());
+            let code = code_of(sx, sy);
+            let back = (sy * width as i64 + sx) as isize;
+            let mut cell = at;
+            for _ in 0..(x - px).abs().max((y - py).abs()) {
+                let weight = query.enter(cell);
+                if sx != 0 && sy != 0 {
+                    cost.diagonal += weight;
+                } else {
+                    cost.straight += weight;
+                }
+                self.steps.push(code);
+                cell = cell.wrapping_add_signed(-back);
             }
-            self.steps.push(code);
-            at = at.wrapping_add_signed(-offsets[code as usize]);
+            at = parent;
         }
         cost
     }

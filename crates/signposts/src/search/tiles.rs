@@ -23,11 +23,46 @@ const PER_WORD: usize = 64 / 4;
 /// assert!(tiles.set(Cell::new(0, 0), 16).is_err());
 /// # Ok::<(), signposts::Error>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct TileGrid {
     width: u32,
     height: u32,
     words: Vec<u64>,
+    /// Unique per grid (clones get their own) and bumped by every edit: what a searcher's
+    /// cached passability bitmaps were made from.
+    stamp: (u64, u64),
+}
+
+/// Identities of tile grids.
+static GRIDS: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
+
+fn new_identity() -> u64 {
+    GRIDS.fetch_add(1, core::sync::atomic::Ordering::Relaxed)
+}
+
+impl Clone for TileGrid {
+    fn clone(&self) -> TileGrid {
+        TileGrid {
+            width: self.width,
+            height: self.height,
+            words: self.words.clone(),
+            stamp: (new_identity(), 0),
+        }
+    }
+}
+
+impl PartialEq for TileGrid {
+    /// Same size and tags.
+    fn eq(&self, other: &TileGrid) -> bool {
+        (self.width, self.height, &self.words) == (other.width, other.height, &other.words)
+    }
+}
+
+impl Eq for TileGrid {}
+
+impl core::hash::Hash for TileGrid {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        (self.width, self.height, &self.words).hash(state);
+    }
 }
 
 impl TileGrid {
@@ -38,7 +73,7 @@ impl TileGrid {
     #[must_use]
     pub fn new(width: u32, height: u32) -> TileGrid {
         let cells = (width as usize).checked_mul(height as usize).expect("grid size fits usize");
-        TileGrid { width, height, words: vec![0; cells.div_ceil(PER_WORD)] }
+        TileGrid { width, height, words: vec![0; cells.div_ceil(PER_WORD)], stamp: (new_identity(), 0) }
     }
 
     /// Tags from a passability grid: open cells get tag 1, blocked cells tag 0 (see
@@ -145,7 +180,13 @@ impl TileGrid {
         (self.words[index / PER_WORD] >> (index % PER_WORD * 4) & 0xF) as u8
     }
 
+    /// This grid's identity and edit count.
+    pub(crate) fn stamp(&self) -> (u64, u64) {
+        self.stamp
+    }
+
     fn put(&mut self, index: usize, tag: u8) {
+        self.stamp.1 += 1;
         let shift = index % PER_WORD * 4;
         let word = &mut self.words[index / PER_WORD];
         *word = *word & !(0xF << shift) | u64::from(tag) << shift;
