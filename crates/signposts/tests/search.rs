@@ -145,31 +145,32 @@ proptest! {
         density in 0u8..30,
         cells in (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>()),
         cost in 1u8..4,
+        eight in any::<bool>(),
     ) {
-        // Uniform costs on an 8-connected grid take the jump point search.
+        // Uniform costs take the jump point search, 4- and 8-connected.
         // Long thin grids make runs cross the bitmaps' 64-bit words.
         let tiles = TileGrid::from_fn(w, h, |c| u8::from(walls[((c.y * 151 + c.x) % 401) as usize] >= density)).unwrap();
         let layer = Layer::new([0; 16]).with(1, cost);
         let (start, goal) = (Cell::new(cells.0 % w, cells.1 % h), Cell::new(cells.2 % w, cells.3 % h));
-        let best = dijkstra(&tiles, layer, true, start)[(goal.y * w + goal.x) as usize];
+        let best = dijkstra(&tiles, layer, eight, start)[(goal.y * w + goal.x) as usize];
         let mut searcher = Searcher::new();
-        let route = searcher.astar(&tiles, layer, Connectivity::Eight, start, goal).unwrap();
+        let route = searcher.astar(&tiles, layer, connectivity(eight), start, goal).unwrap();
         match (route, best) {
             (Route::Complete { path, cost }, Some(best)) => {
                 prop_assert!((cost.value() - best).abs() < 1e-9, "cost {} vs {best}\n{tiles:?}", cost.value());
-                let (end, walked) = walk(&tiles, layer, true, start, &path);
+                let (end, walked) = walk(&tiles, layer, eight, start, &path);
                 prop_assert_eq!(end, goal);
                 prop_assert!((walked - best).abs() < 1e-9);
             }
             (Route::Partial { path, reached, cut: Cut::TooLong { cost } }, Some(best)) => {
                 prop_assert!((cost.value() - best).abs() < 1e-9);
-                prop_assert_eq!(walk(&tiles, layer, true, start, &path).0, reached);
+                prop_assert_eq!(walk(&tiles, layer, eight, start, &path).0, reached);
             }
             (Route::Unreachable, None) => {}
             (route, best) => prop_assert!(false, "{route:?} vs {best:?}\n{tiles:?}"),
         }
         let mut cells = Vec::new();
-        let total = searcher.astar_into(&tiles, layer, Connectivity::Eight, start, goal, &mut cells).unwrap();
+        let total = searcher.astar_into(&tiles, layer, connectivity(eight), start, goal, &mut cells).unwrap();
         prop_assert_eq!(total, route.cost());
         if total.is_some() {
             prop_assert_eq!((cells.first(), cells.last()), (Some(&start), Some(&goal)));

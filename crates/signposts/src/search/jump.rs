@@ -16,7 +16,7 @@ use super::{Layer, TileGrid};
 use crate::grid::Cell;
 
 /// Passability bitmaps of one grid for one layer.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Bitmaps {
     source: Option<((u64, u64), Layer)>,
     width: i64,
@@ -27,6 +27,20 @@ pub(crate) struct Bitmaps {
     col_words: usize,
     rows: Vec<u64>,
     cols: Vec<u64>,
+    /// The same lines read backwards (padded position `p` of a line of `n` cells at
+    /// `n + 1 − p`), so that westward and northward runs scan forward too.
+    rows_back: Vec<u64>,
+    cols_back: Vec<u64>,
+}
+
+impl core::fmt::Debug for Bitmaps {
+    /// The size only: the bitmaps themselves are a map's worth of bits.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Bitmaps")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Bitmaps {
@@ -41,16 +55,26 @@ impl Bitmaps {
         self.height = h as i64;
         self.row_words = (w + 2).div_ceil(64) + 1;
         self.col_words = (h + 2).div_ceil(64) + 1;
-        self.rows.clear();
-        self.rows.resize(self.row_words * (h + 2), 0);
-        self.cols.clear();
-        self.cols.resize(self.col_words * (w + 2), 0);
+        for (bits, len) in [
+            (&mut self.rows, self.row_words * (h + 2)),
+            (&mut self.rows_back, self.row_words * (h + 2)),
+            (&mut self.cols, self.col_words * (w + 2)),
+            (&mut self.cols_back, self.col_words * (w + 2)),
+        ] {
+            bits.clear();
+            bits.resize(len, 0);
+        }
+        let set = |bits: &mut [u64], words: usize, line: usize, at: usize| {
+            bits[line * words + at / 64] |= 1 << (at % 64);
+        };
         for y in 0..h {
             for x in 0..w {
                 if layer.is_passable(tiles.tag_at(y * w + x)) {
                     let (px, py) = (x + 1, y + 1);
-                    self.rows[py * self.row_words + px / 64] |= 1 << (px % 64);
-                    self.cols[px * self.col_words + py / 64] |= 1 << (py % 64);
+                    set(&mut self.rows, self.row_words, py, px);
+                    set(&mut self.rows_back, self.row_words, py, w + 1 - px);
+                    set(&mut self.cols, self.col_words, px, py);
+                    set(&mut self.cols_back, self.col_words, px, h + 1 - py);
                 }
             }
         }
@@ -67,26 +91,15 @@ impl Bitmaps {
         self.rows[py * self.row_words + px / 64] >> (px % 64) & 1 == 1
     }
 
-    /// 64 bits of line `line` (padded index) of `bits` from padded position `from`: bit `k` is
-    /// position `from + k`. Positions past the line's end read as blocked.
+    /// 64 bits of line `line` (padded index) of `bits` from padded position `from` (at most
+    /// one past the line's last cell): bit `k` is position `from + k`; positions past the
+    /// line's end read as blocked (every line has a spare zero word).
     #[inline]
     fn window(bits: &[u64], words: usize, line: usize, from: usize) -> u64 {
-        let base = line * words;
-        let (word, shift) = (from / 64, from % 64);
-        let low = bits.get(base + word).copied().filter(|_| word < words).unwrap_or(0) >> shift;
-        let high = if shift == 0 || word + 1 >= words { 0 } else { bits[base + word + 1] << (64 - shift) };
-        low | high
-    }
-
-    /// 64 bits of a line ending at padded position `to`: bit `63 − k` is position `to − k`.
-    /// Positions before the line's start read as blocked.
-    #[inline]
-    fn window_back(bits: &[u64], words: usize, line: usize, to: usize) -> u64 {
-        if to >= 63 {
-            Self::window(bits, words, line, to - 63)
-        } else {
-            Self::window(bits, words, line, 0) << (63 - to)
-        }
+        let i = line * words + from / 64;
+        let shift = from % 64;
+        // `<< 1 << (63 − shift)` is `<< (64 − shift)` without overflowing at `shift = 0`.
+        bits[i] >> shift | bits[i + 1] << 1 << (63 - shift)
     }
 
     /// A straight jump from `(x, y)` (not taken) along a line: east/west when `horizontal`,
@@ -94,43 +107,37 @@ impl Bitmaps {
     /// first cell where a forced neighbour appears or the goal is, or `None` when a wall
     /// comes first.
     fn run(&self, x: i64, y: i64, horizontal: bool, forward: bool, goal: Cell) -> Option<i64> {
-        // Along the line `a` (the moving coordinate), across it `b`.
-        let (bits, words, a, b, goal_a, goal_b) = if horizontal {
-            (&self.rows, self.row_words, x, y, i64::from(goal.x), i64::from(goal.y))
+        // Along the line `a` (the moving coordinate, counted from the scan's start side), across
+        // it `b`.
+        let (len, a, b, goal_a, goal_b) = if horizontal {
+            (self.width, x, y, i64::from(goal.x), i64::from(goal.y))
         } else {
-            (&self.cols, self.col_words, y, x, i64::from(goal.y), i64::from(goal.x))
+            (self.height, y, x, i64::from(goal.y), i64::from(goal.x))
         };
+        let (bits, words) = match (horizontal, forward) {
+            (true, true) => (&self.rows, self.row_words),
+            (true, false) => (&self.rows_back, self.row_words),
+            (false, true) => (&self.cols, self.col_words),
+            (false, false) => (&self.cols_back, self.col_words),
+        };
+        // Positions along the scan: forward ones as they are, backward ones mirrored.
+        let (a, goal_a) = if forward { (a, goal_a) } else { (len - 1 - a, len - 1 - goal_a) };
+        let goal_ahead = if goal_b == b { goal_a - a - 1 } else { -1 };
         let line = (b + 1) as usize;
-        let mut at = a + 1; // padded position of the cell itself
+        let mut next = (a + 2) as usize; // padded position of the first cell ahead
         let mut travelled = 0;
         loop {
-            // Windows of the next 64 cells ahead (`k` = 0 is the first cell after `at`), and of
-            // the same cells one step back, on this line and the two beside it.
-            let (cur, side, side_back) = if forward {
-                let next = (at + 1) as usize;
-                let get = |line: usize, from: usize| Self::window(bits, words, line, from);
-                (
-                    get(line, next),
-                    [get(line - 1, next), get(line + 1, next)],
-                    [get(line - 1, next - 1), get(line + 1, next - 1)],
-                )
-            } else {
-                let next = (at - 1) as usize;
-                let get = |line: usize, to: usize| Self::window_back(bits, words, line, to).reverse_bits();
-                (
-                    get(line, next),
-                    [get(line - 1, next), get(line + 1, next)],
-                    [get(line - 1, next + 1), get(line + 1, next + 1)],
-                )
-            };
-            let forced = (side[0] & !side_back[0]) | (side[1] & !side_back[1]);
+            // Bit `k`: the `k`-th cell ahead, on this line and the two beside it, and the same
+            // beside cells one step back.
+            let cur = Self::window(bits, words, line, next);
+            let forced = Self::window(bits, words, line - 1, next)
+                & !Self::window(bits, words, line - 1, next - 1)
+                | Self::window(bits, words, line + 1, next) & !Self::window(bits, words, line + 1, next - 1);
             let wall = (!cur).trailing_zeros();
             let mut first = forced.trailing_zeros();
-            if goal_b == b {
-                let ahead = if forward { goal_a - (at - 1) - 1 } else { (at - 1) - goal_a - 1 };
-                if (0..64).contains(&ahead) {
-                    first = first.min(ahead as u32);
-                }
+            let ahead = goal_ahead - travelled;
+            if (0..64).contains(&ahead) {
+                first = first.min(ahead as u32);
             }
             if first < wall {
                 return Some(travelled + i64::from(first) + 1);
@@ -139,7 +146,7 @@ impl Bitmaps {
                 return None;
             }
             travelled += 64;
-            at += if forward { 64 } else { -64 };
+            next += 64;
         }
     }
 
@@ -163,6 +170,35 @@ impl Bitmaps {
             if (x, y) == goal_xy
                 || self.run(x, y, true, dx > 0, goal).is_some()
                 || self.run(x, y, false, dy > 0, goal).is_some()
+            {
+                return Some((x, y));
+            }
+        }
+    }
+
+    /// Jump point search on a 4-connected grid, from `(x, y)` in direction `(dx, dy)`.
+    /// Horizontal runs play the part of diagonal ones: a cell where a vertical run finds a
+    /// jump point (or a side opens) is one. Vertical runs stop where a side opens. Shortest
+    /// paths that turn from vertical to horizontal anywhere else can turn one cell earlier
+    /// instead (the side behind is open too), so paths of horizontal runs first, turning back
+    /// only where a side opens, cover every length.
+    pub fn jump4(&self, mut x: i64, y: i64, dx: i64, dy: i64, goal: Cell) -> Option<(i64, i64)> {
+        if dy != 0 {
+            let run = self.run(x, y, false, dy > 0, goal)?;
+            return Some((x, y + dy * run));
+        }
+        let goal_xy = (i64::from(goal.x), i64::from(goal.y));
+        loop {
+            if !self.open(x + dx, y) {
+                return None;
+            }
+            x += dx;
+            let side_opens = |side: i64| self.open(x, y + side) && !self.open(x - dx, y + side);
+            if (x, y) == goal_xy
+                || side_opens(-1)
+                || side_opens(1)
+                || self.run(x, y, false, false, goal).is_some()
+                || self.run(x, y, false, true, goal).is_some()
             {
                 return Some((x, y));
             }

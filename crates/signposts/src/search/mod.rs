@@ -418,10 +418,9 @@ impl Searcher {
         }))
     }
 
-    /// An optimal search: jump points when they apply (8-connected, uniform costs), plain A*
-    /// otherwise.
+    /// An optimal search: jump points when they apply (uniform costs), plain A* otherwise.
     fn optimal(&mut self, query: &Query<'_>, source: usize) -> Option<usize> {
-        if query.eight && query.uniform { self.run_jps(query, source) } else { self.run_astar(query, source) }
+        if query.uniform { self.run_jps(query, source) } else { self.run_astar(query, source) }
     }
 
     /// A* from `s`; returns the goal when reached, or the expanded cell nearest the goal when
@@ -467,7 +466,7 @@ impl Searcher {
         None
     }
 
-    /// A* over jump points (uniform costs, 8-connected): the same optimal costs as
+    /// A* over jump points (uniform costs): the same optimal costs as
     /// [`Searcher::run_astar`], expanding only the cells where canonical paths branch.
     #[expect(
         clippy::cast_sign_loss,
@@ -508,24 +507,48 @@ impl Searcher {
             let (x, y) = xy(at);
             let (px, py) = xy(slot.parent as usize);
             let (dx, dy) = ((x - px).signum(), (y - py).signum());
-            // Pruned directions: all at the start; after a diagonal step its two sides and
-            // itself; after a straight step itself, the two diagonals ahead and the two sides.
+            // Pruned directions. 8-connected: all at the start; after a diagonal step its two
+            // sides and itself; after a straight step itself, the two diagonals ahead and the
+            // two sides. 4-connected: all at the start; after a horizontal step itself and
+            // both verticals; after a vertical step itself and both horizontals.
             let mut directions = [(0i64, 0i64); 8];
-            let count = if (dx, dy) == (0, 0) {
-                directions = ALL;
-                8
-            } else if dx != 0 && dy != 0 {
-                directions[..3].copy_from_slice(&[(dx, 0), (0, dy), (dx, dy)]);
-                3
-            } else if dx != 0 {
-                directions[..5].copy_from_slice(&[(dx, 0), (dx, -1), (dx, 1), (0, -1), (0, 1)]);
-                5
-            } else {
-                directions[..5].copy_from_slice(&[(0, dy), (-1, dy), (1, dy), (-1, 0), (1, 0)]);
-                5
+            let count = match (query.eight, dx, dy) {
+                (true, 0, 0) => {
+                    directions = ALL;
+                    8
+                }
+                (true, _, _) if dx != 0 && dy != 0 => {
+                    directions[..3].copy_from_slice(&[(dx, 0), (0, dy), (dx, dy)]);
+                    3
+                }
+                (true, _, 0) => {
+                    directions[..5].copy_from_slice(&[(dx, 0), (dx, -1), (dx, 1), (0, -1), (0, 1)]);
+                    5
+                }
+                (true, _, _) => {
+                    directions[..5].copy_from_slice(&[(0, dy), (-1, dy), (1, dy), (-1, 0), (1, 0)]);
+                    5
+                }
+                (false, 0, 0) => {
+                    directions[..4].copy_from_slice(&[(0, -1), (1, 0), (0, 1), (-1, 0)]);
+                    4
+                }
+                (false, _, 0) => {
+                    directions[..3].copy_from_slice(&[(dx, 0), (0, -1), (0, 1)]);
+                    3
+                }
+                (false, _, _) => {
+                    directions[..3].copy_from_slice(&[(0, dy), (-1, 0), (1, 0)]);
+                    3
+                }
             };
             for &(ddx, ddy) in &directions[..count] {
-                let Some((jx, jy)) = self.bitmaps.jump(x, y, ddx, ddy, query.goal_cell) else { continue };
+                let jumped = if query.eight {
+                    self.bitmaps.jump(x, y, ddx, ddy, query.goal_cell)
+                } else {
+                    self.bitmaps.jump4(x, y, ddx, ddy, query.goal_cell)
+                };
+                let Some((jx, jy)) = jumped else { continue };
                 let to = jy as usize * width + jx as usize;
                 let run = (jx - x).abs().max((jy - y).abs()) as u64;
                 let cost = slot.g + run * if ddx != 0 && ddy != 0 { diagonal } else { straight };
