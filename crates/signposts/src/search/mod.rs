@@ -16,11 +16,12 @@
 //!   grids (diagonal steps cost √2 times the tile's cost and never cut corners: both
 //!   orthogonal neighbours must be passable). Its queue is a radix heap: 64 buckets and a
 //!   64-bit occupancy mask, the lowest bucket found with `trailing_zeros`.
-//! - On 8-connected grids whose layer gives every passable tag the same cost, A* runs over
-//!   *jump points* (jump point search without corner cutting; Harabor & Grastien): straight
-//!   runs are scanned 64 cells at a time on passability bitmaps (by rows and by columns) that
-//!   the searcher keeps while the grid and layer stay the same. Same optimal costs, far fewer
-//!   cells expanded on open maps (property-tested against Dijkstra, and by every scenario).
+//! - When the layer gives every passable tag the same cost, A* runs over *jump points* (jump
+//!   point search without corner cutting, after Harabor & Grastien; on 4-connected grids
+//!   horizontal runs play the part of diagonal ones): straight runs are scanned 64 cells at a
+//!   time on passability bitmaps (rows and columns, forward and mirrored) that the searcher
+//!   keeps while the grid and layer stay the same. Same optimal costs, far fewer cells
+//!   expanded (property-tested against Dijkstra, and by every Moving AI scenario).
 //! - Greedy best-first ([`Searcher::greedy`]) runs toward the goal by the heuristic alone:
 //!   fast, not optimal. Its keys go up and down, which a monotone radix queue cannot take, and
 //!   a 64-bucket queue's unordered buckets made it wander (four times the cells on an open
