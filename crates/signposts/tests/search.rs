@@ -140,7 +140,7 @@ proptest! {
 
     #[test]
     fn uniform_costs_search_jump_points_and_stay_optimal(
-        (w, h) in prop_oneof![(1u32..20, 1u32..20), (60u32..150, 1u32..6), (1u32..6, 60u32..150)],
+        (w, h) in prop_oneof![(1u32..20, 1u32..20), (60u32..150, 1u32..6), (1u32..6, 60u32..150), (60u32..140, 6u32..24)],
         walls in proptest::collection::vec(0u8..100, 401),
         density in 0u8..30,
         cells in (any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>()),

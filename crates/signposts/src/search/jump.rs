@@ -53,8 +53,9 @@ impl Bitmaps {
         let (w, h) = (tiles.width() as usize, tiles.height() as usize);
         self.width = w as i64;
         self.height = h as i64;
-        self.row_words = (w + 2).div_ceil(64) + 1;
-        self.col_words = (h + 2).div_ceil(64) + 1;
+        // Lines of `n + 2` padded positions, read up to two past the end: a spare word.
+        self.row_words = (w + 4).div_ceil(64) + 1;
+        self.col_words = (h + 4).div_ceil(64) + 1;
         for (bits, len) in [
             (&mut self.rows, self.row_words * (h + 2)),
             (&mut self.rows_back, self.row_words * (h + 2)),
@@ -182,26 +183,63 @@ impl Bitmaps {
     /// paths that turn from vertical to horizontal anywhere else can turn one cell earlier
     /// instead (the side behind is open too), so paths of horizontal runs first, turning back
     /// only where a side opens, cover every length.
-    pub fn jump4(&self, mut x: i64, y: i64, dx: i64, dy: i64, goal: Cell) -> Option<(i64, i64)> {
+    pub fn jump4(&self, x: i64, y: i64, dx: i64, dy: i64, goal: Cell) -> Option<(i64, i64)> {
         if dy != 0 {
             let run = self.run(x, y, false, dy > 0, goal)?;
             return Some((x, y + dy * run));
         }
-        let goal_xy = (i64::from(goal.x), i64::from(goal.y));
+        let run = self.sweep(x, y, dx > 0, goal)?;
+        Some((x + dx * run, y))
+    }
+
+    /// A horizontal 4-connected run from `(x, y)`, 64 columns at a time: for the cells ahead
+    /// on the row, the vertical runs up and down every one of them are followed together,
+    /// row by row, as a mask of the columns still open. Returns the distance to the first cell
+    /// where a side opens, the goal is, or a vertical run finds either; `None` at a wall.
+    fn sweep(&self, x: i64, y: i64, forward: bool, goal: Cell) -> Option<i64> {
+        let (bits, words) =
+            if forward { (&self.rows, self.row_words) } else { (&self.rows_back, self.row_words) };
+        let mirror = |a: i64| if forward { a } else { self.width - 1 - a };
+        let (a, goal_a, goal_y) = (mirror(x), mirror(i64::from(goal.x)), i64::from(goal.y));
+        let window = |line: i64, from: usize| Self::window(bits, words, (line + 1) as usize, from);
+        // A side opening at row `r` for the cells ahead, seen from row `behind`.
+        let opens = |r: i64, behind: i64, next: usize| {
+            (window(r, next - 1) & !window(behind, next - 1))
+                | (window(r, next + 1) & !window(behind, next + 1))
+        };
+        let mut next = (a + 2) as usize;
+        let mut travelled = 0i64;
         loop {
-            if !self.open(x + dx, y) {
+            let cur = window(y, next);
+            let wall = (!cur).trailing_zeros();
+            let valid = if wall == 64 { u64::MAX } else { (1u64 << wall) - 1 };
+            // On the row itself: a side opening, or the goal.
+            let mut found = window(y - 1, next) & !window(y - 1, next - 1)
+                | window(y + 1, next) & !window(y + 1, next - 1);
+            let goal_bit = |row: i64| {
+                let k = goal_a - a - 1 - travelled;
+                if goal_y == row && (0..64).contains(&k) { 1u64 << k } else { 0 }
+            };
+            found |= goal_bit(y);
+            // The vertical runs, both ways.
+            for step in [-1i64, 1] {
+                let mut alive = valid;
+                let mut r = y + step;
+                while alive != 0 {
+                    alive &= window(r, next);
+                    found |= alive & (opens(r, r - step, next) | goal_bit(r));
+                    r += step;
+                }
+            }
+            let first = (found & valid).trailing_zeros();
+            if first < 64 {
+                return Some(travelled + i64::from(first) + 1);
+            }
+            if wall < 64 {
                 return None;
             }
-            x += dx;
-            let side_opens = |side: i64| self.open(x, y + side) && !self.open(x - dx, y + side);
-            if (x, y) == goal_xy
-                || side_opens(-1)
-                || side_opens(1)
-                || self.run(x, y, false, false, goal).is_some()
-                || self.run(x, y, false, true, goal).is_some()
-            {
-                return Some((x, y));
-            }
+            travelled += 64;
+            next += 64;
         }
     }
 }

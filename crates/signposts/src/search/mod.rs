@@ -21,7 +21,9 @@
 //!   horizontal runs play the part of diagonal ones): straight runs are scanned 64 cells at a
 //!   time on passability bitmaps (rows and columns, forward and mirrored) that the searcher
 //!   keeps while the grid and layer stay the same. Same optimal costs, far fewer cells
-//!   expanded (property-tested against Dijkstra, and by every Moving AI scenario).
+//!   expanded (property-tested against Dijkstra, and by every Moving AI scenario). Before any
+//!   search, the path the heuristic describes (diagonals first, then straight) is checked:
+//!   when it is open it is optimal, and most queries in open areas end there.
 //! - Greedy best-first ([`Searcher::greedy`]) runs toward the goal by the heuristic alone:
 //!   fast, not optimal. Its keys go up and down, which a monotone radix queue cannot take, and
 //!   a 64-bucket queue's unordered buckets made it wander (four times the cells on an open
@@ -421,7 +423,59 @@ impl Searcher {
 
     /// An optimal search: jump points when they apply (uniform costs), plain A* otherwise.
     fn optimal(&mut self, query: &Query<'_>, source: usize) -> Option<usize> {
-        if query.uniform { self.run_jps(query, source) } else { self.run_astar(query, source) }
+        if !query.uniform {
+            return self.run_astar(query, source);
+        }
+        self.bitmaps.prepare(query.tiles, query.layer);
+        if self.straight_shot(query, source) { Some(query.goal) } else { self.run_jps(query, source) }
+    }
+
+    /// With uniform costs, a path as long as the heuristic is optimal: the diagonal steps
+    /// first, then the straight ones (4-connected: horizontal, then vertical). When every cell
+    /// of it is open (and no diagonal cuts a corner) it is recorded as two runs and no search
+    /// is needed; in open areas most queries end here.
+    #[expect(
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss,
+        reason = "signed coordinates of cells inside the grid (below 2^32)"
+    )]
+    fn straight_shot(&mut self, query: &Query<'_>, source: usize) -> bool {
+        let width = query.tiles.width() as usize;
+        let (x0, y0) = ((source % width) as i64, (source / width) as i64);
+        let (gx, gy) = (i64::from(query.goal_cell.x), i64::from(query.goal_cell.y));
+        let (sx, sy) = ((gx - x0).signum(), (gy - y0).signum());
+        let (ax, ay) = ((gx - x0).abs(), (gy - y0).abs());
+        let open = |x: i64, y: i64| self.bitmaps.open(x, y);
+        // The corner between the two runs.
+        let (cx, cy) = if query.eight {
+            let d = ax.min(ay);
+            for k in 0..d {
+                let (x, y) = (x0 + k * sx, y0 + k * sy);
+                if !(open(x + sx, y) && open(x, y + sy) && open(x + sx, y + sy)) {
+                    return false;
+                }
+            }
+            (x0 + d * sx, y0 + d * sy)
+        } else {
+            if !(1..=ax).all(|k| open(x0 + k * sx, y0)) {
+                return false;
+            }
+            (gx, y0)
+        };
+        let (rx, ry) = ((gx - cx).signum(), (gy - cy).signum());
+        let rest = (gx - cx).abs().max((gy - cy).abs());
+        if !(1..=rest).all(|k| open(cx + k * rx, cy + k * ry)) {
+            return false;
+        }
+        let corner = cy as usize * width + cx as usize;
+        let (straight, diagonal) = (query.scale * STRAIGHT, query.scale * DIAGONAL);
+        let first = if query.eight { ax.min(ay) as u64 * diagonal } else { ax as u64 * straight };
+        self.slots[corner] = Slot { stamp: self.generation + 1, parent: source as u32, g: first };
+        if query.goal != corner {
+            self.slots[query.goal] =
+                Slot { stamp: self.generation + 1, parent: corner as u32, g: first + rest as u64 * straight };
+        }
+        true
     }
 
     /// A* from `s`; returns the goal when reached, or the expanded cell nearest the goal when
@@ -476,7 +530,6 @@ impl Searcher {
     )]
     fn run_jps(&mut self, query: &Query<'_>, source: usize) -> Option<usize> {
         const ALL: [(i64, i64); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
-        self.bitmaps.prepare(query.tiles, query.layer);
         let (seen, closed) = (self.generation, self.generation + 1);
         let width = query.tiles.width() as usize;
         let xy = |i: usize| ((i % width) as i64, (i / width) as i64);
