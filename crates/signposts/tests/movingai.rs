@@ -1,22 +1,11 @@
 //! The Moving AI benchmark maps in `../shared/maps`: parsing every file, and reproducing every
 //! scenario's optimal length with the octile oracle, without A*.
 
-use std::path::PathBuf;
+mod common;
 
+use common::maps_dir;
 use proptest::prelude::*;
 use signposts::grid::{Connectivity, GridOracle, ScenarioCheck, parse_map, parse_scenarios};
-
-/// The shared maps folder: `../shared/maps` beside the repository root.
-fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    assert!(
-        dir.join("arena.map").exists(),
-        "the Moving AI maps are missing: expected them in {} (the repository's ../shared/maps, \
-         which CI provides); see ../shared/maps/README.md",
-        dir.display()
-    );
-    dir
-}
 
 fn read(name: &str) -> Vec<u8> {
     let path = maps_dir().join(name);

@@ -2,23 +2,14 @@
 //! `../shared/maps` (52,496 searches, all maps including the 1024×1024 ones), within the
 //! precision each file prints; icecrown's three impossible lines are reported invalid.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::maps_dir;
 use rayon::prelude::*;
 use signposts::grid::{Connectivity, Scenario, ScenarioCheck, parse_map, parse_scenarios};
 use signposts::search::{Layer, Searcher, TileGrid};
-
-/// The shared maps folder: `../shared/maps` beside the repository root.
-fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    assert!(
-        dir.join("arena.map").exists(),
-        "the Moving AI maps are missing: expected them in {} (the repository's ../shared/maps, \
-         which CI provides); see ../shared/maps/README.md",
-        dir.display()
-    );
-    dir
-}
 
 #[test]
 fn astar_reproduces_every_scenario_of_every_map() {

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, reason = "each test file uses a subset")]
 
+use std::path::PathBuf;
+
 use proptest::prelude::*;
 use signposts::generate::{Connectivity, grid_from_fn};
 use signposts::{GraphBuilder, NodeId};
@@ -134,4 +136,16 @@ pub fn any_case() -> impl Strategy<Value = Case> {
         complete_case(),
         disconnected_case(),
     ]
+}
+
+/// The shared Moving AI maps folder: `../shared/maps` beside the repository root.
+pub fn maps_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    assert!(
+        dir.join("arena.map").exists(),
+        "the Moving AI maps are missing: expected them in {} (the repository's ../shared/maps, \
+         which CI provides); see ../shared/maps/README.md",
+        dir.display()
+    );
+    dir
 }
