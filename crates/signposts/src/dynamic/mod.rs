@@ -58,6 +58,7 @@
 
 mod repair;
 mod weighted;
+mod workspace;
 
 use std::collections::BTreeMap;
 

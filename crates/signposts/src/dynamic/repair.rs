@@ -8,6 +8,7 @@
 //! read and one scratch line per node of the region and its boundary. Unit steps make every
 //! priority queue here a merge of sorted seeds with a first-in first-out queue.
 
+use super::workspace::Workspace;
 use super::{Column, Lost, Seeds, Shorter};
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
@@ -15,43 +16,14 @@ use crate::{Cost, Graph, NodeId};
 /// Distance of a node that cannot reach the target.
 const UNREACHABLE: u32 = u32::MAX;
 
-/// One node's scratch. A stamp field equal to the repair's generation means "set in this
-/// repair"; bumping the generation resets every record at once.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(32))]
-struct Node {
-    /// In the region whose distance changes.
-    region: u32,
-    /// `old` holds the node's distance before the edit.
-    known: u32,
-    /// Examined (removal repairs).
-    seen: u32,
-    /// `mask` holds the node's entry toward the column.
-    cached: u32,
-    /// Entry patched (boundary nodes).
-    patched: u32,
-    old: u32,
-    new: u32,
-    mask: u32,
-}
-
-/// Scratch for local repairs, reset in O(1) per column.
-pub(super) struct Local {
-    generation: u32,
-    nodes: Vec<Node>,
-    members: Vec<usize>,
-    /// The repaired column's new entries, `(node, mask)`, for the caller to write.
-    pub(super) writes: Vec<(usize, u64)>,
-    /// Nodes placed in regions so far.
-    pub(super) work: usize,
-    queue: Monotone,
-}
+/// Scratch for unit repairs: distances as `u32`, one monotone queue.
+pub(super) type Local = Workspace<u32, Monotone>;
 
 /// A priority queue for unit steps: seeds in order of distance, merged with a first-in
 /// first-out queue of pushes, each one more than the distance last popped (so the queue stays
 /// sorted by itself).
 #[derive(Default)]
-struct Monotone {
+pub(super) struct Monotone {
     /// Seeds, largest distance first (popped from the end).
     seeds: Vec<(u32, usize)>,
     fifo: Vec<(u32, usize)>,
@@ -95,72 +67,7 @@ impl Monotone {
 
 impl Local {
     pub(super) fn new(n: usize) -> Local {
-        Local {
-            generation: 0,
-            nodes: vec![Node::default(); n],
-            members: Vec::new(),
-            writes: Vec::new(),
-            work: 0,
-            queue: Monotone::default(),
-        }
-    }
-
-    fn start(&mut self) {
-        self.generation += 1;
-        self.members.clear();
-        self.writes.clear();
-        self.queue.clear();
-    }
-
-    fn in_region(&self, v: usize) -> bool {
-        self.nodes[v].region == self.generation
-    }
-
-    fn is_known(&self, v: usize) -> bool {
-        self.nodes[v].known == self.generation
-    }
-
-    fn old(&self, v: usize) -> u32 {
-        self.nodes[v].old
-    }
-
-    fn new_distance(&self, v: usize) -> u32 {
-        self.nodes[v].new
-    }
-
-    fn set_old(&mut self, v: usize, d: u32) {
-        let generation = self.generation;
-        let node = &mut self.nodes[v];
-        node.known = generation;
-        node.old = d;
-    }
-
-    fn set_new(&mut self, v: usize, d: u32) {
-        self.nodes[v].new = d;
-    }
-
-    /// Marks `v` seen; returns whether it was seen before.
-    fn saw(&mut self, v: usize) -> bool {
-        core::mem::replace(&mut self.nodes[v].seen, self.generation) == self.generation
-    }
-
-    /// Marks `v` patched; returns whether it was patched before.
-    fn patch(&mut self, v: usize) -> bool {
-        core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
-    }
-
-    fn join(&mut self, v: usize) {
-        if !self.in_region(v) {
-            self.nodes[v].region = self.generation;
-            self.members.push(v);
-            self.work += 1;
-        }
-    }
-
-    /// The distance of `z` after the repair: new inside the region, old outside.
-    fn distance(&self, z: usize) -> u32 {
-        let node = &self.nodes[z];
-        if node.region == self.generation { node.new } else { node.old }
+        Workspace::with_queue(n, Monotone::default())
     }
 }
 
@@ -192,14 +99,9 @@ impl Graph {
 
     /// The entry of `u` toward column `col`, read once per repair.
     fn moves(&self, local: &mut Local, u: usize, col: usize) -> u32 {
-        let generation = local.generation;
-        let node = &mut local.nodes[u];
-        if node.cached != generation {
-            node.cached = generation;
-            node.mask =
-                self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32;
-        }
-        node.mask
+        local.mask(u, || {
+            self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32
+        })
     }
 
     /// Whether `to` is an optimal move of `from`.
@@ -222,26 +124,13 @@ impl Graph {
         }
     }
 
-    /// Records `mask` as the new entry of `u` (written by the caller) and keeps the cache in
-    /// step.
-    fn store(local: &mut Local, u: usize, mask: u32) {
-        let generation = local.generation;
-        let node = &mut local.nodes[u];
-        // The cache holds what the table will hold: an unchanged entry needs no write.
-        if node.cached == generation && node.mask == mask {
-            return;
-        }
-        node.cached = generation;
-        node.mask = mask;
-        local.writes.push((u, u64::from(mask)));
-    }
-
     /// Removals: the region is every node all of whose optimal moves lead into it, grown from
     /// the nodes that lost their last move, in order of old distance; its new distances come
     /// from its boundary, whose distances do not change.
     fn repair_lost(&self, column: Column<'_>, local: &mut Local) -> bool {
         let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         local.start();
+        local.queue.clear();
         for &Lost { u, old, .. } in lost {
             let old = narrow_distance(old);
             if old == UNREACHABLE {
@@ -258,7 +147,7 @@ impl Graph {
         while let Some((d, x)) = local.queue.pop() {
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
-                if y == t || local.nodes[y].seen == local.generation || !self.is_move(local, y, x, col) {
+                if y == t || local.is_seen(y) || !self.is_move(local, y, x, col) {
                     continue;
                 }
                 local.saw(y);
@@ -325,6 +214,7 @@ impl Graph {
         let old_end = |y: usize| ends.get(&y).map(|d| narrow_distance(d[t]));
         let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
         local.start();
+        local.queue.clear();
         for &Shorter { u, v, new, old, .. } in shorter {
             let (new, old) = (narrow_distance(new), narrow_distance(old));
             local.set_old(u, old);
@@ -390,7 +280,7 @@ impl Graph {
                     }
                 }
             }
-            Self::store(local, y, mask);
+            local.store(y, mask);
         }
         for &x in &members {
             for i in 0..self.table.neighbors(x).len() {
@@ -407,7 +297,7 @@ impl Graph {
                         mask = mask & !(1 << slot) | u32::from(optimal) << slot;
                     }
                 }
-                Self::store(local, w, mask);
+                local.store(w, mask);
             }
         }
         // Inserted arcs as good as the old paths, between nodes whose distance stays.
@@ -417,7 +307,7 @@ impl Graph {
                 && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
             {
                 let mask = self.moves(local, u, col) | 1 << slot;
-                Self::store(local, u, mask);
+                local.store(u, mask);
             }
         }
         local.members = members;

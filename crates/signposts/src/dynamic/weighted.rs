@@ -14,135 +14,25 @@
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::workspace::Workspace;
 use super::{Column, Lost, Seeds, Shorter};
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
-/// One node's scratch; see [`super::repair`] for the stamps.
-#[derive(Debug, Clone, Copy)]
-#[repr(C, align(64))]
-struct Node {
-    region: u32,
-    known: u32,
-    seen: u32,
-    cached: u32,
-    patched: u32,
-    mask: u32,
-    old: Cost,
-    new: Cost,
-}
-
-impl Default for Node {
-    fn default() -> Node {
-        Node {
-            region: 0,
-            known: 0,
-            seen: 0,
-            cached: 0,
-            patched: 0,
-            mask: 0,
-            old: Cost::ZERO,
-            new: Cost::ZERO,
-        }
-    }
-}
-
-/// Scratch for weighted local repairs, reset in O(1) per column.
-pub(super) struct WeightedLocal {
-    generation: u32,
-    nodes: Vec<Node>,
-    members: Vec<usize>,
+/// The weighted repair's own scratch: its queue and the walk it is following.
+pub(super) struct Walks {
     heap: BinaryHeap<Reverse<(Cost, usize)>>,
     path: Vec<(usize, Cost)>,
-    /// The repaired column's new entries, `(node, mask)`, for the caller to write.
-    pub(super) writes: Vec<(usize, u64)>,
-    /// Nodes placed in regions or walked so far.
-    pub(super) work: usize,
     /// Walk steps allowed per column before the column is left to a search.
-    walk_limit: usize,
+    limit: usize,
 }
+
+/// Scratch for weighted repairs: distances as exact [`Cost`]s.
+pub(super) type WeightedLocal = Workspace<Cost, Walks>;
 
 impl WeightedLocal {
     pub(super) fn new(n: usize) -> WeightedLocal {
-        WeightedLocal {
-            generation: 0,
-            nodes: vec![Node::default(); n],
-            members: Vec::new(),
-            heap: BinaryHeap::new(),
-            path: Vec::new(),
-            writes: Vec::new(),
-            work: 0,
-            walk_limit: (n / 4).max(64),
-        }
-    }
-
-    fn start(&mut self) {
-        self.generation += 1;
-        self.members.clear();
-        self.writes.clear();
-        self.heap.clear();
-    }
-
-    fn in_region(&self, v: usize) -> bool {
-        self.nodes[v].region == self.generation
-    }
-
-    fn is_known(&self, v: usize) -> bool {
-        self.nodes[v].known == self.generation
-    }
-
-    fn old(&self, v: usize) -> Cost {
-        self.nodes[v].old
-    }
-
-    fn new_distance(&self, v: usize) -> Cost {
-        self.nodes[v].new
-    }
-
-    fn set_old(&mut self, v: usize, d: Cost) {
-        let generation = self.generation;
-        let node = &mut self.nodes[v];
-        node.known = generation;
-        node.old = d;
-    }
-
-    fn set_new(&mut self, v: usize, d: Cost) {
-        self.nodes[v].new = d;
-    }
-
-    fn saw(&mut self, v: usize) -> bool {
-        core::mem::replace(&mut self.nodes[v].seen, self.generation) == self.generation
-    }
-
-    fn patch(&mut self, v: usize) -> bool {
-        core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
-    }
-
-    fn join(&mut self, v: usize) {
-        if !self.in_region(v) {
-            self.nodes[v].region = self.generation;
-            self.members.push(v);
-            self.work += 1;
-        }
-    }
-
-    /// Records `mask` as the new entry of `u` (written by the caller), keeping the cache in
-    /// step.
-    fn store(&mut self, u: usize, mask: u32) {
-        let generation = self.generation;
-        let node = &mut self.nodes[u];
-        // The cache holds what the table will hold: an unchanged entry needs no write.
-        if node.cached == generation && node.mask == mask {
-            return;
-        }
-        node.cached = generation;
-        node.mask = mask;
-        self.writes.push((u, u64::from(mask)));
-    }
-
-    fn distance(&self, z: usize) -> Cost {
-        let node = &self.nodes[z];
-        if node.region == self.generation { node.new } else { node.old }
+        Workspace::with_queue(n, Walks { heap: BinaryHeap::new(), path: Vec::new(), limit: (n / 4).max(64) })
     }
 }
 
@@ -176,6 +66,7 @@ impl Graph {
     pub(super) fn repair_weighted(&self, column: Column<'_>, local: &mut WeightedLocal) -> bool {
         let Column { seeds, .. } = column;
         local.start();
+        local.queue.heap.clear();
         let done = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
             (false, true) => self.weighted_lost(column, local),
             (true, false) => self.weighted_shorter(column, local),
@@ -190,14 +81,9 @@ impl Graph {
     }
 
     fn weighted_moves(&self, local: &mut WeightedLocal, u: usize, col: usize) -> u32 {
-        let generation = local.generation;
-        let node = &mut local.nodes[u];
-        if node.cached != generation {
-            node.cached = generation;
-            node.mask =
-                self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32;
-        }
-        node.mask
+        local.mask(u, || {
+            self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32
+        })
     }
 
     /// The slot of `to` in `from`'s list when it is an optimal move of `from`.
@@ -209,7 +95,7 @@ impl Graph {
     /// The old distance of `y`, walking its optimal moves to a known node; remembered along
     /// the walk. `None` when the walk runs past the limit.
     fn walk_old(&self, local: &mut WeightedLocal, y: usize, t: usize, col: usize) -> Option<Cost> {
-        local.path.clear();
+        local.queue.path.clear();
         let mut at = y;
         let base = loop {
             if at == t {
@@ -226,15 +112,15 @@ impl Graph {
             let slot = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
                 .find(|&s| local.is_known(heads[s] as usize) || heads[s] as usize == t)
                 .unwrap_or(moves.trailing_zeros() as usize);
-            local.path.push((at, self.slot_cost(at, slot)));
+            local.queue.path.push((at, self.slot_cost(at, slot)));
             local.work += 1;
-            if local.path.len() > local.walk_limit {
+            if local.queue.path.len() > local.queue.limit {
                 return None;
             }
             at = heads[slot] as usize;
         };
         let mut d = base;
-        while let Some((x, c)) = local.path.pop() {
+        while let Some((x, c)) = local.queue.path.pop() {
             d = plus(d, c);
             local.set_old(x, d);
         }
@@ -278,11 +164,11 @@ impl Graph {
             local.join(u);
             local.set_old(u, old);
             local.saw(u);
-            local.heap.push(Reverse((old, u)));
+            local.queue.heap.push(Reverse((old, u)));
         }
         // Candidates leave the queue in order of old distance: by then every move of theirs
         // (strictly closer) is decided.
-        while let Some(Reverse((d, x))) = local.heap.pop() {
+        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
             if !local.in_region(x) {
                 let moves = self.weighted_moves(local, x, col);
                 let heads = self.table.neighbors(x);
@@ -295,14 +181,14 @@ impl Graph {
             }
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
-                if y == t || local.nodes[y].seen == local.generation {
+                if y == t || local.is_seen(y) {
                     continue;
                 }
                 let Some(slot) = self.weighted_move(local, y, x, col) else { continue };
                 local.saw(y);
                 let dy = d + self.slot_cost(y, slot);
                 local.set_old(y, dy);
-                local.heap.push(Reverse((dy, y)));
+                local.queue.heap.push(Reverse((dy, y)));
             }
         }
         if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
@@ -326,7 +212,7 @@ impl Graph {
             }
             local.set_new(x, best);
             if best != Cost::INFINITE {
-                local.heap.push(Reverse((best, x)));
+                local.queue.heap.push(Reverse((best, x)));
             }
         }
         self.settle_region(local);
@@ -337,7 +223,7 @@ impl Graph {
 
     /// Dijkstra inside the region from the seeds queued with their new distances.
     fn settle_region(&self, local: &mut WeightedLocal) {
-        while let Some(Reverse((d, x))) = local.heap.pop() {
+        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
             if d > local.new_distance(x) {
                 continue;
             }
@@ -347,7 +233,7 @@ impl Graph {
                     let dy = d + self.slot_cost(x, i);
                     if dy < local.new_distance(y) {
                         local.set_new(y, dy);
-                        local.heap.push(Reverse((dy, y)));
+                        local.queue.heap.push(Reverse((dy, y)));
                     }
                 }
             }
@@ -364,10 +250,10 @@ impl Graph {
             if !local.in_region(u) || new < local.new_distance(u) {
                 local.join(u);
                 local.set_new(u, new);
-                local.heap.push(Reverse((new, u)));
+                local.queue.heap.push(Reverse((new, u)));
             }
         }
-        while let Some(Reverse((d, x))) = local.heap.pop() {
+        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
             if d > local.new_distance(x) {
                 continue;
             }
@@ -389,7 +275,7 @@ impl Graph {
                 if dy < local.old(y) && (!local.in_region(y) || dy < local.new_distance(y)) {
                     local.join(y);
                     local.set_new(y, dy);
-                    local.heap.push(Reverse((dy, y)));
+                    local.queue.heap.push(Reverse((dy, y)));
                 }
             }
         }

@@ -1,0 +1,150 @@
+//! The scratch both local repairs share: per-node stamps, old and new distances and cached
+//! entries, reset in O(1) per column.
+
+/// One node's record. A stamp equal to the workspace's generation means "set while repairing
+/// this column"; bumping the generation resets every record at once. With `u32` distances a
+/// record is 32 bytes, aligned so that it never straddles two cache lines.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Node<D> {
+    /// In the region whose distance changes.
+    region: u32,
+    /// `old` holds the node's distance before the edit.
+    known: u32,
+    /// Examined (removal repairs).
+    seen: u32,
+    /// `mask` holds the node's entry toward the column.
+    cached: u32,
+    /// Entry patched (boundary nodes).
+    patched: u32,
+    mask: u32,
+    old: D,
+    new: D,
+}
+
+/// Scratch for the local repairs of one worker: records of distances of type `D` (`u32` for
+/// unit costs, [`Cost`](crate::Cost) otherwise) and the repair's own queues `Q`.
+pub(super) struct Workspace<D, Q> {
+    generation: u32,
+    nodes: Vec<Node<D>>,
+    /// The region's nodes, in the order they joined.
+    pub(super) members: Vec<usize>,
+    /// The repaired column's new entries, `(node, mask)`, for the caller to write.
+    pub(super) writes: Vec<(usize, u64)>,
+    /// Nodes placed in regions (or walked) so far.
+    pub(super) work: usize,
+    pub(super) queue: Q,
+}
+
+impl<D: Copy + Default, Q> Workspace<D, Q> {
+    pub(super) fn with_queue(n: usize, queue: Q) -> Self {
+        Workspace {
+            generation: 0,
+            nodes: vec![Node::default(); n],
+            members: Vec::new(),
+            writes: Vec::new(),
+            work: 0,
+            queue,
+        }
+    }
+
+    /// Starts a column: every record reads as unset (the queue is the caller's).
+    pub(super) fn start(&mut self) {
+        self.generation += 1;
+        self.members.clear();
+        self.writes.clear();
+    }
+
+    #[inline]
+    pub(super) fn in_region(&self, v: usize) -> bool {
+        self.nodes[v].region == self.generation
+    }
+
+    #[inline]
+    pub(super) fn is_known(&self, v: usize) -> bool {
+        self.nodes[v].known == self.generation
+    }
+
+    /// Whether `v` has been examined in this column.
+    #[inline]
+    pub(super) fn is_seen(&self, v: usize) -> bool {
+        self.nodes[v].seen == self.generation
+    }
+
+    #[inline]
+    pub(super) fn old(&self, v: usize) -> D {
+        self.nodes[v].old
+    }
+
+    #[inline]
+    pub(super) fn new_distance(&self, v: usize) -> D {
+        self.nodes[v].new
+    }
+
+    #[inline]
+    pub(super) fn set_old(&mut self, v: usize, d: D) {
+        let generation = self.generation;
+        let node = &mut self.nodes[v];
+        node.known = generation;
+        node.old = d;
+    }
+
+    #[inline]
+    pub(super) fn set_new(&mut self, v: usize, d: D) {
+        self.nodes[v].new = d;
+    }
+
+    /// Marks `v` seen; returns whether it was seen before.
+    #[inline]
+    pub(super) fn saw(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].seen, self.generation) == self.generation
+    }
+
+    /// Marks `v` patched; returns whether it was patched before.
+    #[inline]
+    pub(super) fn patch(&mut self, v: usize) -> bool {
+        core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
+    }
+
+    #[inline]
+    pub(super) fn join(&mut self, v: usize) {
+        if !self.in_region(v) {
+            self.nodes[v].region = self.generation;
+            self.members.push(v);
+            self.work += 1;
+        }
+    }
+
+    /// The distance of `z` after the repair: new inside the region, old outside.
+    #[inline]
+    pub(super) fn distance(&self, z: usize) -> D {
+        let node = &self.nodes[z];
+        if node.region == self.generation { node.new } else { node.old }
+    }
+
+    /// The entry of `u` toward the column, read by `read` once per column.
+    #[inline]
+    pub(super) fn mask(&mut self, u: usize, read: impl FnOnce() -> u32) -> u32 {
+        let generation = self.generation;
+        let node = &mut self.nodes[u];
+        if node.cached != generation {
+            node.cached = generation;
+            node.mask = read();
+        }
+        node.mask
+    }
+
+    /// Records `mask` as the new entry of `u` (written by the caller), keeping the cache in
+    /// step; an unchanged entry needs no write.
+    #[inline]
+    pub(super) fn store(&mut self, u: usize, mask: u32) {
+        let generation = self.generation;
+        let node = &mut self.nodes[u];
+        if node.cached == generation && node.mask == mask {
+            return;
+        }
+        node.cached = generation;
+        node.mask = mask;
+        self.writes.push((u, u64::from(mask)));
+    }
+}
