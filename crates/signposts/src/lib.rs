@@ -70,8 +70,15 @@
 //! [`Graph::apply`] (with [`dynamic::Change`]s), [`Graph::connect`], [`Graph::disconnect`] and
 //! [`grid::GridOracle::set_blocked`] edit a built oracle in place: afterwards every answer is
 //! what a fresh build would give. The [`dynamic`] module states which targets an edit can
-//! affect and how each is repaired; unweighted graphs are repaired locally, around the nodes
-//! whose distance changes.
+//! affect and how each is repaired; undirected graphs (unit, weighted or octile costs) are
+//! repaired locally, around the nodes whose distance changes, on all cores.
+//!
+//! ## Single queries
+//!
+//! When a table is not worth building (a one-off path on a huge map, a unit kind with its own
+//! terrain costs, a map that changes every tick), [`search`] answers one query at a time: A*
+//! (over jump points where costs are uniform) and greedy search on four-bit tile grids with
+//! per-unit cost layers, with no heap allocation per query.
 //!
 //! ## Saving and loading
 //!
@@ -127,6 +134,8 @@
 //! - [`grid::GridOracle`]: a tile grid, answered in cells and directions.
 //! - [`Graph16`], [`Graph32`], [`Graph64`], [`Graph128`]: tiny graphs (rooms, boards, menus),
 //!   no heap, `u8` ids, `Copy`.
+//! - [`search::Searcher`]: no table at all, one search per query: maps too large for a table,
+//!   per-unit terrain costs, maps that change every tick.
 //!
 //! ## Features
 //!
