@@ -1,12 +1,15 @@
 //! The main job: build oracles for a seeded 80×80 perfect maze and a 100×100 grid, answer
 //! queries, then let 2,000 entities chase a moving player on a walled grid while a door opens
-//! and closes, and print what everything cost.
+//! and closes, then answer one-off queries without a table on a 512×512 map with two unit
+//! kinds, and print what everything cost.
 //!
 //! Run: `cargo run --release -p signposts --example demo`
 
 use std::time::Instant;
 
 use signposts::generate::{Connectivity, SplitMix64, grid, maze, walled_grid};
+use signposts::grid::Cell;
+use signposts::search::{Layer, Route, Searcher, TileGrid};
 use signposts::{Graph, GraphBuilder, NodeId};
 
 fn main() {
@@ -28,6 +31,48 @@ fn main() {
         println!();
     }
     chase();
+    single_queries();
+}
+
+/// One-off paths without a table: a 512×512 map of grass, swamp and rock, walkers (swamp is
+/// slow) and flyers (everything but rock costs the same), one reused searcher.
+fn single_queries() {
+    println!("\n== single queries: 512x512 map, grass / swamp / rock, walkers and flyers, no table");
+    let mut rng = SplitMix64::new(5);
+    let tiles = TileGrid::from_fn(512, 512, |_| match rng.below(100) {
+        0..=14 => 0,  // rock
+        15..=29 => 2, // swamp
+        _ => 1,       // grass
+    })
+    .expect("tags below 16");
+    let walker = Layer::WALKABLE.with(2, 4);
+    let flyer = Layer::WALKABLE;
+    let mut searcher = Searcher::new();
+    let mut open = || loop {
+        let cell = Cell::new(rng.below(512) as u32, rng.below(512) as u32);
+        if tiles.tag(cell) != Some(0) {
+            break cell;
+        }
+    };
+    let queries: Vec<(Cell, Cell)> = (0..200).map(|_| (open(), open())).collect();
+    for (name, layer) in
+        [("walkers (swamp costs 4: plain A*)", walker), ("flyers (uniform: jump points)", flyer)]
+    {
+        let start = Instant::now();
+        let (mut found, mut cells) = (0, 0);
+        for &(a, b) in &queries {
+            let route =
+                searcher.astar(&tiles, layer, signposts::grid::Connectivity::Eight, a, b).expect("inside");
+            found += usize::from(!matches!(route, Route::Unreachable));
+            cells += searcher.expanded();
+        }
+        println!(
+            "   {name}: {:.1} µs per path, {} cells expanded on average, {found} of {} found",
+            start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64,
+            cells / queries.len(),
+            queries.len()
+        );
+    }
 }
 
 fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
