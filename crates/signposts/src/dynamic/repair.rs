@@ -97,17 +97,10 @@ impl Graph {
         }
     }
 
-    /// The entry of `u` toward column `col`, read once per repair.
-    fn moves(&self, local: &mut Local, u: usize, col: usize) -> u32 {
-        local.mask(u, || {
-            self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32
-        })
-    }
-
     /// Whether `to` is an optimal move of `from`.
     fn is_move(&self, local: &mut Local, from: usize, to: usize, col: usize) -> bool {
         let slot = self.table.neighbors(from).iter().position(|&z| z as usize == to);
-        slot.is_some_and(|slot| self.moves(local, from, col) >> slot & 1 == 1)
+        slot.is_some_and(|slot| self.cached_moves(local, from, col) >> slot & 1 == 1)
     }
 
     /// The old distance of `y` from that of its neighbour `x` across an old edge.
@@ -152,7 +145,7 @@ impl Graph {
                 }
                 local.saw(y);
                 local.set_old(y, d + 1);
-                let moves = self.moves(local, y, col);
+                let moves = self.cached_moves(local, y, col);
                 let heads = self.table.neighbors(y);
                 let all_inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
                     .all(|s| local.in_region(heads[s] as usize));
@@ -264,52 +257,10 @@ impl Graph {
         true
     }
 
-    /// Records the repaired entries: the region's from its new distances; in the entries of
-    /// its outside neighbours, the bits toward region nodes follow the new distances (their
-    /// other bits do not change); inserted arcs as good as the old paths between two nodes
-    /// outside the region are set.
+    /// Records the repaired entries: a move is optimal when it leads one step closer.
     fn write_region(&self, col: usize, t: usize, add: &[(usize, usize, NodeId)], local: &mut Local) {
-        let members = core::mem::take(&mut local.members);
-        for &y in &members {
-            let dy = local.new_distance(y);
-            let mut mask = 0;
-            if dy != UNREACHABLE && dy != 0 {
-                for (i, &z) in self.table.neighbors(y).iter().enumerate() {
-                    if local.distance(z as usize) == dy - 1 {
-                        mask |= 1 << i;
-                    }
-                }
-            }
-            local.store(y, mask);
-        }
-        for &x in &members {
-            for i in 0..self.table.neighbors(x).len() {
-                let w = self.table.neighbors(x)[i] as usize;
-                if local.in_region(w) || w == t || local.patch(w) {
-                    continue;
-                }
-                let dw = local.old(w);
-                let mut mask = self.moves(local, w, col);
-                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
-                    if local.in_region(z as usize) {
-                        let optimal =
-                            dw != UNREACHABLE && dw != 0 && local.new_distance(z as usize) == dw - 1;
-                        mask = mask & !(1 << slot) | u32::from(optimal) << slot;
-                    }
-                }
-                local.store(w, mask);
-            }
-        }
-        // Inserted arcs as good as the old paths, between nodes whose distance stays.
-        for &(_, u, v) in add {
-            if !local.in_region(u)
-                && !local.in_region(v as usize)
-                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
-            {
-                let mask = self.moves(local, u, col) | 1 << slot;
-                local.store(u, mask);
-            }
-        }
-        local.members = members;
+        self.record_region(col, t, add, local, |from, to, _, _| {
+            from != UNREACHABLE && from != 0 && to == from - 1
+        });
     }
 }

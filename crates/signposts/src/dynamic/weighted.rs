@@ -80,16 +80,10 @@ impl Graph {
         self.model.cost(self.arc_cost(self.table.rows[x].first as usize + slot))
     }
 
-    fn weighted_moves(&self, local: &mut WeightedLocal, u: usize, col: usize) -> u32 {
-        local.mask(u, || {
-            self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32
-        })
-    }
-
     /// The slot of `to` in `from`'s list when it is an optimal move of `from`.
     fn weighted_move(&self, local: &mut WeightedLocal, from: usize, to: usize, col: usize) -> Option<usize> {
         let slot = self.table.neighbors(from).iter().position(|&z| z as usize == to)?;
-        (self.weighted_moves(local, from, col) >> slot & 1 == 1).then_some(slot)
+        (self.cached_moves(local, from, col) >> slot & 1 == 1).then_some(slot)
     }
 
     /// The old distance of `y`, walking its optimal moves to a known node; remembered along
@@ -104,7 +98,7 @@ impl Graph {
             if local.is_known(at) {
                 break local.old(at);
             }
-            let moves = self.weighted_moves(local, at, col);
+            let moves = self.cached_moves(local, at, col);
             if moves == 0 {
                 break Cost::INFINITE;
             }
@@ -170,7 +164,7 @@ impl Graph {
         // (strictly closer) is decided.
         while let Some(Reverse((d, x))) = local.queue.heap.pop() {
             if !local.in_region(x) {
-                let moves = self.weighted_moves(local, x, col);
+                let moves = self.cached_moves(local, x, col);
                 let heads = self.table.neighbors(x);
                 let inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
                     .all(|s| local.in_region(heads[s] as usize));
@@ -300,7 +294,8 @@ impl Graph {
         Some(())
     }
 
-    /// Records the repaired entries, as [`Graph::write_region`] does for unit costs.
+    /// Records the repaired entries: a move is optimal when its cost and the distance it
+    /// leads to add up to the node's distance, compared exactly.
     fn weighted_write(
         &self,
         col: usize,
@@ -308,49 +303,8 @@ impl Graph {
         add: &[(usize, usize, NodeId)],
         local: &mut WeightedLocal,
     ) {
-        let members = core::mem::take(&mut local.members);
-        for &y in &members {
-            let dy = local.new_distance(y);
-            let mut mask = 0u32;
-            if dy != Cost::INFINITE {
-                for (i, &z) in self.table.neighbors(y).iter().enumerate() {
-                    let dz = local.distance(z as usize);
-                    if dz != Cost::INFINITE && dz + self.slot_cost(y, i) == dy {
-                        mask |= 1 << i;
-                    }
-                }
-            }
-            local.store(y, mask);
-        }
-        for &x in &members {
-            for i in 0..self.table.neighbors(x).len() {
-                let w = self.table.neighbors(x)[i] as usize;
-                if local.in_region(w) || w == t || local.patch(w) {
-                    continue;
-                }
-                let dw = local.old(w);
-                let mut mask = self.weighted_moves(local, w, col);
-                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
-                    if local.in_region(z as usize) {
-                        let dz = local.new_distance(z as usize);
-                        let optimal = dw != Cost::INFINITE
-                            && dz != Cost::INFINITE
-                            && dz + self.slot_cost(w, slot) == dw;
-                        mask = mask & !(1 << slot) | u32::from(optimal) << slot;
-                    }
-                }
-                local.store(w, mask);
-            }
-        }
-        for &(_, u, v) in add {
-            if !local.in_region(u)
-                && !local.in_region(v as usize)
-                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
-            {
-                let mask = self.weighted_moves(local, u, col) | 1 << slot;
-                local.store(u, mask);
-            }
-        }
-        local.members = members;
+        self.record_region(col, t, add, local, |from, to, node, slot| {
+            from != Cost::INFINITE && to != Cost::INFINITE && to + self.slot_cost(node, slot) == from
+        });
     }
 }

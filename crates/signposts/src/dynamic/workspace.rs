@@ -1,5 +1,8 @@
 //! The scratch both local repairs share: per-node stamps, old and new distances and cached
-//! entries, reset in O(1) per column.
+//! entries, reset in O(1) per column; and what both do with it: read entries once per column
+//! and record the repaired ones.
+
+use crate::{Graph, NodeId};
 
 /// One node's record. A stamp equal to the workspace's generation means "set while repairing
 /// this column"; bumping the generation resets every record at once. With `u32` distances a
@@ -146,5 +149,73 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
         node.cached = generation;
         node.mask = mask;
         self.writes.push((u, u64::from(mask)));
+    }
+}
+
+impl Graph {
+    /// The entry of `u` toward column `col`, read from the table once per column.
+    pub(super) fn cached_moves<D: Copy + Default, Q>(
+        &self,
+        local: &mut Workspace<D, Q>,
+        u: usize,
+        col: usize,
+    ) -> u32 {
+        local.mask(u, || {
+            self.table.narrow_entry(u, col).expect("local repairs run on narrow tables only") as u32
+        })
+    }
+
+    /// Records the repaired entries of column `col` (target `t`): the region's from its new
+    /// distances; in the entries of its outside neighbours, the bits toward region nodes
+    /// follow the new distances (their other bits do not change); inserted arcs as good as the
+    /// old paths between two nodes outside the region are set. `optimal(d_from, d_to, from,
+    /// slot)` says whether the move in `slot` of `from`, toward a node of distance `d_to`, is
+    /// optimal for a node of distance `d_from`.
+    pub(super) fn record_region<D: Copy + Default, Q>(
+        &self,
+        col: usize,
+        t: usize,
+        add: &[(usize, usize, NodeId)],
+        local: &mut Workspace<D, Q>,
+        optimal: impl Fn(D, D, usize, usize) -> bool,
+    ) {
+        let members = core::mem::take(&mut local.members);
+        for &y in &members {
+            let dy = local.new_distance(y);
+            let mut mask = 0;
+            for (slot, &z) in self.table.neighbors(y).iter().enumerate() {
+                if optimal(dy, local.distance(z as usize), y, slot) {
+                    mask |= 1 << slot;
+                }
+            }
+            local.store(y, mask);
+        }
+        for &x in &members {
+            for i in 0..self.table.neighbors(x).len() {
+                let w = self.table.neighbors(x)[i] as usize;
+                if local.in_region(w) || w == t || local.patch(w) {
+                    continue;
+                }
+                let dw = local.old(w);
+                let mut mask = self.cached_moves(local, w, col);
+                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
+                    if local.in_region(z as usize) {
+                        let bit = optimal(dw, local.new_distance(z as usize), w, slot);
+                        mask = mask & !(1 << slot) | u32::from(bit) << slot;
+                    }
+                }
+                local.store(w, mask);
+            }
+        }
+        for &(_, u, v) in add {
+            if !local.in_region(u)
+                && !local.in_region(v as usize)
+                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
+            {
+                let mask = self.cached_moves(local, u, col) | 1 << slot;
+                local.store(u, mask);
+            }
+        }
+        local.members = members;
     }
 }
