@@ -237,6 +237,30 @@ impl Table {
         Some((start + bit / 64, (bit % 64) as u32, u64::MAX >> (64 - (1u32 << log))))
     }
 
+    /// Calls `f(col, entry)` for every nonzero entry of node `u`, in column order, reading the
+    /// row a word at a time. Returns `false` (calling nothing) for rows of wide entries.
+    pub fn for_each_narrow(&self, u: usize, mut f: impl FnMut(usize, u64)) -> bool {
+        let row = self.rows[u];
+        let Some(log) = row.width_log2() else { return false };
+        let per_word = 64 >> log;
+        let field = u64::MAX >> (64 - (1u32 << log));
+        let n = self.order.len();
+        for block in 0..n.div_ceil(BLOCK) {
+            let (start, lanes) = self.layout.chunk(row, block);
+            let words = &self.words[start..start + (lanes << log)];
+            for (i, &word) in words.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let at = rest.trailing_zeros() >> log;
+                    let col = block * BLOCK + i * per_word + at as usize;
+                    f(col, (word >> (at << log)) & field);
+                    rest &= !(field << (at << log));
+                }
+            }
+        }
+        true
+    }
+
     /// The entry of node `u` toward column `col`, for rows of at most 64 bits (`None` for wide
     /// rows): the hot path of the local repairs.
     #[inline]
@@ -300,7 +324,7 @@ impl Table {
     }
 
     /// Writes entries of at most 64 bits, `(col, node, mask)`, given in groups that share no
-    /// block of columns, each group's columns ascending: the groups are written in parallel
+    /// block of columns, groups in column order: the groups are written in parallel
     /// (with the `parallel` feature), each into its own blocks' words.
     pub fn write_groups(&mut self, groups: &[Vec<(usize, usize, u64)>]) {
         /// A group's words, the index of its first word, and its writes.
@@ -310,9 +334,13 @@ impl Table {
         let mut rest: &mut [u64] = &mut self.words;
         let mut base = 0;
         for group in groups {
-            let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
-            let start = first.0 / BLOCK * block_words;
-            let end = ((last.0 / BLOCK + 1) * block_words).min(base + rest.len());
+            let (Some(first), Some(last)) =
+                (group.iter().map(|w| w.0).min(), group.iter().map(|w| w.0).max())
+            else {
+                continue;
+            };
+            let start = first / BLOCK * block_words;
+            let end = ((last / BLOCK + 1) * block_words).min(base + rest.len());
             debug_assert!(start >= base, "groups share no block and come in column order");
             let (_, tail) = core::mem::take(&mut rest).split_at_mut(start - base);
             let (part, tail) = tail.split_at_mut(end - start);

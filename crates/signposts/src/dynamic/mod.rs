@@ -196,11 +196,10 @@ impl Plan {
         }
     }
 
-    /// Sorts the lists by column and indexes where each column's entries start.
+    /// Orders the lists by column (a stable counting sort: the lists hold up to one entry per
+    /// column and edited node, and are pushed in target order) and indexes where each
+    /// column's entries start.
     fn index(&mut self) {
-        self.lost.sort_by_key(|l| l.col);
-        self.shorter.sort_by_key(|s| s.col);
-        self.add.sort_by_key(|a| a.0);
         let n = self.states.len();
         let mut starts = vec![[0u32; 3]; n + 1];
         for col in self.lost.iter().map(|l| l.col) {
@@ -218,6 +217,9 @@ impl Plan {
                 *start += add;
             }
         }
+        self.lost = scatter(&self.lost, |l| l.col, starts.iter().map(|s| s[0]));
+        self.shorter = scatter(&self.shorter, |s| s.col, starts.iter().map(|s| s[1]));
+        self.add = scatter(&self.add, |a| a.0, starts.iter().map(|s| s[2]));
         self.starts = starts;
     }
 
@@ -239,10 +241,21 @@ impl Plan {
     }
 }
 
+/// `items` in order of `key`, stable, given where each key's items start.
+fn scatter<T: Copy>(items: &[T], key: impl Fn(&T) -> usize, starts: impl Iterator<Item = u32>) -> Vec<T> {
+    let mut next: Vec<u32> = starts.collect();
+    let mut out: Vec<T> = items.to_vec();
+    for item in items {
+        let slot = &mut next[key(item)];
+        out[*slot as usize] = *item;
+        *slot += 1;
+    }
+    out
+}
+
 /// A local repair's scratch, one per worker: the unit repair ([`repair`]) or the weighted one
 /// ([`weighted`]).
 trait Scratch {
-    fn new(n: usize) -> Self;
     /// Repairs one column into [`Scratch::writes`]; `false` leaves it to a search.
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool;
     fn writes(&self) -> &[(usize, u64)];
@@ -250,13 +263,29 @@ trait Scratch {
     fn work(&self) -> usize;
     /// What a rebuild costs, in the same units as [`Scratch::work`].
     fn rebuild_work(graph: &Graph) -> usize;
+    /// Runs `f` with this thread's scratch for `n` nodes, kept from one update to the next: a
+    /// fresh one is an allocation of 32 bytes per node whose pages fault on first touch, which
+    /// costs more than a small repair. (It stays allocated on the thread, a small fraction of
+    /// the n² table it serves.)
+    fn with<R>(n: usize, f: impl FnOnce(&mut Self) -> R) -> R;
+}
+
+/// Runs `f` with the scratch kept in `pool` if it is for `n` nodes, else a new one, and keeps
+/// it there afterwards.
+fn pooled<S, R>(
+    pool: &'static std::thread::LocalKey<std::cell::Cell<Option<S>>>,
+    n: usize,
+    nodes: impl Fn(&S) -> usize,
+    new: impl Fn(usize) -> S,
+    f: impl FnOnce(&mut S) -> R,
+) -> R {
+    let mut scratch = pool.take().filter(|s| nodes(s) == n).unwrap_or_else(|| new(n));
+    let result = f(&mut scratch);
+    pool.set(Some(scratch));
+    result
 }
 
 impl Scratch for Local {
-    fn new(n: usize) -> Self {
-        Local::new(n)
-    }
-
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool {
         graph.repair(column, self)
     }
@@ -274,13 +303,14 @@ impl Scratch for Local {
     fn rebuild_work(graph: &Graph) -> usize {
         graph.core_len().pow(2) / 64
     }
+
+    fn with<R>(n: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        thread_local!(static POOL: std::cell::Cell<Option<Local>> = const { std::cell::Cell::new(None) });
+        pooled(&POOL, n, Local::nodes_len, Local::new, f)
+    }
 }
 
 impl Scratch for WeightedLocal {
-    fn new(n: usize) -> Self {
-        WeightedLocal::new(n)
-    }
-
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool {
         graph.repair_weighted(column, self)
     }
@@ -297,6 +327,11 @@ impl Scratch for WeightedLocal {
     /// settles.
     fn rebuild_work(graph: &Graph) -> usize {
         graph.nodes_len().pow(2) / 8
+    }
+
+    fn with<R>(n: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        thread_local!(static POOL: std::cell::Cell<Option<WeightedLocal>> = const { std::cell::Cell::new(None) });
+        pooled(&POOL, n, WeightedLocal::nodes_len, WeightedLocal::new, f)
     }
 }
 
@@ -473,6 +508,15 @@ impl Graph {
         Ok(Update { columns, repaired, patched, rows, rebuilt: false })
     }
 
+    /// The nodes of each component, by label.
+    fn nodes_by_component(&self) -> Vec<Vec<u32>> {
+        let mut nodes = vec![Vec::new(); self.components as usize];
+        for (x, &c) in self.component.iter().enumerate() {
+            nodes[c as usize].push(x as u32);
+        }
+        nodes
+    }
+
     /// The size of the 2-core: the bit-parallel build's cost grows with its square (trees
     /// hanging off it are filled by runs).
     fn core_len(&self) -> usize {
@@ -499,26 +543,60 @@ impl Graph {
         let work = AtomicUsize::new(0);
         let over = |work: usize| work > floor && work > *budget.get_or_init(|| S::rebuild_work(self));
         let graph = &*self;
+        // Nodes by component, for columns whose target an edit cut off.
+        let by_component = OnceLock::new();
         // Repairs a run of columns with one scratch: new entries `(column, node, mask)` and
         // the columns left to a search; `None` once over the budget.
         let run = |columns: &[usize]| {
-            let mut local = S::new(n);
-            let mut writes = Vec::new();
-            let mut failed = Vec::new();
-            for &col in columns {
-                if over(work.load(Ordering::Relaxed)) {
-                    return None;
+            S::with(n, |local| {
+                let mut writes = Vec::new();
+                let mut failed = Vec::new();
+                // Columns whose target the removals cut off from every node that lost its last
+                // move: each such node's whole component loses the target (no distance elsewhere
+                // changes), so their entries there are cleared without a search.
+                let mut rest = Vec::new();
+                for &col in columns {
+                    let t = graph.table.order[col] as usize;
+                    let seeds = plan.seeds(col);
+                    let target = graph.component[t];
+                    if seeds.lost.is_empty()
+                        || !seeds.shorter.is_empty()
+                        || seeds.lost.iter().any(|s| graph.component[s.u] == target)
+                    {
+                        rest.push(col);
+                        continue;
+                    }
+                    let by_component: &Vec<Vec<u32>> =
+                        by_component.get_or_init(|| graph.nodes_by_component());
+                    let mut cut: Vec<u32> = seeds.lost.iter().map(|s| graph.component[s.u]).collect();
+                    cut.sort_unstable();
+                    cut.dedup();
+                    for c in cut {
+                        let nodes = &by_component[c as usize];
+                        // Counted before writing: a cut through the middle clears half the
+                        // table.
+                        if over(work.fetch_add(nodes.len(), Ordering::Relaxed) + nodes.len()) {
+                            return None;
+                        }
+                        writes.extend(nodes.iter().map(|&x| (col, x as usize, 0)));
+                    }
                 }
-                let before = local.work();
-                let t = graph.table.order[col] as usize;
-                if local.repair(graph, Column { col, t, seeds: plan.seeds(col), inserted, ends }) {
-                    writes.extend(local.writes().iter().map(|&(u, mask)| (col, u, mask)));
-                } else {
-                    failed.push(col);
+                let columns = &rest[..];
+                for &col in columns {
+                    if over(work.load(Ordering::Relaxed)) {
+                        return None;
+                    }
+                    let before = local.work();
+                    let t = graph.table.order[col] as usize;
+                    if local.repair(graph, Column { col, t, seeds: plan.seeds(col), inserted, ends }) {
+                        writes.extend(local.writes().iter().map(|&(u, mask)| (col, u, mask)));
+                    } else {
+                        failed.push(col);
+                    }
+                    work.fetch_add(local.work() - before, Ordering::Relaxed);
                 }
-                work.fetch_add(local.work() - before, Ordering::Relaxed);
-            }
-            Some((writes, failed))
+                Some((writes, failed))
+            })
         };
         // Runs of whole blocks of columns, so that their writes share no table word: two runs
         // per thread, each with its own scratch; few columns stay on this thread.
@@ -643,6 +721,8 @@ impl Graph {
         let n = self.nodes_len();
         let mut plan = Plan::new(n);
         let incoming = Incoming::new();
+        // Old distances from the ends of removed arcs, by node.
+        let mut searched = Ends::new();
         for (&u, (heads, costs)) in edited {
             let old = self.out_arcs(u);
             // Slots of removed arcs (or arcs whose cost changed).
@@ -651,28 +731,52 @@ impl Graph {
                 .collect();
             if !removed.is_empty() {
                 // Columns toward which `u` lost its last optimal move.
-                let lost: Vec<usize> = (0..n)
-                    .filter(|&col| {
-                        let entry = self.table.entry(u, col);
-                        removed.iter().any(|&s| entry.contains(s))
-                            && crate::table::Slots::new(entry).all(|s| removed.contains(&s))
-                    })
-                    .collect();
+                let mut lost = Vec::new();
+                let gone = removed.iter().fold(0u64, |m, &s| m | 1 << s);
+                let narrow = self.table.for_each_narrow(u, |col, entry| {
+                    if entry & !gone == 0 {
+                        lost.push(col);
+                    }
+                });
+                if !narrow {
+                    lost = (0..n)
+                        .filter(|&col| {
+                            let entry = self.table.entry(u, col);
+                            removed.iter().any(|&s| entry.contains(s))
+                                && crate::table::Slots::new(entry).all(|s| removed.contains(&s))
+                        })
+                        .collect();
+                }
                 // Their old distances from `u`: a walk along the old table per column when
                 // that is cheaper than one search from `u` (the graph being undirected when
                 // the local repair uses them; otherwise they are only passed along).
+                // A removed optimal move `u → h` gives `d(u) = c + d(h)` from a search already
+                // made from `h` (the other end of a removed edge, say).
                 let walk = self.directed || lost.len() <= 32;
-                let from_u_old = if walk { Vec::new() } else { self.search(u, false, &incoming) };
+                let mut from_u_old = None;
                 for col in lost {
                     let t = self.table.order[col] as usize;
-                    let old =
-                        if walk { self.walk_cost(u, t).unwrap_or(Cost::INFINITE) } else { from_u_old[t] };
+                    let old = if walk {
+                        self.walk_cost(u, t).unwrap_or(Cost::INFINITE)
+                    } else {
+                        let known = crate::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
+                            let h = old.0[s] as usize;
+                            let from_h = searched.get(&h).or_else(|| ends.get(&h))?;
+                            Some(self.model.cost(old.1[s]) + from_h[t])
+                        });
+                        known.unwrap_or_else(|| {
+                            from_u_old.get_or_insert_with(|| self.search(u, false, &incoming))[t]
+                        })
+                    };
                     plan.search(col);
                     plan.lost.push(Lost { col, u, old });
                 }
+                if let Some(from_u_old) = from_u_old {
+                    searched.insert(u, from_u_old);
+                }
             }
             // Inserted arcs (or new costs) that are at least as good as the old distances.
-            let mut from_u = ends.remove(&u);
+            let mut from_u = ends.remove(&u).or_else(|| searched.remove(&u));
             for (&v, &c) in heads.iter().zip(costs) {
                 if old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c) {
                     continue;
@@ -735,17 +839,23 @@ impl Graph {
         let old_neighbors = core::mem::take(&mut self.table.neighbors);
         let old_costs = core::mem::take(&mut self.costs);
         let old_cost = |a: usize| old_costs.get(a).copied().unwrap_or(1);
+        // Unit costs stay implicit (an empty list) while every edited arc costs 1.
+        let keep_costs = !old_costs.is_empty() || edited.values().any(|(_, c)| c.iter().any(|&c| c != 1));
         let mut neighbors = Vec::with_capacity(old_neighbors.len());
-        let mut costs = Vec::with_capacity(old_neighbors.len());
+        let mut costs = Vec::with_capacity(if keep_costs { old_neighbors.len() } else { 0 });
         for u in 0..n {
             let slots = self.table.rows[u].slots();
             let first = neighbors.len();
             if let Some((heads, cost)) = edited.get(&u) {
                 neighbors.extend_from_slice(heads);
-                costs.extend_from_slice(cost);
+                if keep_costs {
+                    costs.extend_from_slice(cost);
+                }
             } else {
                 neighbors.extend_from_slice(&old_neighbors[slots.clone()]);
-                costs.extend(slots.map(old_cost));
+                if keep_costs {
+                    costs.extend(slots.map(old_cost));
+                }
             }
             let row = &mut self.table.rows[u];
             row.first = u32::try_from(first).expect("arcs fit u32");
@@ -757,12 +867,13 @@ impl Graph {
         // one, so only those rows are checked.
         let rows = &self.table.rows;
         let arcs = &self.table.neighbors;
+        let cost = |a: usize| costs.get(a).copied().unwrap_or(1);
         let reverse_cost = |u: usize, v: usize| {
             let list = &arcs[rows[v].slots()];
-            list.binary_search(&(u as NodeId)).ok().map(|i| costs[rows[v].first as usize + i])
+            list.binary_search(&(u as NodeId)).ok().map(|i| cost(rows[v].first as usize + i))
         };
         let symmetric =
-            |u: usize| rows[u].slots().all(|a| reverse_cost(u, arcs[a] as usize) == Some(costs[a]));
+            |u: usize| rows[u].slots().all(|a| reverse_cost(u, arcs[a] as usize) == Some(cost(a)));
         let directed = if self.directed {
             !(0..n).all(symmetric)
         } else {
@@ -786,7 +897,11 @@ impl Graph {
         let was_directed = self.directed;
         self.directed = directed;
         self.edges = edges;
-        self.costs = if directed || weighted { costs } else { Vec::new() };
+        self.costs = match (directed || weighted, costs.is_empty()) {
+            (true, true) => vec![1; self.table.neighbors.len()],
+            (true, false) => costs,
+            (false, _) => Vec::new(),
+        };
         if directed {
             let offsets: Vec<u32> = rows
                 .iter()

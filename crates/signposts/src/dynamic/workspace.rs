@@ -51,8 +51,18 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
         }
     }
 
+    /// Nodes of the graph this scratch serves.
+    pub(super) fn nodes_len(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Starts a column: every record reads as unset (the queue is the caller's).
     pub(super) fn start(&mut self) {
+        if self.generation == u32::MAX {
+            // Stamps are about to repeat: clear them (once per 4 billion columns).
+            self.nodes.fill(Node::default());
+            self.generation = 0;
+        }
         self.generation += 1;
         self.members.clear();
         self.writes.clear();
