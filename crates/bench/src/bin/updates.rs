@@ -15,20 +15,21 @@ fn ms(start: Instant) -> f64 {
 /// Times toggling each of `edges` off and on again (two updates), checked against a fresh
 /// build after the last one.
 fn edge_toggles(name: &str, builder: &GraphBuilder, edges: &[(NodeId, NodeId)], connected: bool) {
-    // The median of three builds: the machine is shared and noisy.
-    let mut builds: Vec<(f64, Graph)> = (0..3)
-        .map(|_| {
-            let start = Instant::now();
-            let graph = builder.build();
-            (ms(start), graph)
-        })
-        .collect();
-    builds.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let (rebuild, mut graph) = builds.swap_remove(1);
-    drop(builds);
+    // Rebuilds timed before, between and after the updates, and the median taken: the
+    // machine is shared and its speed drifts during a run.
+    let timed_build = || {
+        let start = Instant::now();
+        let graph = builder.build();
+        (ms(start), graph)
+    };
+    let (first, mut graph) = timed_build();
+    let mut builds = vec![first];
     let mut times = Vec::new();
     let mut updates = Vec::new();
-    for &(a, b) in edges {
+    for (i, &(a, b)) in edges.iter().enumerate() {
+        if i == edges.len() / 2 {
+            builds.push(timed_build().0);
+        }
         for on in [!connected, connected] {
             let start = Instant::now();
             let update = if on { graph.connect(a, b) } else { graph.disconnect(a, b) };
@@ -36,17 +37,21 @@ fn edge_toggles(name: &str, builder: &GraphBuilder, edges: &[(NodeId, NodeId)], 
             updates.push(update);
         }
     }
+    builds.push(timed_build().0);
     check(&graph, builder);
-    report(name, rebuild, &times, &updates);
+    report(name, median(&builds), &times, &updates);
+}
+
+/// The middle value.
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
 }
 
 fn report(name: &str, rebuild: f64, times: &[f64], updates: &[signposts::dynamic::Update]) {
     let mean = times.iter().sum::<f64>() / times.len() as f64;
-    let median = {
-        let mut t = times.to_vec();
-        t.sort_by(f64::total_cmp);
-        t[t.len() / 2]
-    };
+    let median = median(times);
     let worst = times.iter().copied().fold(0.0, f64::max);
     let hundredfold = times.iter().filter(|&&t| t * 100.0 <= rebuild).count();
     let searched: usize = updates.iter().filter(|u| !u.rebuilt).map(|u| u.columns).sum();
@@ -126,9 +131,13 @@ fn main() {
     // Cells of an 8-connected 100×100 grid, blocked one by one, then opened again; checked
     // against fresh builds of both grids.
     let grid = Grid::new(100, 100);
-    let start = Instant::now();
-    let mut oracle = GridOracle::build(&grid, signposts::grid::Connectivity::Eight).expect("fits");
-    let rebuild = ms(start);
+    let timed_build = |grid: &Grid| {
+        let start = Instant::now();
+        let oracle = GridOracle::build(grid, signposts::grid::Connectivity::Eight).expect("fits");
+        (ms(start), oracle)
+    };
+    let (first, mut oracle) = timed_build(&grid);
+    let mut builds = vec![first];
     let original = oracle.clone();
     let cells: Vec<Cell> = (0..10).map(|_| Cell::new(rng.below(100) as u32, rng.below(100) as u32)).collect();
     let mut times = Vec::new();
@@ -141,13 +150,16 @@ fn main() {
             updates.push(update);
         }
         let fresh = if blocked {
-            GridOracle::build(oracle.grid(), signposts::grid::Connectivity::Eight).expect("fits")
+            let (time, fresh) = timed_build(oracle.grid());
+            builds.push(time);
+            fresh
         } else {
+            builds.push(timed_build(oracle.grid()).0);
             original.clone()
         };
         check_grid(&oracle, &fresh);
     }
-    report("one cell, 8-connected 100×100 grid (10 cells blocked, then opened)", rebuild, &times, &updates);
+    report("one cell, 8-connected 100×100 grid (10 cells blocked, then opened)", median(&builds), &times, &updates);
 
     // The worst case: a wall across a 100×100 4-grid with one gap; closing the gap cuts the
     // map in two, so every entry between the halves changes.
