@@ -48,6 +48,15 @@ pub enum Error {
         /// The largest arc count supported.
         max: usize,
     },
+    /// The operation does not support this kind of graph (say, a compressed table of a
+    /// weighted graph).
+    ///
+    /// Fix: `what` names the limit; use the dense [`Graph`](crate::Graph), which takes every
+    /// graph.
+    Unsupported {
+        /// What is not supported.
+        what: &'static str,
+    },
     /// An arc was given cost 0. Free arcs would let a path cycle without cost, so every arc
     /// costs at least 1.
     ///
@@ -159,6 +168,7 @@ impl fmt::Display for Error {
             Error::TooManyArcs { arcs, max } => {
                 write!(f, "{arcs} arcs is too many: at most {max} are supported")
             }
+            Error::Unsupported { what } => write!(f, "not supported: {what}"),
             Error::ZeroCost { from, to } => {
                 write!(f, "the arc {from} -> {to} has cost 0; every arc must cost at least 1")
             }

@@ -144,6 +144,7 @@
 pub(crate) mod build;
 mod builder;
 mod components;
+pub mod compressed;
 mod dist;
 pub mod dynamic;
 mod error;
@@ -159,6 +160,7 @@ pub(crate) mod table;
 
 pub use build::Progress;
 pub use builder::{GraphBuilder, MAX_NODES};
+pub use compressed::CompressedGraph;
 pub use dist::Cost;
 pub use error::{BuildError, Error};
 pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};

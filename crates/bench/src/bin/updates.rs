@@ -159,7 +159,12 @@ fn main() {
         };
         check_grid(&oracle, &fresh);
     }
-    report("one cell, 8-connected 100×100 grid (10 cells blocked, then opened)", median(&builds), &times, &updates);
+    report(
+        "one cell, 8-connected 100×100 grid (10 cells blocked, then opened)",
+        median(&builds),
+        &times,
+        &updates,
+    );
 
     // The worst case: a wall across a 100×100 4-grid with one gap; closing the gap cuts the
     // map in two, so every entry between the halves changes.

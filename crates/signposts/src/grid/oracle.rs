@@ -111,6 +111,23 @@ impl GridOracle {
         builder.memory_needed() + (node.len() * 4 + cell.len() * 8) as u64 + grid.passable.len() as u64
     }
 
+    /// The graph of the passable cells of `grid`, node ids in row-major order of those cells
+    /// (the ids [`GridOracle::node`] gives): for [`GraphBuilder::build_compressed`] and other
+    /// builds of the graph itself. Diagonal arcs under [`Connectivity::Eight`] carry the octile
+    /// cost model.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let grid = Grid::from_ascii("..#\n...")?;
+    /// let builder = GridOracle::graph_builder(&grid, Connectivity::Four);
+    /// assert_eq!((builder.nodes_len(), builder.edges_len()), (5, 5));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn graph_builder(grid: &Grid, connectivity: Connectivity) -> GraphBuilder {
+        GridOracle::graph_of(grid, connectivity, &grid.passable).0
+    }
+
     /// The graph of the cells that have nodes (`has_node`, row-major; node ids in that
     /// order), edges between open ones, with the maps between cells and nodes.
     fn graph_of(

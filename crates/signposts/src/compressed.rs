@@ -1,0 +1,424 @@
+//! Compressed first-move tables (compressed path databases) for maps too large for a dense
+//! table.
+//!
+//! A dense table holds `n²` entries. Along one source's row, neighbouring targets mostly share
+//! their first move, so the row compresses into *runs*: targets are numbered in an order that
+//! keeps nearby targets together (the build's ball order: compact balls of targets, each in
+//! breadth-first order from its seed, the balls tiling the map from one side), and each run
+//! stores its first target's number and the moves optimal toward *every* target of the run.
+//! A query finds the run by binary search: `O(log runs)`, one or two cache lines.
+//!
+//! Runs are cut greedily: a run grows while the intersection of its targets' optimal-move sets
+//! stays non-empty, which gives the fewest runs that any choice of one optimal move per target
+//! can give. Entries that carry no move — the source itself, targets in other components — fit
+//! any run (reachability is answered by component labels, exactly).
+//!
+//! ## What is exact
+//!
+//! - [`CompressedGraph::next_hop`], [`CompressedGraph::path_to`], [`CompressedGraph::distance`]
+//!   (by walking the path) and [`CompressedGraph::path_exists`] answer exactly what the dense
+//!   [`Graph`](crate::Graph) answers: every move returned is optimal.
+//! - [`CompressedGraph::neighbors_to`] returns the moves optimal toward every target of the run
+//!   (at least one, all of them optimal), which is a subset of all optimal moves; keeping every
+//!   optimal move would cut a run wherever the set changes, about doubling the size on grids.
+//!   Use the dense table where all ties matter.
+//!
+//! This first engine builds undirected unit-cost graphs (4-connected grids) of up to eight
+//! neighbours per node: batches of targets are searched by the bit-parallel breadth-first
+//! engine of the dense build, on all cores, and folded into runs wave by wave, so no dense
+//! table is ever held.
+
+use core::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::build::{self, Adjacency, Progress};
+use crate::{Error, GraphBuilder, NodeId, components};
+
+/// The widest neighbour list the compressed engine supports: one byte of moves per run.
+pub const MAX_DEGREE: usize = 8;
+
+/// A first-move oracle stored as run-length encoded rows; see the [module docs](self).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompressedGraph {
+    /// Out-arcs of node `v`: `heads[offsets[v]..offsets[v + 1]]`, sorted.
+    offsets: Vec<u32>,
+    heads: Vec<NodeId>,
+    /// Target number (column) of each node.
+    column: Vec<u32>,
+    /// Component label of each node.
+    component: Vec<u32>,
+    /// The moves of each node's first run (which starts at column 0).
+    first_moves: Vec<u8>,
+    /// Later runs of node `v`: `runs[first_run[v]..first_run[v + 1]]`.
+    first_run: Vec<u32>,
+    /// One run per word: its first target column in the high 24 bits, the slots optimal
+    /// toward every target of the run (a bitmask) in the low 8. Sorted within a row, so a
+    /// binary search on the word finds a column's run.
+    runs: Vec<u32>,
+}
+
+/// Bits of a run's first column.
+const START_BITS: u32 = 24;
+
+/// One node's row while it is being built: closed runs and the open one.
+#[derive(Debug, Clone, Default)]
+struct RowBuilder {
+    runs: Vec<(u32, u8)>,
+    start: u32,
+    moves: u8,
+}
+
+impl RowBuilder {
+    /// Adds the entry `mask` of the next target, column `col`.
+    #[inline]
+    fn push(&mut self, col: u32, mask: u8) {
+        if mask == 0 {
+            return; // no move: fits any run
+        }
+        if self.moves & mask == 0 {
+            if self.moves != 0 {
+                self.runs.push((self.start, self.moves));
+                self.start = col;
+            }
+            self.moves = mask;
+        } else {
+            self.moves &= mask;
+        }
+    }
+
+    fn finish(mut self) -> Vec<(u32, u8)> {
+        if self.moves != 0 {
+            self.runs.push((self.start, self.moves));
+        }
+        self.runs
+    }
+}
+
+impl GraphBuilder {
+    /// Builds a compressed oracle (see [`compressed`](crate::compressed)): far smaller than
+    /// [`GraphBuilder::build`]'s dense table on large maps, queries by binary search.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for directed or weighted graphs and for nodes of more than
+    /// [`MAX_DEGREE`] neighbours; [`Error::TooManyArcs`].
+    ///
+    /// ```
+    /// let builder = signposts::generate::grid(20, 20, signposts::generate::Connectivity::Four);
+    /// let compressed = builder.build_compressed()?;
+    /// let dense = builder.build();
+    /// assert_eq!(compressed.distance(0, 399), dense.distance(0, 399));
+    /// assert!(compressed.memory_bytes() < dense.memory_bytes());
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn build_compressed(&self) -> Result<CompressedGraph, Error> {
+        self.build_compressed_with_progress(|_| {})
+    }
+
+    /// As [`GraphBuilder::build_compressed`], calling `progress` as batches of targets finish.
+    ///
+    /// # Errors
+    /// As [`GraphBuilder::build_compressed`].
+    pub fn build_compressed_with_progress(
+        &self,
+        progress: impl Fn(Progress) + Sync,
+    ) -> Result<CompressedGraph, Error> {
+        if self.is_directed() || self.is_weighted() {
+            return Err(Error::Unsupported {
+                what: "compressed tables of directed or weighted graphs (this engine is unit-cost, undirected)",
+            });
+        }
+        let n = self.nodes_len();
+        let mut rows = Vec::with_capacity(n);
+        let mut heads = Vec::with_capacity(self.arcs_len());
+        for v in 0..n {
+            let list = self.neighbors(v as NodeId);
+            if list.len() > MAX_DEGREE {
+                return Err(Error::Unsupported {
+                    what: "compressed tables of nodes with more than 8 neighbours",
+                });
+            }
+            let first = u32::try_from(heads.len())
+                .map_err(|_| Error::TooManyArcs { arcs: self.arcs_len(), max: u32::MAX as usize })?;
+            rows.push(crate::table::NodeRow { word: 0, first, deg: list.len() as u32 });
+            heads.extend_from_slice(list);
+        }
+        let offsets: Vec<u32> =
+            rows.iter().map(|r| r.first).chain(core::iter::once(heads.len() as u32)).collect();
+        let (component, _) = components::label(&rows, &heads);
+        let batch = build::batch_width(n);
+        // Depth-first order: half the runs of the dense build's ball order on Moving AI maps
+        // (arena 9.3 runs per node against 20), for a build about a third slower (batches of
+        // consecutive targets are less compact).
+        let order = dfs_order(&offsets, &heads);
+        if n >= 1 << START_BITS {
+            return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
+        }
+        let mut column = vec![0u32; n];
+        for (c, &node) in order.iter().enumerate() {
+            column[node as usize] = c as u32;
+        }
+        let adjacency = Adjacency {
+            offsets: &offsets,
+            heads: &heads,
+            in_offsets: &offsets,
+            tails: &heads,
+            component: &component,
+            peeled: &[],
+        };
+        let row_builders = fill_runs(adjacency, &order, batch, &progress);
+        let mut first_moves = Vec::with_capacity(n);
+        let mut first_run = Vec::with_capacity(n + 1);
+        let mut runs = Vec::new();
+        let index =
+            |len: usize| u32::try_from(len).map_err(|_| Error::Unsupported { what: "more than 2^32 runs" });
+        for row in row_builders {
+            let row = row.finish();
+            first_moves.push(row.first().map_or(0, |&(_, moves)| moves));
+            first_run.push(index(runs.len())?);
+            runs.extend(row.iter().skip(1).map(|&(start, moves)| start << 8 | u32::from(moves)));
+        }
+        first_run.push(index(runs.len())?);
+        runs.shrink_to_fit();
+        Ok(CompressedGraph { offsets, heads, column, component, first_moves, first_run, runs })
+    }
+}
+
+/// Nodes in depth-first preorder, component after component: targets close in this order
+/// are close on the map, and a source's first move changes rarely along it.
+fn dfs_order(offsets: &[u32], heads: &[NodeId]) -> Vec<NodeId> {
+    let n = offsets.len() - 1;
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<(NodeId, u32)> = Vec::new();
+    for root in 0..n {
+        if seen[root] {
+            continue;
+        }
+        seen[root] = true;
+        order.push(root as NodeId);
+        stack.push((root as NodeId, offsets[root]));
+        while let Some(top) = stack.last_mut() {
+            let (v, next) = *top;
+            if next == offsets[v as usize + 1] {
+                stack.pop();
+                continue;
+            }
+            top.1 += 1;
+            let w = heads[next as usize];
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                order.push(w);
+                stack.push((w, offsets[w as usize]));
+            }
+        }
+    }
+    order
+}
+
+/// Searches the targets in batches (a wave of batches at a time, on all cores) and folds each
+/// wave's entries into the rows, in target order.
+fn fill_runs(
+    g: Adjacency<'_>,
+    order: &[NodeId],
+    batch: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Vec<RowBuilder> {
+    match batch {
+        128 => fill_runs_lanes::<2>(g, order, progress),
+        256 => fill_runs_lanes::<4>(g, order, progress),
+        other => unreachable!("batch width {other}"),
+    }
+}
+
+fn fill_runs_lanes<const LANES: usize>(
+    g: Adjacency<'_>,
+    order: &[NodeId],
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Vec<RowBuilder> {
+    let n = g.nodes();
+    let width = 64 * LANES;
+    let total = order.len().div_ceil(width);
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    let wave = (2 * threads).max(1);
+    let done = AtomicUsize::new(0);
+    let mut rows = vec![RowBuilder::default(); n];
+    // One byte per node and target of a batch: the batch's dense entries.
+    let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, entries: &mut Vec<u8>| {
+        entries.clear();
+        entries.resize(n * width, 0);
+        let first = batch * width;
+        let targets = &order[first..order.len().min(first + width)];
+        bfs.run(g, targets, |v, lanes| {
+            let row = &mut entries[v * width..(v + 1) * width];
+            for (slot, lane) in lanes.iter().enumerate() {
+                for (k, &word) in lane.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let j = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        row[k * 64 + j] |= 1 << slot;
+                    }
+                }
+            }
+        });
+        progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+    };
+    let mut buffers: Vec<Vec<u8>> = (0..wave).map(|_| Vec::new()).collect();
+    for first_batch in (0..total).step_by(wave) {
+        let batches = first_batch..total.min(first_batch + wave);
+        let used = &mut buffers[..batches.len()];
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            used.par_iter_mut().enumerate().for_each_init(
+                || build::bfs::BfsBatch::<LANES>::new(n),
+                |bfs, (i, entries)| search(bfs, first_batch + i, entries),
+            );
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut bfs = build::bfs::BfsBatch::<LANES>::new(n);
+            for (i, entries) in used.iter_mut().enumerate() {
+                search(&mut bfs, first_batch + i, entries);
+            }
+        }
+        let used = &buffers[..batches.len()];
+        let fold = |(v, row): (usize, &mut RowBuilder)| {
+            for (i, entries) in used.iter().enumerate() {
+                let first = (first_batch + i) * width;
+                let targets = width.min(order.len() - first);
+                for (j, &mask) in entries[v * width..v * width + targets].iter().enumerate() {
+                    row.push((first + j) as u32, mask);
+                }
+            }
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold);
+        }
+        #[cfg(not(feature = "parallel"))]
+        rows.iter_mut().enumerate().for_each(fold);
+    }
+    rows
+}
+
+impl CompressedGraph {
+    /// Number of nodes.
+    #[must_use]
+    pub fn nodes_len(&self) -> usize {
+        self.column.len()
+    }
+
+    /// Runs stored, over all rows (a row's first run included).
+    #[must_use]
+    pub fn runs_len(&self) -> usize {
+        self.runs.len() + self.first_moves.iter().filter(|&&m| m != 0).count()
+    }
+
+    /// Bytes held: runs (4 bytes each, a row's first 1 byte), row and arc indices, labels.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.first_moves.len()
+            + (self.runs.len()
+                + self.first_run.len()
+                + self.offsets.len()
+                + self.heads.len()
+                + self.column.len()
+                + self.component.len())
+                * 4
+    }
+
+    fn index(&self, id: NodeId) -> Result<usize, Error> {
+        let n = self.nodes_len();
+        if (id as usize) < n { Ok(id as usize) } else { Err(Error::NodeOutOfRange { node: id, nodes: n }) }
+    }
+
+    #[track_caller]
+    fn expect_index(&self, id: NodeId) -> usize {
+        self.index(id).unwrap_or_else(|e| crate::error::panic_with(&e))
+    }
+
+    /// The moves of `u` toward `t` as a slot mask (0 when `u == t` or `t` is unreachable).
+    #[inline]
+    fn moves(&self, u: usize, t: usize) -> u8 {
+        if u == t || self.component[u] != self.component[t] {
+            return 0;
+        }
+        let row = &self.runs[self.first_run[u] as usize..self.first_run[u + 1] as usize];
+        // The last run starting at or before the target's column.
+        let key = self.column[t] << 8 | 0xFF;
+        match row.partition_point(|&run| run <= key) {
+            0 => self.first_moves[u],
+            i => (row[i - 1] & 0xFF) as u8,
+        }
+    }
+
+    /// An optimal next node from `from` toward `to`, or `None` when `from == to` or `to` is
+    /// unreachable.
+    ///
+    /// # Panics
+    /// If an id is out of range.
+    ///
+    /// # Complexity
+    /// O(log r) for the `r` runs of `from`'s row.
+    #[must_use]
+    #[track_caller]
+    pub fn next_hop(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        let moves = self.moves(u, t);
+        (moves != 0).then(|| self.heads[self.offsets[u] as usize + moves.trailing_zeros() as usize])
+    }
+
+    /// The optimal next nodes from `from` toward `to` kept in its run (at least one when a
+    /// path exists; a subset of all optimal moves, see the [module docs](self)).
+    ///
+    /// # Panics
+    /// If an id is out of range.
+    #[track_caller]
+    pub fn neighbors_to(&self, from: NodeId, to: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        let moves = self.moves(u, t);
+        let first = self.offsets[u] as usize;
+        (0..MAX_DEGREE).filter(move |s| moves >> s & 1 == 1).map(move |s| self.heads[first + s])
+    }
+
+    /// The nodes of a shortest path from `from` to `to`, both included (empty when `to` is
+    /// unreachable; `[from]` when they are equal).
+    ///
+    /// # Panics
+    /// If an id is out of range.
+    #[track_caller]
+    pub fn path_to(&self, from: NodeId, to: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let reachable = self.path_exists(from, to);
+        let mut at = reachable.then_some(from);
+        core::iter::from_fn(move || {
+            let here = at?;
+            at = self.next_hop(here, to);
+            Some(here)
+        })
+    }
+
+    /// Whether `to` can be reached from `from`.
+    ///
+    /// # Panics
+    /// If an id is out of range.
+    #[must_use]
+    #[track_caller]
+    pub fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.component[u] == self.component[t]
+    }
+
+    /// The length of a shortest path, by walking it: O(length · log runs).
+    ///
+    /// # Panics
+    /// If an id is out of range.
+    #[must_use]
+    #[track_caller]
+    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
+        self.path_exists(from, to).then(|| self.path_to(from, to).count() as u64 - 1)
+    }
+}
