@@ -26,11 +26,11 @@ fn main() {
         let start = Instant::now();
         let mut sum = 0u64;
         for &(a, b) in &pairs {
-            sum += u64::from(compressed.next_hop(a, b).unwrap_or(0));
+            sum += u64::from(compressed.neighbor_to(a, b).unwrap_or(0));
         }
         let query_ns = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
         println!(
-            "{path}: {n} nodes, {} runs, {:.1} B/node, build {build:.2} s, next_hop {query_ns:.1} ns [{sum}]",
+            "{path}: {n} nodes, {} runs, {:.1} B/node, build {build:.2} s, neighbor_to {query_ns:.1} ns [{sum}]",
             compressed.runs_len(),
             compressed.memory_bytes() as f64 / n as f64,
         );

@@ -15,7 +15,7 @@
 //!
 //! ## What is exact
 //!
-//! - [`CompressedGraph::next_hop`], [`CompressedGraph::path_to`], [`CompressedGraph::distance`]
+//! - [`CompressedGraph::neighbor_to`], [`CompressedGraph::path_to`], [`CompressedGraph::distance`]
 //!   (by walking the path) and [`CompressedGraph::path_exists`] answer exactly what the dense
 //!   [`Graph`](crate::Graph) answers: every move returned is optimal.
 //! - [`CompressedGraph::neighbors_to`] returns the moves optimal toward every target of the run
@@ -106,6 +106,7 @@ impl GraphBuilder {
     /// let compressed = builder.build_compressed()?;
     /// let dense = builder.build();
     /// assert_eq!(compressed.distance(0, 399), dense.distance(0, 399));
+    /// assert_eq!(compressed.neighbor_to(0, 1), Some(1));
     /// assert!(compressed.memory_bytes() < dense.memory_bytes());
     /// # Ok::<(), signposts::Error>(())
     /// ```
@@ -312,6 +313,12 @@ impl CompressedGraph {
         self.column.len()
     }
 
+    /// Number of edges (each undirected edge once).
+    #[must_use]
+    pub fn edges_len(&self) -> usize {
+        self.heads.len() / 2
+    }
+
     /// Runs stored, over all rows (a row's first run included).
     #[must_use]
     pub fn runs_len(&self) -> usize {
@@ -366,7 +373,7 @@ impl CompressedGraph {
     /// O(log r) for the `r` runs of `from`'s row.
     #[must_use]
     #[track_caller]
-    pub fn next_hop(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+    pub fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
         let moves = self.moves(u, t);
         (moves != 0).then(|| self.heads[self.offsets[u] as usize + moves.trailing_zeros() as usize])
@@ -396,7 +403,7 @@ impl CompressedGraph {
         let mut at = reachable.then_some(from);
         core::iter::from_fn(move || {
             let here = at?;
-            at = self.next_hop(here, to);
+            at = self.neighbor_to(here, to);
             Some(here)
         })
     }
@@ -420,5 +427,146 @@ impl CompressedGraph {
     #[track_caller]
     pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
         self.path_exists(from, to).then(|| self.path_to(from, to).count() as u64 - 1)
+    }
+}
+
+impl CompressedGraph {
+    /// A 64-bit fingerprint of the graph (node count and arcs), equal to the
+    /// [`Graph::fingerprint`](crate::Graph::fingerprint) of the dense build of the same graph.
+    #[must_use]
+    pub fn fingerprint(&self) -> u64 {
+        let n = self.nodes_len();
+        crate::io::fingerprint(
+            n,
+            (0..n).map(|v| self.offsets[v + 1] - self.offsets[v]),
+            self.heads.iter().copied(),
+            core::iter::repeat_n(1, self.heads.len()),
+            crate::builder::CostModel::Integer,
+        )
+    }
+
+    /// Writes the oracle (see the [`io`](crate::io) module for the format).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when writing fails.
+    ///
+    /// ```
+    /// let builder = signposts::generate::grid(6, 6, signposts::generate::Connectivity::Four);
+    /// let compressed = builder.build_compressed()?;
+    /// let mut bytes = Vec::new();
+    /// compressed.save(&mut bytes)?;
+    /// assert_eq!(signposts::CompressedGraph::load(bytes.as_slice())?, compressed);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
+        let mut w = crate::io::Writer::new(sink);
+        w.header(crate::io::KIND_COMPRESSED)?;
+        self.write_body(&mut w)?;
+        w.finish()
+    }
+
+    /// Reads an oracle written by [`CompressedGraph::save`].
+    ///
+    /// # Errors
+    /// As [`Graph::load`](crate::Graph::load).
+    ///
+    /// ```
+    /// assert!(signposts::CompressedGraph::load(&b"SIGNPOST"[..]).is_err());
+    /// ```
+    pub fn load(source: impl std::io::Read) -> Result<CompressedGraph, Error> {
+        let mut r = crate::io::Reader::open(source, crate::io::KIND_COMPRESSED)?;
+        let graph = CompressedGraph::read_body(&mut r)?;
+        r.finish()?;
+        Ok(graph)
+    }
+
+    pub(crate) fn write_body<W: std::io::Write>(&self, w: &mut crate::io::Writer<W>) -> Result<(), Error> {
+        let n = self.nodes_len();
+        w.u64(n as u64)?;
+        w.u64(self.heads.len() as u64)?;
+        w.u64(self.runs.len() as u64)?;
+        w.u64(self.fingerprint())?;
+        w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
+        w.u32s(self.heads.iter().copied())?;
+        w.u32s(self.column.iter().copied())?;
+        w.u32s(self.component.iter().copied())?;
+        w.bytes(&self.first_moves)?;
+        w.u32s(self.first_run.iter().copied())?;
+        w.u32s(self.runs.iter().copied())
+    }
+
+    /// Reads and checks every invariant a query relies on: arcs in range, sorted and
+    /// symmetric; a permutation of columns; labels that agree across arcs; rows of increasing
+    /// runs whose moves name existing slots. A file that passes answers without panicking.
+    pub(crate) fn read_body(r: &mut crate::io::Reader) -> Result<CompressedGraph, Error> {
+        use crate::io::corrupt;
+        let nodes = r.u64()?;
+        let arcs = r.u64()?;
+        let runs_len = r.u64()?;
+        let fingerprint = r.u64()?;
+        if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
+            return Err(corrupt("node, arc or run count out of range"));
+        }
+        let degrees = r.u32s(nodes)?;
+        let heads = r.u32s(arcs)?;
+        let column = r.u32s(nodes)?;
+        let component = r.u32s(nodes)?;
+        let first_moves = r.bytes(nodes)?.to_vec();
+        let first_run = r.u32s(nodes + 1)?;
+        let runs = r.u32s(runs_len)?;
+        let n = nodes as usize;
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0u32);
+        for &deg in &degrees {
+            let next = u64::from(*offsets.last().expect("non-empty")) + u64::from(deg);
+            if deg as usize > MAX_DEGREE || next > arcs {
+                return Err(corrupt("a degree is too large or the degrees exceed the arcs"));
+            }
+            offsets.push(next as u32);
+        }
+        if u64::from(offsets[n]) != arcs {
+            return Err(corrupt("degrees do not add up to the stored arcs"));
+        }
+        let list = |v: usize| &heads[offsets[v] as usize..offsets[v + 1] as usize];
+        for v in 0..n {
+            let l = list(v);
+            if l.iter().any(|&w| u64::from(w) >= nodes) || l.windows(2).any(|p| p[0] >= p[1]) {
+                return Err(corrupt("a neighbour list is out of range or unsorted"));
+            }
+            if l.iter().any(|&w| list(w as usize).binary_search(&(v as NodeId)).is_err()) {
+                return Err(corrupt("an arc has no reverse arc"));
+            }
+            if l.iter().any(|&w| component[w as usize] != component[v]) {
+                return Err(corrupt("component labels disagree across an arc"));
+            }
+        }
+        let mut seen = vec![false; n];
+        for &c in &column {
+            if u64::from(c) >= nodes || core::mem::replace(&mut seen[c as usize], true) {
+                return Err(corrupt("the column order is not a permutation"));
+            }
+        }
+        if first_run[0] != 0
+            || u64::from(first_run[n]) != runs_len
+            || first_run.windows(2).any(|p| p[0] > p[1])
+        {
+            return Err(corrupt("run indices are not increasing"));
+        }
+        for v in 0..n {
+            let slots = (1u32 << (offsets[v + 1] - offsets[v])) - 1;
+            let row = &runs[first_run[v] as usize..first_run[v + 1] as usize];
+            let starts_ok = row.windows(2).all(|p| p[0] >> 8 < p[1] >> 8)
+                && row.iter().all(|&run| run >> 8 > 0 && u64::from(run >> 8) < nodes);
+            let moves_ok = u32::from(first_moves[v]) & !slots == 0
+                && row.iter().all(|&run| run & 0xFF != 0 && run & 0xFF & !slots == 0);
+            if !starts_ok || !moves_ok {
+                return Err(corrupt("a row of runs is out of order or names a missing move"));
+            }
+        }
+        let graph = CompressedGraph { offsets, heads, column, component, first_moves, first_run, runs };
+        if graph.fingerprint() != fingerprint {
+            return Err(corrupt("the graph does not match its fingerprint"));
+        }
+        Ok(graph)
     }
 }

@@ -31,6 +31,8 @@ const MAGIC: &[u8; 8] = b"SIGNPOST";
 pub const FORMAT_VERSION: u32 = 1;
 pub(crate) const KIND_GRAPH: u32 = 1;
 pub(crate) const KIND_GRID: u32 = 2;
+pub(crate) const KIND_COMPRESSED: u32 = 3;
+pub(crate) const KIND_GRID_COMPRESSED: u32 = 4;
 
 const FLAG_DIRECTED: u32 = 1;
 const FLAG_WEIGHTED: u32 = 2;
@@ -106,6 +108,13 @@ impl<W: Write> Writer<W> {
         self.bytes(&v.to_le_bytes())
     }
 
+    /// Magic, format version and kind.
+    pub fn header(&mut self, kind: u32) -> Result<(), Error> {
+        self.bytes(MAGIC)?;
+        self.u32(FORMAT_VERSION)?;
+        self.u32(kind)
+    }
+
     pub fn u64(&mut self, v: u64) -> Result<(), Error> {
         self.bytes(&v.to_le_bytes())
     }
@@ -141,7 +150,12 @@ pub(crate) struct Reader {
 
 impl Reader {
     /// Reads everything, verifies magic, version, kind and checksum.
-    pub fn open(mut source: impl Read, kind: u32) -> Result<Reader, Error> {
+    pub fn open(source: impl Read, kind: u32) -> Result<Reader, Error> {
+        Ok(Reader::open_any(source, &[kind])?.0)
+    }
+
+    /// As [`Reader::open`], for a file of any of `kinds`; returns the kind found.
+    pub fn open_any(mut source: impl Read, kinds: &[u32]) -> Result<(Reader, u32), Error> {
         let mut bytes = Vec::new();
         source.read_to_end(&mut bytes).map_err(io_error)?;
         if bytes.len() < 8 + 4 + 4 + 8 {
@@ -157,14 +171,17 @@ impl Reader {
             });
         }
         let found = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
-        if found != kind {
+        if !kinds.contains(&found) {
             let name = |k: u32| match k {
                 KIND_GRAPH => "a graph",
                 KIND_GRID => "a grid oracle",
+                KIND_COMPRESSED => "a compressed graph",
+                KIND_GRID_COMPRESSED => "a compressed grid oracle",
                 _ => "an unknown kind",
             };
+            let wanted: Vec<&str> = kinds.iter().map(|&k| name(k)).collect();
             return Err(Error::Format {
-                message: format!("the file holds {}, not {}", name(found), name(kind)),
+                message: format!("the file holds {}, not {}", name(found), wanted.join(" or ")),
             });
         }
         let body = bytes.len() - 8;
@@ -177,7 +194,7 @@ impl Reader {
             });
         }
         bytes.truncate(body);
-        Ok(Reader { bytes, at: 16 })
+        Ok((Reader { bytes, at: 16 }, found))
     }
 
     fn take(&mut self, len: u64) -> Result<&[u8], Error> {
@@ -199,6 +216,11 @@ impl Reader {
 
     pub fn u64(&mut self) -> Result<u64, Error> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+
+    /// `count` bytes; the length is checked first.
+    pub fn bytes(&mut self, count: u64) -> Result<&[u8], Error> {
+        self.take(count)
     }
 
     /// `count` u32 values; the length is checked before allocating.

@@ -5,7 +5,8 @@ mod common;
 
 use common::{any_case, bfs_all};
 use proptest::prelude::*;
-use signposts::{Error, GraphBuilder, NodeId};
+use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+use signposts::{CompressedGraph, Error, GraphBuilder, NodeId};
 
 /// Every pair: the compressed answers are optimal moves of the dense table, the distances
 /// are the BFS distances, and a move is returned exactly when a path exists.
@@ -20,7 +21,7 @@ fn same_answers(builder: &GraphBuilder) {
             let kept: Vec<NodeId> = compressed.neighbors_to(u, t).collect();
             assert!(kept.iter().all(|v| all.contains(v)), "{u} -> {t}: {kept:?} not within {all:?}");
             assert_eq!(kept.is_empty(), all.is_empty(), "{u} -> {t}");
-            assert_eq!(compressed.next_hop(u, t), kept.first().copied(), "{u} -> {t}");
+            assert_eq!(compressed.neighbor_to(u, t), kept.first().copied(), "{u} -> {t}");
             let d = distances[u as usize][t as usize];
             let expected = (d != u32::MAX).then_some(u64::from(d));
             assert_eq!(compressed.distance(u, t), expected, "{u} -> {t}");
@@ -81,5 +82,77 @@ fn unsupported_graphs_are_refused() {
 fn out_of_range_ids_panic_with_the_reason() {
     let compressed =
         signposts::generate::grid(3, 3, signposts::generate::Connectivity::Four).build_compressed().unwrap();
-    let _ = compressed.next_hop(0, 9);
+    let _ = compressed.neighbor_to(0, 9);
+}
+
+/// A random grid: `open` flags row by row.
+fn grid_from(width: u32, height: u32, open: &[bool]) -> Grid {
+    Grid::from_fn(width, height, |c| open[(c.y * width + c.x) as usize % open.len()])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn compressed_grid_oracles_answer_like_dense_ones(
+        width in 1u32..14,
+        height in 1u32..14,
+        open in proptest::collection::vec(proptest::bool::weighted(0.75), 1..200),
+    ) {
+        let grid = grid_from(width, height, &open);
+        let dense = GridOracle::build(&grid, Connectivity::Four).unwrap();
+        let compressed = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).unwrap();
+        let mut bytes = Vec::new();
+        compressed.save(&mut bytes).unwrap();
+        let loaded = GridOracle::load(bytes.as_slice()).unwrap();
+        prop_assert!(loaded.is_compressed());
+        let cells: Vec<Cell> = (0..height).flat_map(|y| (0..width).map(move |x| Cell::new(x, y))).collect();
+        for &a in &cells {
+            for &b in &cells {
+                for oracle in [&compressed, &loaded] {
+                    let all: Vec<Direction> = dense.next_steps(a, b).collect();
+                    let kept: Vec<Direction> = oracle.next_steps(a, b).collect();
+                    prop_assert!(kept.iter().all(|d| all.contains(d)));
+                    prop_assert_eq!(kept.is_empty(), all.is_empty());
+                    let step = oracle.next_step(a, b);
+                    prop_assert!(step.is_none_or(|d| kept.contains(&d)));
+                    prop_assert_eq!(oracle.distance(a, b), dense.distance(a, b));
+                    prop_assert_eq!(oracle.path_exists(a, b), dense.path_exists(a, b));
+                    prop_assert_eq!(oracle.path(a, b).count(), dense.path(a, b).count());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn compressed_files_round_trip_and_damage_is_an_error() {
+    let builder = signposts::generate::walled_grid(12, 9, 0.25, 3, signposts::generate::Connectivity::Four);
+    let compressed = builder.build_compressed().unwrap();
+    let mut bytes = Vec::new();
+    compressed.save(&mut bytes).unwrap();
+    assert_eq!(CompressedGraph::load(bytes.as_slice()).unwrap(), compressed);
+    // Cut short, one bit flipped, or another kind of file.
+    assert!(matches!(
+        CompressedGraph::load(&bytes[..bytes.len() - 9]),
+        Err(Error::Corrupt { .. } | Error::Truncated { .. })
+    ));
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 4;
+    assert!(matches!(CompressedGraph::load(flipped.as_slice()), Err(Error::Corrupt { .. })));
+    let mut dense = Vec::new();
+    builder.build().save(&mut dense).unwrap();
+    assert!(matches!(CompressedGraph::load(dense.as_slice()), Err(Error::Format { .. })));
+}
+
+#[test]
+fn compressed_grid_oracles_refuse_edits_and_diagonals() {
+    let grid = Grid::new(4, 4);
+    let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).unwrap();
+    assert!(matches!(oracle.set_blocked(Cell::new(1, 1), true), Err(Error::Unsupported { .. })));
+    assert!(grid.is_passable(Cell::new(1, 1)) && oracle.grid().is_passable(Cell::new(1, 1)));
+    assert!(matches!(
+        GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}),
+        Err(Error::Unsupported { .. })
+    ));
 }

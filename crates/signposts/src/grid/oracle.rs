@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
-use crate::{Cost, Error, Graph, GraphBuilder, NodeId, Progress};
+use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NodeId, Progress};
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;
@@ -35,11 +35,19 @@ const NO_NODE: u32 = u32::MAX;
 pub struct GridOracle {
     grid: Grid,
     connectivity: Connectivity,
-    graph: Graph,
+    table: Table,
     /// Per cell, row-major: its node, or `NO_NODE` when blocked.
     node: Vec<u32>,
     /// Per node: its cell.
     cell: Vec<Cell>,
+}
+
+/// The table behind an oracle: dense (every optimal move, editable in place) or compressed
+/// (runs of first moves; see [`compressed`](crate::compressed)).
+#[derive(Clone)]
+enum Table {
+    Dense(Graph),
+    Compressed(CompressedGraph),
 }
 
 impl fmt::Debug for GridOracle {
@@ -48,6 +56,7 @@ impl fmt::Debug for GridOracle {
             .field("width", &self.grid.width())
             .field("height", &self.grid.height())
             .field("connectivity", &self.connectivity)
+            .field("compressed", &self.is_compressed())
             .field("nodes", &self.cell.len())
             .field("memory_bytes", &self.memory_bytes())
             .finish_non_exhaustive()
@@ -93,7 +102,43 @@ impl GridOracle {
             builder.memory_limit(limit);
         }
         let graph = builder.build_with_progress(progress)?;
-        Ok(GridOracle { grid: grid.clone(), connectivity, graph, node, cell })
+        Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Dense(graph), node, cell })
+    }
+
+    /// Builds a compressed oracle of `grid` (see [`compressed`](crate::compressed)): the same
+    /// queries from a fraction of the memory on large maps; [`GridOracle::next_steps`] returns
+    /// the optimal steps kept in the run (at least one), and [`GridOracle::set_blocked`] is
+    /// not available.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for [`Connectivity::Eight`] (this engine builds unit costs).
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let grid = Grid::from_ascii("
+    ///     ....
+    ///     .##.
+    ///     ....
+    /// ")?;
+    /// let oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {})?;
+    /// assert!(oracle.is_compressed());
+    /// assert_eq!(oracle.distance(Cell::new(0, 1), Cell::new(3, 1)), Some(5.0));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn build_compressed(
+        grid: &Grid,
+        connectivity: Connectivity,
+        progress: impl Fn(Progress) + Sync,
+    ) -> Result<GridOracle, Error> {
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
+        let compressed = builder.build_compressed_with_progress(progress)?;
+        Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
+    }
+
+    /// Whether the table is compressed ([`GridOracle::build_compressed`]).
+    #[must_use]
+    pub fn is_compressed(&self) -> bool {
+        matches!(self.table, Table::Compressed(_))
     }
 
     /// Bytes the oracle of `grid` would take, without building it.
@@ -221,7 +266,10 @@ impl GridOracle {
     /// ```
     #[must_use]
     pub fn edges_len(&self) -> usize {
-        self.graph.edges_len()
+        match &self.table {
+            Table::Dense(graph) => graph.edges_len(),
+            Table::Compressed(graph) => graph.edges_len(),
+        }
     }
 
     /// Bytes held: the table, the graph, the grid and the cell maps.
@@ -234,7 +282,11 @@ impl GridOracle {
     /// ```
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.graph.memory_bytes() + self.node.len() * 4 + self.cell.len() * 8 + self.grid.passable.len()
+        let table = match &self.table {
+            Table::Dense(graph) => graph.memory_bytes(),
+            Table::Compressed(graph) => graph.memory_bytes(),
+        };
+        table + self.node.len() * 4 + self.cell.len() * 8 + self.grid.passable.len()
     }
 
     /// The node of an open cell (`None` for blocked or outside cells).
@@ -264,7 +316,8 @@ impl GridOracle {
     ///
     /// # Errors
     /// [`Error::CellOutOfBounds`] for a cell outside the grid; [`Error::AllocationFailed`]
-    /// if a rebuild does not fit.
+    /// if a rebuild does not fit; [`Error::Unsupported`] for a compressed oracle (nothing is
+    /// changed).
     ///
     /// ```
     /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
@@ -286,6 +339,11 @@ impl GridOracle {
         if !self.grid.contains(cell) {
             return Err(self.out_of_bounds(cell));
         }
+        if self.is_compressed() {
+            return Err(Error::Unsupported {
+                what: "editing a compressed oracle (build a dense one to edit)",
+            });
+        }
         if self.grid.is_passable(cell) != blocked {
             return Ok(crate::dynamic::Update::default());
         }
@@ -295,7 +353,11 @@ impl GridOracle {
             *self = rebuilt;
             return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
         }
-        self.graph.apply(&self.edge_changes(cell))
+        let changes = self.edge_changes(cell);
+        match &mut self.table {
+            Table::Dense(graph) => graph.apply(&changes),
+            Table::Compressed(_) => unreachable!("refused above"),
+        }
     }
 
     /// The edges around `cell` whose presence differs from what the grid allows now.
@@ -325,7 +387,8 @@ impl GridOracle {
                     continue;
                 }
                 let allowed = self.grid.step(p, d).is_some();
-                let present = self.graph.neighbors(u).binary_search(&v).is_ok();
+                let Table::Dense(graph) = &self.table else { unreachable!("edits are dense only") };
+                let present = graph.neighbors(u).binary_search(&v).is_ok();
                 if allowed && !present {
                     changes.push(Change::ConnectWeighted(u, v, if d.is_diagonal() { 2 } else { 1 }));
                 } else if !allowed && present {
@@ -399,7 +462,11 @@ impl GridOracle {
     /// ```
     pub fn try_next_step(&self, from: Cell, to: Cell) -> Result<Option<Direction>, Error> {
         let (u, t) = (self.require(from)?, self.require(to)?);
-        Ok(self.graph.neighbor_to(u, t).map(|v| self.direction(u, v)))
+        let next = match &self.table {
+            Table::Dense(graph) => graph.neighbor_to(u, t),
+            Table::Compressed(graph) => graph.neighbor_to(u, t),
+        };
+        Ok(next.map(|v| self.direction(u, v)))
     }
 
     /// Every optimal first step, clockwise from north. Empty in the cases where
@@ -414,7 +481,10 @@ impl GridOracle {
     /// ```
     pub fn next_steps(&self, from: Cell, to: Cell) -> impl Iterator<Item = Direction> + '_ {
         let mut steps: Vec<Direction> = match (self.node(from), self.node(to)) {
-            (Some(u), Some(t)) => self.graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
+            (Some(u), Some(t)) => match &self.table {
+                Table::Dense(graph) => graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
+                Table::Compressed(graph) => graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
+            },
             _ => Vec::new(),
         };
         steps.sort_unstable();
@@ -432,11 +502,13 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn path(&self, from: Cell, to: Cell) -> impl Iterator<Item = Cell> + '_ {
-        let nodes = match (self.node(from), self.node(to)) {
-            (Some(u), Some(t)) => Some(self.graph.path_to(u, t)),
-            _ => None,
-        };
-        nodes.into_iter().flatten().map(|v| self.cell[v as usize])
+        let (mut dense, mut compressed) = (None, None);
+        match (self.node(from), self.node(to), &self.table) {
+            (Some(u), Some(t), Table::Dense(graph)) => dense = Some(graph.path_to(u, t)),
+            (Some(u), Some(t), Table::Compressed(graph)) => compressed = Some(graph.path_to(u, t)),
+            _ => {}
+        }
+        dense.into_iter().flatten().chain(compressed.into_iter().flatten()).map(|v| self.cell[v as usize])
     }
 
     /// The exact cost of a shortest path (`straight + diagonal · √2`), or `None` when
@@ -452,7 +524,10 @@ impl GridOracle {
     #[must_use]
     pub fn cost(&self, from: Cell, to: Cell) -> Option<Cost> {
         let (u, t) = (self.node(from)?, self.node(to)?);
-        self.graph.walk_cost(u as usize, t as usize)
+        match &self.table {
+            Table::Dense(graph) => graph.walk_cost(u as usize, t as usize),
+            Table::Compressed(graph) => graph.distance(u, t).map(Cost::integer),
+        }
     }
 
     /// The length of a shortest path, or `None` when unreachable, blocked or outside.
@@ -479,7 +554,10 @@ impl GridOracle {
     #[must_use]
     pub fn path_exists(&self, from: Cell, to: Cell) -> bool {
         match (self.node(from), self.node(to)) {
-            (Some(u), Some(t)) => self.graph.path_exists(u, t),
+            (Some(u), Some(t)) => match &self.table {
+                Table::Dense(graph) => graph.path_exists(u, t),
+                Table::Compressed(graph) => graph.path_exists(u, t),
+            },
             _ => false,
         }
     }
@@ -501,11 +579,9 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
-        use crate::io::{FORMAT_VERSION, KIND_GRID, Writer};
+        use crate::io::{KIND_GRID, KIND_GRID_COMPRESSED, Writer};
         let mut w = Writer::new(sink);
-        w.bytes(b"SIGNPOST")?;
-        w.u32(FORMAT_VERSION)?;
-        w.u32(KIND_GRID)?;
+        w.header(if self.is_compressed() { KIND_GRID_COMPRESSED } else { KIND_GRID })?;
         w.u32(self.grid.width())?;
         w.u32(self.grid.height())?;
         w.u32(match self.connectivity {
@@ -522,7 +598,10 @@ impl GridOracle {
         w.u64s(&pack(&mut self.grid.passable.iter().copied()))?;
         // Cells with a node: the open ones, and those blocked after the build.
         w.u64s(&pack(&mut self.node.iter().map(|&n| n != NO_NODE)))?;
-        self.graph.write_body(&mut w)?;
+        match &self.table {
+            Table::Dense(graph) => graph.write_body(&mut w)?,
+            Table::Compressed(graph) => graph.write_body(&mut w)?,
+        }
         w.finish()
     }
 
@@ -536,8 +615,8 @@ impl GridOracle {
     /// assert!(signposts::grid::GridOracle::load(&b"SIGNPOST"[..]).is_err());
     /// ```
     pub fn load(source: impl std::io::Read) -> Result<GridOracle, Error> {
-        use crate::io::{KIND_GRID, Reader, corrupt};
-        let mut r = Reader::open(source, KIND_GRID)?;
+        use crate::io::{KIND_GRID, KIND_GRID_COMPRESSED, Reader, corrupt};
+        let (mut r, kind) = Reader::open_any(source, &[KIND_GRID, KIND_GRID_COMPRESSED])?;
         let (width, height) = (r.u32()?, r.u32()?);
         let connectivity = match r.u32()? {
             4 => Connectivity::Four,
@@ -558,13 +637,23 @@ impl GridOracle {
             return Err(corrupt("an open cell has no node"));
         }
         let grid = Grid::from_slice(width, height, &passable)?;
-        let graph = Graph::read_body(&mut r)?;
+        let (table, fingerprint) = if kind == KIND_GRID_COMPRESSED {
+            let graph = CompressedGraph::read_body(&mut r)?;
+            let fingerprint = graph.fingerprint();
+            (Table::Compressed(graph), fingerprint)
+        } else {
+            let graph = Graph::read_body(&mut r)?;
+            let fingerprint = graph.fingerprint();
+            (Table::Dense(graph), fingerprint)
+        };
         r.finish()?;
         let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity, &has_node);
-        if builder.fingerprint() != graph.fingerprint() {
+        // A compressed table's fingerprint counts unit costs, as the builder of a 4-connected
+        // grid has them.
+        if builder.fingerprint() != fingerprint {
             return Err(corrupt("the table does not belong to the stored grid"));
         }
-        Ok(GridOracle { grid, connectivity, graph, node, cell })
+        Ok(GridOracle { grid, connectivity, table, node, cell })
     }
 
     /// [`GridOracle::save`] to a file.
