@@ -52,6 +52,39 @@ struct Making {
     /// Refuse to build a table larger than this many bytes (suffixes K, M, G allowed).
     #[arg(long, default_value = "8G", value_parser = parse_bytes)]
     memory_limit: u64,
+    /// Build the dense table (every optimal move, O(1) queries) even on a large map.
+    #[arg(long, conflicts_with = "compressed")]
+    dense: bool,
+    /// Build the compressed table (runs of first moves, binary-search queries) even on a
+    /// small map. By default the dense table is built when it takes at most 512 MiB and fits
+    /// the memory limit, the compressed one otherwise.
+    #[arg(long)]
+    compressed: bool,
+}
+
+/// Dense tables up to this size are built by default.
+const DENSE_BY_DEFAULT: u64 = 512 << 20;
+
+/// Which table to build, and why.
+fn choose_table(grid: &Grid, making: &Making) -> (bool, String) {
+    let needed = GridOracle::memory_needed(grid, connectivity(making));
+    if making.compressed {
+        (true, "compressed (asked for with --compressed)".into())
+    } else if making.dense {
+        (false, "dense (asked for with --dense)".into())
+    } else if making.diagonal {
+        (false, "dense (compressed tables are built for 4-connected maps only)".into())
+    } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
+        (false, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
+    } else {
+        (
+            true,
+            format!(
+                "compressed (a dense table would take {needed} bytes, over {})",
+                DENSE_BY_DEFAULT.min(making.memory_limit)
+            ),
+        )
+    }
 }
 
 #[derive(Args)]
@@ -182,8 +215,17 @@ fn connectivity(making: &Making) -> Connectivity {
     if making.diagonal { Connectivity::Eight } else { Connectivity::Four }
 }
 
-/// Builds with a progress bar on standard error (hidden when not a terminal).
-fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<(GridOracle, f64)> {
+/// A built oracle, how long it took, and which table it has and why.
+struct Built {
+    oracle: GridOracle,
+    seconds: f64,
+    compressed: bool,
+    why: String,
+}
+
+/// Builds with a progress bar on standard error (hidden when not a terminal), choosing the
+/// table by [`choose_table`].
+fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
     bar.set_style(
         ProgressStyle::with_template(
@@ -192,19 +234,25 @@ fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<(GridOracle
         .expect("a valid template")
         .progress_chars("=> "),
     );
-    let start = Instant::now();
-    let result = GridOracle::build_with(grid, connectivity(making), Some(making.memory_limit), |p| {
+    let (compressed, why) = choose_table(grid, making);
+    let progress = |p: signposts::Progress| {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
-    });
+    };
+    let start = Instant::now();
+    let result = if compressed {
+        GridOracle::build_compressed(grid, connectivity(making), progress)
+    } else {
+        GridOracle::build_with(grid, connectivity(making), Some(making.memory_limit), progress)
+    };
     bar.finish_and_clear();
-    let oracle = result.context("building the oracle")?;
-    Ok((oracle, start.elapsed().as_secs_f64()))
+    let oracle = result.with_context(|| format!("building the {why}"))?;
+    Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
 }
 
 fn build(args: &BuildArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
-    let (oracle, seconds) = build_oracle(&grid, &args.making, args.json)?;
+    let Built { oracle, seconds, compressed, why } = build_oracle(&grid, &args.making, args.json)?;
     oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
     let edges = oracle.edges_len();
     if args.json {
@@ -218,6 +266,8 @@ fn build(args: &BuildArgs) -> Result<()> {
                 "connectivity": if args.making.diagonal { 8 } else { 4 },
                 "nodes": oracle.nodes_len(),
                 "edges": edges,
+                "table": if compressed { "compressed" } else { "dense" },
+                "why": why,
                 "bytes": oracle.memory_bytes(),
                 "seconds": seconds,
             })
@@ -232,6 +282,7 @@ fn build(args: &BuildArgs) -> Result<()> {
             if args.making.diagonal { 8 } else { 4 },
             edges
         );
+        out!("table: {why}");
         out!("built in {seconds:.2} s, {} bytes, saved to {}", oracle.memory_bytes(), args.output.display());
     }
     Ok(())
@@ -265,6 +316,7 @@ fn query(args: &QueryArgs) -> Result<()> {
                 "from": [from.x, from.y],
                 "to": [to.x, to.y],
                 "reachable": oracle.path_exists(from, to),
+                "table": if oracle.is_compressed() { "compressed" } else { "dense" },
                 "next_step": step.map(direction_name),
                 "next_steps": steps.iter().map(|&d| direction_name(d)).collect::<Vec<_>>(),
                 "distance": distance,
@@ -278,7 +330,9 @@ fn query(args: &QueryArgs) -> Result<()> {
         Some(d) => {
             let names: Vec<&str> = steps.iter().map(|&d| direction_name(d)).collect();
             if let Some(s) = step {
-                out!("next step: {} (all optimal: {})", direction_name(s), names.join(", "));
+                // A compressed table keeps the steps optimal toward its whole run of targets.
+                let which = if oracle.is_compressed() { "optimal kept" } else { "all optimal" };
+                out!("next step: {} ({which}: {})", direction_name(s), names.join(", "));
             } else {
                 out!("already there");
             }
@@ -320,7 +374,7 @@ fn scen(args: &ScenArgs) -> Result<()> {
         GridOracle::load_from(saved).with_context(|| format!("loading {}", saved.display()))?
     } else {
         let needed = GridOracle::memory_needed(&grid, connectivity(&args.making));
-        if needed > args.making.memory_limit {
+        if needed > args.making.memory_limit && !choose_table(&grid, &args.making).0 {
             let reason = format!(
                 "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
                 map_path.display(),
@@ -344,7 +398,7 @@ fn scen(args: &ScenArgs) -> Result<()> {
             }
             bail!(reason);
         }
-        build_oracle(&grid, &args.making, args.json)?.0
+        build_oracle(&grid, &args.making, args.json)?.oracle
     };
     if oracle.grid() != &grid {
         bail!("the saved oracle belongs to another map than {}", map_path.display());
@@ -415,7 +469,7 @@ fn render(args: &RenderArgs) -> Result<()> {
         .collect();
     let index = |c: Cell| (c.y * grid.width() + c.x) as usize;
     if args.path.is_some() || args.field.is_some() {
-        let (oracle, _) = build_oracle(&grid, &args.making, false)?;
+        let oracle = build_oracle(&grid, &args.making, false)?.oracle;
         if let Some(field) = &args.field {
             let goal = Cell::new(field[0], field[1]);
             oracle.try_next_step(goal, goal).context("the field's goal")?;

@@ -52,6 +52,37 @@ fn build_query_and_scen_agree_on_arena() {
 }
 
 #[test]
+fn build_picks_the_table_by_size_and_both_answer_alike() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = maps().join("den312d.map");
+    let mut answers = Vec::new();
+    for (flag, table) in [(None, "dense"), (Some("--compressed"), "compressed"), (Some("--dense"), "dense")] {
+        let saved = dir.join(format!("den-{table}.sp"));
+        let mut args = vec!["build", map.to_str().unwrap(), "-o", saved.to_str().unwrap(), "--json"];
+        args.extend(flag);
+        let built = json(&signposts(&args));
+        assert_eq!(built["table"], table, "{flag:?}");
+        assert!(built["why"].as_str().unwrap().starts_with(table));
+        let answer = json(&signposts(&["query", saved.to_str().unwrap(), "10", "10", "60", "70", "--json"]));
+        assert_eq!(answer["table"], table);
+        answers.push((answer["distance"].clone(), answer["path"].as_array().unwrap().len()));
+    }
+    assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+    let out = signposts(&[
+        "build",
+        map.to_str().unwrap(),
+        "-o",
+        dir.join("x").to_str().unwrap(),
+        "--diagonal",
+        "--compressed",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not supported"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn astar_checks_scenarios_without_a_table() {
     // icecrown is too large for a dense octile table here; one A* per line needs none.
     let scen = maps().join("icecrown.map.scen");
