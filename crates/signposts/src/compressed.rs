@@ -48,7 +48,16 @@ pub struct CompressedGraph {
     component: Vec<u32>,
     /// The moves of each node's first run (which starts at column 0).
     first_moves: Vec<u8>,
-    /// Later runs of node `v`: `runs[first_run[v]..first_run[v + 1]]`.
+    /// Per node: the slot of its parent in a peeled tree ([`CORE`] for core nodes, [`ROOT`]
+    /// for the root of a component that is a tree).
+    parent_slot: Vec<u8>,
+    /// Per peeled node: the nodes in its subtree, itself included (their columns are
+    /// `column[v]..column[v] + size[v]`); 0 for core nodes.
+    size: Vec<u32>,
+    /// Core nodes with hanging trees, and tree roots, with the first column of their trees'
+    /// block; increasing columns.
+    anchors: Vec<(u32, u32)>,
+    /// Later runs of node `v`: `runs[first_run[v]..first_run[v + 1]]` (core nodes only).
     first_run: Vec<u32>,
     /// One run per word: its first target column in the high 24 bits, the slots optimal
     /// toward every target of the run (a bitmask) in the low 8. Sorted within a row, so a
@@ -58,6 +67,11 @@ pub struct CompressedGraph {
 
 /// Bits of a run's first column.
 const START_BITS: u32 = 24;
+
+/// [`CompressedGraph::parent_slot`] of a core node.
+const CORE: u8 = 0xFF;
+/// [`CompressedGraph::parent_slot`] of a tree's root.
+const ROOT: u8 = 0xFE;
 
 /// One node's row while it is being built: closed runs and the open one.
 #[derive(Debug, Clone, Default)]
@@ -169,27 +183,39 @@ impl GraphBuilder {
         let offsets: Vec<u32> =
             rows.iter().map(|r| r.first).chain(core::iter::once(heads.len() as u32)).collect();
         let (component, _) = components::label(&rows, &heads);
-        let batch = build::batch_width(n);
-        // Depth-first order: half the runs of the dense build's ball order on Moving AI maps
-        // (arena 9.3 runs per node against 20), for a build about a third slower (batches of
-        // consecutive targets are less compact).
-        let order = dfs_order(&offsets, &heads);
         if n >= 1 << START_BITS {
             return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
         }
+        // Trees hanging off the core need no row (see `build::peel`): the core is searched,
+        // its targets in depth-first order (half the runs of the dense build's ball order on
+        // Moving AI maps, for a build about a third slower), then each anchor's trees.
+        let mut peel = build::peel::peel(&rows, &heads);
+        let mut order = dfs_order(&offsets, &heads, &peel.peeled);
+        peel.order_trees(&rows, &heads, &mut order);
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = c as u32;
         }
+        let parent_slot: Vec<u8> = (0..n)
+            .map(|v| match (peel.peeled[v], peel.parent[v]) {
+                (false, _) => CORE,
+                (true, build::peel::NONE) => ROOT,
+                (true, p) => heads[offsets[v] as usize..offsets[v + 1] as usize]
+                    .binary_search(&p)
+                    .expect("the parent is a neighbour") as u8,
+            })
+            .collect();
+        let size: Vec<u32> = (0..n).map(|v| if peel.peeled[v] { peel.size[v] } else { 0 }).collect();
         let adjacency = Adjacency {
             offsets: &offsets,
             heads: &heads,
             in_offsets: &offsets,
             tails: &heads,
             component: &component,
-            peeled: &[],
+            peeled: &peel.peeled,
         };
-        let row_builders = fill_runs(adjacency, &order, batch, &progress);
+        let row_builders =
+            fill_runs(adjacency, &order[..peel.core_len], build::batch_width(peel.core_len), &progress);
         let mut first_moves = Vec::with_capacity(n);
         let mut first_run = Vec::with_capacity(n + 1);
         let mut runs = Vec::new();
@@ -203,15 +229,26 @@ impl GraphBuilder {
         }
         first_run.push(index(runs.len())?);
         runs.shrink_to_fit();
-        Ok(CompressedGraph { offsets, heads, column, component, first_moves, first_run, runs })
+        Ok(CompressedGraph {
+            offsets,
+            heads,
+            column,
+            component,
+            parent_slot,
+            size,
+            anchors: peel.anchors,
+            first_moves,
+            first_run,
+            runs,
+        })
     }
 }
 
-/// Nodes in depth-first preorder, component after component: targets close in this order
-/// are close on the map, and a source's first move changes rarely along it.
-fn dfs_order(offsets: &[u32], heads: &[NodeId]) -> Vec<NodeId> {
+/// Nodes not `skip`ped in depth-first preorder, component after component: targets close in
+/// this order are close on the map, and a source's first move changes rarely along it.
+fn dfs_order(offsets: &[u32], heads: &[NodeId], skip: &[bool]) -> Vec<NodeId> {
     let n = offsets.len() - 1;
-    let mut seen = vec![false; n];
+    let mut seen = skip.to_vec();
     let mut order = Vec::with_capacity(n);
     let mut stack: Vec<(NodeId, u32)> = Vec::new();
     for root in 0..n {
@@ -355,10 +392,14 @@ impl CompressedGraph {
         self.runs.len() + self.first_moves.iter().filter(|&&m| m != 0).count()
     }
 
-    /// Bytes held: runs (4 bytes each, a row's first 1 byte), row and arc indices, labels.
+    /// Bytes held: runs (4 bytes each, a row's first 1 byte), row and arc indices, labels,
+    /// peeled trees.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.first_moves.len()
+            + self.parent_slot.len()
+            + self.size.len() * 4
+            + self.anchors.len() * 8
             + (self.runs.len()
                 + self.first_run.len()
                 + self.offsets.len()
@@ -380,9 +421,27 @@ impl CompressedGraph {
 
     /// The moves of `u` toward `t` as a slot mask (0 when `u == t` or `t` is unreachable).
     #[inline]
-    fn moves(&self, u: usize, t: usize) -> u8 {
+    fn moves(&self, u: usize, mut t: usize) -> u8 {
         if u == t || self.component[u] != self.component[t] {
             return 0;
+        }
+        if self.parent_slot[u] != CORE {
+            // In a tree: down into the child whose subtree holds `t`, else up.
+            let up = match self.parent_slot[u] {
+                ROOT => 0,
+                slot => 1 << slot,
+            };
+            return self.into_subtree(u, t).unwrap_or(up);
+        }
+        if self.parent_slot[t] != CORE {
+            // Toward a tree node: as toward its anchor, or from the anchor into the tree.
+            let col = self.column[t];
+            let block = self.anchors.partition_point(|&(_, first)| first <= col).saturating_sub(1);
+            let anchor = self.anchors.get(block).map_or(t, |&(a, _)| a as usize);
+            if anchor == u {
+                return self.into_subtree(u, t).unwrap_or(0);
+            }
+            t = anchor;
         }
         let row = &self.runs[self.first_run[u] as usize..self.first_run[u + 1] as usize];
         // The last run starting at or before the target's column.
@@ -391,6 +450,19 @@ impl CompressedGraph {
             0 => self.first_moves[u],
             i => (row[i - 1] & 0xFF) as u8,
         }
+    }
+
+    /// The slot of the child of `u` in a peeled tree whose subtree holds `t`, as a mask.
+    fn into_subtree(&self, u: usize, t: usize) -> Option<u8> {
+        let col = self.column[t];
+        let first = self.offsets[u] as usize;
+        self.heads[first..self.offsets[u + 1] as usize].iter().enumerate().find_map(|(s, &w)| {
+            let w = w as usize;
+            let hangs = self.parent_slot[w] < ROOT
+                && self.heads[self.offsets[w] as usize + self.parent_slot[w] as usize] as usize == u;
+            let holds = hangs && (self.column[w]..self.column[w] + self.size[w]).contains(&col);
+            holds.then_some(1 << s)
+        })
     }
 
     /// An optimal next node from `from` toward `to`, or `None` when `from == to` or `to` is
@@ -520,6 +592,10 @@ impl CompressedGraph {
         w.u32s(self.heads.iter().copied())?;
         w.u32s(self.column.iter().copied())?;
         w.u32s(self.component.iter().copied())?;
+        w.bytes(&self.parent_slot)?;
+        w.u32s(self.size.iter().copied())?;
+        w.u64(self.anchors.len() as u64)?;
+        w.u32s(self.anchors.iter().flat_map(|&(a, first)| [a, first]))?;
         w.bytes(&self.first_moves)?;
         w.u32s(self.first_run.iter().copied())?;
         w.u32s(self.runs.iter().copied())
@@ -541,6 +617,14 @@ impl CompressedGraph {
         let heads = r.u32s(arcs)?;
         let column = r.u32s(nodes)?;
         let component = r.u32s(nodes)?;
+        let parent_slot = r.bytes(nodes)?.to_vec();
+        let size = r.u32s(nodes)?;
+        let anchors_len = r.u64()?;
+        if anchors_len > nodes {
+            return Err(corrupt("more anchors than nodes"));
+        }
+        let anchors: Vec<(u32, u32)> =
+            r.u32s(2 * anchors_len)?.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let first_moves = r.bytes(nodes)?.to_vec();
         let first_run = r.u32s(nodes + 1)?;
         let runs = r.u32s(runs_len)?;
@@ -593,7 +677,37 @@ impl CompressedGraph {
                 return Err(corrupt("a row of runs is out of order or names a missing move"));
             }
         }
-        let graph = CompressedGraph { offsets, heads, column, component, first_moves, first_run, runs };
+        for v in 0..n {
+            let deg = offsets[v + 1] - offsets[v];
+            let ok = match parent_slot[v] {
+                CORE => size[v] == 0,
+                slot => {
+                    (slot == ROOT || u32::from(slot) < deg)
+                        && size[v] >= 1
+                        && u64::from(column[v]) + u64::from(size[v]) <= nodes
+                }
+            };
+            if !ok {
+                return Err(corrupt("a peeled tree's parent or size is out of range"));
+            }
+        }
+        if anchors.iter().any(|&(a, first)| u64::from(a) >= nodes || u64::from(first) >= nodes)
+            || anchors.windows(2).any(|p| p[0].1 >= p[1].1)
+        {
+            return Err(corrupt("the tree anchors are out of range or order"));
+        }
+        let graph = CompressedGraph {
+            offsets,
+            heads,
+            column,
+            component,
+            parent_slot,
+            size,
+            anchors,
+            first_moves,
+            first_run,
+            runs,
+        };
         if graph.fingerprint() != fingerprint {
             return Err(corrupt("the graph does not match its fingerprint"));
         }

@@ -22,7 +22,7 @@ use crate::NodeId;
 use crate::table::{BLOCK, Layout, NodeRow};
 
 /// Marks "no node".
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The result of peeling a graph.
 #[derive(Debug)]
@@ -30,12 +30,13 @@ pub(crate) struct Peel {
     /// Whether each node was peeled (lies in a hanging tree).
     pub peeled: Vec<bool>,
     /// Per peeled node: the neighbour toward its anchor (`NONE` for a tree's root).
-    parent: Vec<u32>,
-    /// Core nodes with hanging trees, and tree roots, each with the first column of its block.
-    anchors: Vec<(u32, u32)>,
+    pub parent: Vec<u32>,
+    /// Core nodes with hanging trees, and tree roots, each with the first column of its block
+    /// (in increasing column order, set by [`Peel::order_trees`]).
+    pub anchors: Vec<(u32, u32)>,
     /// Per node: number of nodes in its hanging subtree, itself included (peeled nodes), or
     /// in all trees hanging from it (anchors).
-    size: Vec<u32>,
+    pub size: Vec<u32>,
     /// Number of core nodes.
     pub core_len: usize,
 }
