@@ -108,8 +108,8 @@ impl RowBuilder {
         const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         const HIGH: u64 = 0x8080_8080_8080_8080;
         // High bit of each byte: set when the byte is non-zero.
-        let nonzero = ((word & LOW) + LOW | word) & HIGH;
-        let mut all = word | ((!nonzero & HIGH) >> 7) * 0xFF;
+        let nonzero = (((word & LOW) + LOW) | word) & HIGH;
+        let mut all = word | (((!nonzero & HIGH) >> 7) * 0xFF);
         all &= all >> 32;
         all &= all >> 16;
         all &= all >> 8;
@@ -156,6 +156,7 @@ impl GraphBuilder {
     ///
     /// # Errors
     /// As [`GraphBuilder::build_compressed`].
+    #[expect(clippy::missing_panics_doc, reason = "a peeled node's parent is one of its neighbours")]
     pub fn build_compressed_with_progress(
         &self,
         progress: impl Fn(Progress) + Sync,
@@ -234,10 +235,10 @@ impl GraphBuilder {
             heads,
             column,
             component,
+            first_moves,
             parent_slot,
             size,
             anchors: peel.anchors,
-            first_moves,
             first_run,
             runs,
         })
@@ -431,7 +432,7 @@ impl CompressedGraph {
                 ROOT => 0,
                 slot => 1 << slot,
             };
-            return self.into_subtree(u, t).unwrap_or(up);
+            return self.child_toward(u, t).unwrap_or(up);
         }
         if self.parent_slot[t] != CORE {
             // Toward a tree node: as toward its anchor, or from the anchor into the tree.
@@ -439,7 +440,7 @@ impl CompressedGraph {
             let block = self.anchors.partition_point(|&(_, first)| first <= col).saturating_sub(1);
             let anchor = self.anchors.get(block).map_or(t, |&(a, _)| a as usize);
             if anchor == u {
-                return self.into_subtree(u, t).unwrap_or(0);
+                return self.child_toward(u, t).unwrap_or(0);
             }
             t = anchor;
         }
@@ -453,7 +454,7 @@ impl CompressedGraph {
     }
 
     /// The slot of the child of `u` in a peeled tree whose subtree holds `t`, as a mask.
-    fn into_subtree(&self, u: usize, t: usize) -> Option<u8> {
+    fn child_toward(&self, u: usize, t: usize) -> Option<u8> {
         let col = self.column[t];
         let first = self.offsets[u] as usize;
         self.heads[first..self.offsets[u + 1] as usize].iter().enumerate().find_map(|(s, &w)| {
@@ -582,6 +583,70 @@ impl CompressedGraph {
         Ok(graph)
     }
 
+    /// Checks every invariant a query relies on (after reading a file).
+    fn check(&self) -> Result<(), Error> {
+        use crate::io::corrupt;
+        let n = self.nodes_len();
+        let nodes = n as u64;
+        let runs_len = self.runs.len() as u64;
+        let list = |v: usize| &self.heads[self.offsets[v] as usize..self.offsets[v + 1] as usize];
+        for v in 0..n {
+            let l = list(v);
+            if l.iter().any(|&w| u64::from(w) >= nodes) || l.windows(2).any(|p| p[0] >= p[1]) {
+                return Err(corrupt("a neighbour list is out of range or unsorted"));
+            }
+            if l.iter().any(|&w| list(w as usize).binary_search(&(v as NodeId)).is_err()) {
+                return Err(corrupt("an arc has no reverse arc"));
+            }
+            if l.iter().any(|&w| self.component[w as usize] != self.component[v]) {
+                return Err(corrupt("component labels disagree across an arc"));
+            }
+        }
+        let mut seen = vec![false; n];
+        for &c in &self.column {
+            if u64::from(c) >= nodes || core::mem::replace(&mut seen[c as usize], true) {
+                return Err(corrupt("the column order is not a permutation"));
+            }
+        }
+        if self.first_run[0] != 0
+            || u64::from(self.first_run[n]) != runs_len
+            || self.first_run.windows(2).any(|p| p[0] > p[1])
+        {
+            return Err(corrupt("run indices are not increasing"));
+        }
+        for v in 0..n {
+            let slots = (1u32 << (self.offsets[v + 1] - self.offsets[v])) - 1;
+            let row = &self.runs[self.first_run[v] as usize..self.first_run[v + 1] as usize];
+            let starts_ok = row.windows(2).all(|p| p[0] >> 8 < p[1] >> 8)
+                && row.iter().all(|&run| run >> 8 > 0 && u64::from(run >> 8) < nodes);
+            let moves_ok = u32::from(self.first_moves[v]) & !slots == 0
+                && row.iter().all(|&run| run & 0xFF != 0 && run & 0xFF & !slots == 0);
+            if !starts_ok || !moves_ok {
+                return Err(corrupt("a row of runs is out of order or names a missing move"));
+            }
+        }
+        for v in 0..n {
+            let deg = self.offsets[v + 1] - self.offsets[v];
+            let ok = match self.parent_slot[v] {
+                CORE => self.size[v] == 0,
+                slot => {
+                    (slot == ROOT || u32::from(slot) < deg)
+                        && self.size[v] >= 1
+                        && u64::from(self.column[v]) + u64::from(self.size[v]) <= nodes
+                }
+            };
+            if !ok {
+                return Err(corrupt("a peeled tree's parent or size is out of range"));
+            }
+        }
+        if self.anchors.iter().any(|&(a, first)| u64::from(a) >= nodes || u64::from(first) >= nodes)
+            || self.anchors.windows(2).any(|p| p[0].1 >= p[1].1)
+        {
+            return Err(corrupt("the tree anchors are out of range or order"));
+        }
+        Ok(())
+    }
+
     pub(crate) fn write_body<W: std::io::Write>(&self, w: &mut crate::io::Writer<W>) -> Result<(), Error> {
         let n = self.nodes_len();
         w.u64(n as u64)?;
@@ -641,73 +706,19 @@ impl CompressedGraph {
         if u64::from(offsets[n]) != arcs {
             return Err(corrupt("degrees do not add up to the stored arcs"));
         }
-        let list = |v: usize| &heads[offsets[v] as usize..offsets[v + 1] as usize];
-        for v in 0..n {
-            let l = list(v);
-            if l.iter().any(|&w| u64::from(w) >= nodes) || l.windows(2).any(|p| p[0] >= p[1]) {
-                return Err(corrupt("a neighbour list is out of range or unsorted"));
-            }
-            if l.iter().any(|&w| list(w as usize).binary_search(&(v as NodeId)).is_err()) {
-                return Err(corrupt("an arc has no reverse arc"));
-            }
-            if l.iter().any(|&w| component[w as usize] != component[v]) {
-                return Err(corrupt("component labels disagree across an arc"));
-            }
-        }
-        let mut seen = vec![false; n];
-        for &c in &column {
-            if u64::from(c) >= nodes || core::mem::replace(&mut seen[c as usize], true) {
-                return Err(corrupt("the column order is not a permutation"));
-            }
-        }
-        if first_run[0] != 0
-            || u64::from(first_run[n]) != runs_len
-            || first_run.windows(2).any(|p| p[0] > p[1])
-        {
-            return Err(corrupt("run indices are not increasing"));
-        }
-        for v in 0..n {
-            let slots = (1u32 << (offsets[v + 1] - offsets[v])) - 1;
-            let row = &runs[first_run[v] as usize..first_run[v + 1] as usize];
-            let starts_ok = row.windows(2).all(|p| p[0] >> 8 < p[1] >> 8)
-                && row.iter().all(|&run| run >> 8 > 0 && u64::from(run >> 8) < nodes);
-            let moves_ok = u32::from(first_moves[v]) & !slots == 0
-                && row.iter().all(|&run| run & 0xFF != 0 && run & 0xFF & !slots == 0);
-            if !starts_ok || !moves_ok {
-                return Err(corrupt("a row of runs is out of order or names a missing move"));
-            }
-        }
-        for v in 0..n {
-            let deg = offsets[v + 1] - offsets[v];
-            let ok = match parent_slot[v] {
-                CORE => size[v] == 0,
-                slot => {
-                    (slot == ROOT || u32::from(slot) < deg)
-                        && size[v] >= 1
-                        && u64::from(column[v]) + u64::from(size[v]) <= nodes
-                }
-            };
-            if !ok {
-                return Err(corrupt("a peeled tree's parent or size is out of range"));
-            }
-        }
-        if anchors.iter().any(|&(a, first)| u64::from(a) >= nodes || u64::from(first) >= nodes)
-            || anchors.windows(2).any(|p| p[0].1 >= p[1].1)
-        {
-            return Err(corrupt("the tree anchors are out of range or order"));
-        }
         let graph = CompressedGraph {
             offsets,
             heads,
             column,
             component,
+            first_moves,
             parent_slot,
             size,
             anchors,
-            first_moves,
             first_run,
             runs,
         };
+        graph.check()?;
         if graph.fingerprint() != fingerprint {
             return Err(corrupt("the graph does not match its fingerprint"));
         }
@@ -717,7 +728,34 @@ impl CompressedGraph {
 
 #[cfg(test)]
 mod tests {
-    use super::RowBuilder;
+    use super::{CompressedGraph, RowBuilder};
+    use crate::Error;
+
+    /// Files with a valid checksum but broken contents are refused by the invariant checks.
+    #[test]
+    fn consistent_but_broken_files_are_corrupt() {
+        let builder = crate::generate::walled_grid(10, 10, 0.2, 4, crate::generate::Connectivity::Four);
+        let good = builder.build_compressed().unwrap();
+        let breaks: [fn(&mut CompressedGraph); 5] = [
+            |_| {}, // unchanged: the control
+            |g| g.column[1] = g.column[0],
+            |g| g.first_moves[0] = 0x80,
+            |g| g.anchors.reverse(),
+            |g| g.heads[0] = 10_000,
+        ];
+        for (i, broken) in breaks.iter().enumerate() {
+            let mut graph = good.clone();
+            broken(&mut graph);
+            let mut bytes = Vec::new();
+            graph.save(&mut bytes).unwrap();
+            let loaded = CompressedGraph::load(bytes.as_slice());
+            if i == 0 {
+                assert_eq!(loaded.unwrap(), good);
+            } else {
+                assert!(matches!(loaded, Err(Error::Corrupt { .. })), "break {i}: {loaded:?}");
+            }
+        }
+    }
 
     #[test]
     fn eight_entries_at_once_fold_like_one_by_one() {
