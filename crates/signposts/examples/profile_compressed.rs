@@ -14,7 +14,8 @@ fn main() {
         let builder = GridOracle::graph_builder(&grid, Connectivity::Four);
         let n = builder.nodes_len();
         let start = Instant::now();
-        let compressed = builder.build_compressed().expect("4-connected");
+        let oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).expect("4-connected");
+        let compressed = oracle.compressed_table().expect("compressed");
         let build = start.elapsed().as_secs_f64();
         let pairs: Vec<(u32, u32)> = (0..100_000u64)
             .map(|i| {

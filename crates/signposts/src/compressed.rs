@@ -44,15 +44,17 @@ pub struct CompressedGraph {
     heads: Vec<NodeId>,
     /// Target number (column) of each node.
     column: Vec<u32>,
-    /// Component label of each node.
+    /// Component label of each node; empty when the graph is connected.
     component: Vec<u32>,
     /// The moves of each node's first run (which starts at column 0).
     first_moves: Vec<u8>,
     /// Per node: the slot of its parent in a peeled tree ([`CORE`] for core nodes, [`ROOT`]
     /// for the root of a component that is a tree).
     parent_slot: Vec<u8>,
-    /// Per peeled node: the nodes in its subtree, itself included (their columns are
-    /// `column[v]..column[v] + size[v]`); 0 for core nodes.
+    /// Number of core nodes: the columns of peeled nodes come after theirs.
+    core_len: u32,
+    /// Per peeled node, by its column less `core_len`: the nodes in its subtree, itself
+    /// included (their columns are `column[v]..column[v] + size`).
     size: Vec<u32>,
     /// Core nodes with hanging trees, and tree roots, with the first column of their trees'
     /// block; increasing columns.
@@ -183,7 +185,7 @@ impl GraphBuilder {
         }
         let offsets: Vec<u32> =
             rows.iter().map(|r| r.first).chain(core::iter::once(heads.len() as u32)).collect();
-        let (component, _) = components::label(&rows, &heads);
+        let (mut component, components) = components::label(&rows, &heads);
         if n >= 1 << START_BITS {
             return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
         }
@@ -206,7 +208,7 @@ impl GraphBuilder {
                     .expect("the parent is a neighbour") as u8,
             })
             .collect();
-        let size: Vec<u32> = (0..n).map(|v| if peel.peeled[v] { peel.size[v] } else { 0 }).collect();
+        let size: Vec<u32> = order[peel.core_len..].iter().map(|&v| peel.size[v as usize]).collect();
         let adjacency = Adjacency {
             offsets: &offsets,
             heads: &heads,
@@ -217,6 +219,9 @@ impl GraphBuilder {
         };
         let row_builders =
             fill_runs(adjacency, &order[..peel.core_len], build::batch_width(peel.core_len), &progress);
+        if components <= 1 {
+            component = Vec::new();
+        }
         let mut first_moves = Vec::with_capacity(n);
         let mut first_run = Vec::with_capacity(n + 1);
         let mut runs = Vec::new();
@@ -237,6 +242,7 @@ impl GraphBuilder {
             component,
             first_moves,
             parent_slot,
+            core_len: peel.core_len as u32,
             size,
             anchors: peel.anchors,
             first_run,
@@ -420,10 +426,22 @@ impl CompressedGraph {
         self.index(id).unwrap_or_else(|e| crate::error::panic_with(&e))
     }
 
+    /// Whether `u` and `t` lie in one component.
+    #[inline]
+    fn connected(&self, u: usize, t: usize) -> bool {
+        self.component.is_empty() || self.component[u] == self.component[t]
+    }
+
+    /// The nodes in the subtree of the peeled node `w`, itself included.
+    #[inline]
+    fn tree_size(&self, w: usize) -> u32 {
+        self.size[(self.column[w] - self.core_len) as usize]
+    }
+
     /// The moves of `u` toward `t` as a slot mask (0 when `u == t` or `t` is unreachable).
     #[inline]
     fn moves(&self, u: usize, mut t: usize) -> u8 {
-        if u == t || self.component[u] != self.component[t] {
+        if u == t || !self.connected(u, t) {
             return 0;
         }
         if self.parent_slot[u] != CORE {
@@ -461,7 +479,7 @@ impl CompressedGraph {
             let w = w as usize;
             let hangs = self.parent_slot[w] < ROOT
                 && self.heads[self.offsets[w] as usize + self.parent_slot[w] as usize] as usize == u;
-            let holds = hangs && (self.column[w]..self.column[w] + self.size[w]).contains(&col);
+            let holds = hangs && (self.column[w]..self.column[w] + self.tree_size(w)).contains(&col);
             holds.then_some(1 << s)
         })
     }
@@ -519,7 +537,7 @@ impl CompressedGraph {
     #[track_caller]
     pub fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        self.component[u] == self.component[t]
+        self.connected(u, t)
     }
 
     /// The length of a shortest path, by walking it: O(length · log runs).
@@ -598,7 +616,7 @@ impl CompressedGraph {
             if l.iter().any(|&w| list(w as usize).binary_search(&(v as NodeId)).is_err()) {
                 return Err(corrupt("an arc has no reverse arc"));
             }
-            if l.iter().any(|&w| self.component[w as usize] != self.component[v]) {
+            if l.iter().any(|&w| !self.connected(w as usize, v)) {
                 return Err(corrupt("component labels disagree across an arc"));
             }
         }
@@ -628,11 +646,12 @@ impl CompressedGraph {
         for v in 0..n {
             let deg = self.offsets[v + 1] - self.offsets[v];
             let ok = match self.parent_slot[v] {
-                CORE => self.size[v] == 0,
+                CORE => self.column[v] < self.core_len,
                 slot => {
                     (slot == ROOT || u32::from(slot) < deg)
-                        && self.size[v] >= 1
-                        && u64::from(self.column[v]) + u64::from(self.size[v]) <= nodes
+                        && self.column[v] >= self.core_len
+                        && self.tree_size(v) >= 1
+                        && u64::from(self.column[v]) + u64::from(self.tree_size(v)) <= nodes
                 }
             };
             if !ok {
@@ -656,8 +675,10 @@ impl CompressedGraph {
         w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
         w.u32s(self.heads.iter().copied())?;
         w.u32s(self.column.iter().copied())?;
+        w.u64(self.component.len() as u64)?;
         w.u32s(self.component.iter().copied())?;
         w.bytes(&self.parent_slot)?;
+        w.u32(self.core_len)?;
         w.u32s(self.size.iter().copied())?;
         w.u64(self.anchors.len() as u64)?;
         w.u32s(self.anchors.iter().flat_map(|&(a, first)| [a, first]))?;
@@ -681,9 +702,17 @@ impl CompressedGraph {
         let degrees = r.u32s(nodes)?;
         let heads = r.u32s(arcs)?;
         let column = r.u32s(nodes)?;
-        let component = r.u32s(nodes)?;
+        let labels = r.u64()?;
+        if labels != 0 && labels != nodes {
+            return Err(corrupt("component labels for some nodes only"));
+        }
+        let component = r.u32s(labels)?;
         let parent_slot = r.bytes(nodes)?.to_vec();
-        let size = r.u32s(nodes)?;
+        let core_len = r.u32()?;
+        if u64::from(core_len) > nodes {
+            return Err(corrupt("more core nodes than nodes"));
+        }
+        let size = r.u32s(nodes - u64::from(core_len))?;
         let anchors_len = r.u64()?;
         if anchors_len > nodes {
             return Err(corrupt("more anchors than nodes"));
@@ -713,6 +742,7 @@ impl CompressedGraph {
             component,
             first_moves,
             parent_slot,
+            core_len,
             size,
             anchors,
             first_run,

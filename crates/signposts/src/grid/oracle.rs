@@ -135,6 +135,15 @@ impl GridOracle {
         Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
     }
 
+    /// The compressed table, when the oracle has one: its size and runs.
+    #[must_use]
+    pub fn compressed_table(&self) -> Option<&CompressedGraph> {
+        match &self.table {
+            Table::Compressed(graph) => Some(graph),
+            Table::Dense(_) => None,
+        }
+    }
+
     /// Whether the table is compressed ([`GridOracle::build_compressed`]).
     #[must_use]
     pub fn is_compressed(&self) -> bool {
@@ -687,3 +696,4 @@ impl GridOracle {
         GridOracle::load(std::io::BufReader::new(file))
     }
 }
+
