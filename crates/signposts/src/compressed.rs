@@ -59,12 +59,82 @@ pub struct CompressedGraph {
     /// Core nodes with hanging trees, and tree roots, with the first column of their trees'
     /// block; increasing columns.
     anchors: Vec<(u32, u32)>,
-    /// Later runs of node `v`: `runs[first_run[v]..first_run[v + 1]]` (core nodes only).
+    /// Later runs of node `v`: runs `first_run[v]..first_run[v + 1]` (core nodes only).
     first_run: Vec<u32>,
-    /// One run per word: its first target column in the high 24 bits, the slots optimal
-    /// toward every target of the run (a bitmask) in the low 8. Sorted within a row, so a
-    /// binary search on the word finds a column's run.
-    runs: Vec<u32>,
+    /// The runs, sorted within a row, so that a binary search finds a column's run.
+    runs: Packed,
+}
+
+/// Runs packed as little-endian records `first column << move_bits | moves`: 3 bytes (20
+/// bits of column, 4 of moves) when every node has at most four neighbours and there are
+/// fewer than 2^20 nodes (4-connected maps up to a million cells), 4 bytes (24 + 8)
+/// otherwise. Comparing records compares first columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Packed {
+    /// The records, then padding so that any record reads as a whole `u32`.
+    bytes: Vec<u8>,
+    len: usize,
+    width: usize,
+    move_bits: u32,
+}
+
+/// Padding after the records.
+const PAD: usize = 1;
+
+impl Packed {
+    fn new(width: usize, move_bits: u32) -> Packed {
+        Packed { bytes: vec![0; PAD], len: 0, width, move_bits }
+    }
+
+    /// The record layout for `nodes` nodes of at most `degree` neighbours.
+    fn for_graph(nodes: usize, degree: usize) -> Packed {
+        if degree <= 4 && nodes < 1 << 20 { Packed::new(3, 4) } else { Packed::new(4, 8) }
+    }
+
+    fn push(&mut self, start: u32, moves: u8) {
+        let record = start << self.move_bits | u32::from(moves);
+        self.bytes.truncate(self.bytes.len() - PAD);
+        self.bytes.extend_from_slice(&record.to_le_bytes()[..self.width]);
+        self.bytes.resize(self.bytes.len() + PAD, 0);
+        self.len += 1;
+    }
+
+    #[inline]
+    fn record(&self, i: usize) -> u32 {
+        let at = i * self.width;
+        let word = u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("padded"));
+        if self.width == 4 { word } else { word & 0x00FF_FFFF }
+    }
+
+    #[inline]
+    fn start(&self, i: usize) -> u32 {
+        self.record(i) >> self.move_bits
+    }
+
+    #[inline]
+    fn moves(&self, i: usize) -> u8 {
+        (self.record(i) & ((1 << self.move_bits) - 1)) as u8
+    }
+
+    /// In records `range`, the number of runs starting at or before column `col`.
+    #[inline]
+    fn starting_by(&self, range: core::ops::Range<usize>, col: u32) -> usize {
+        let key = (col << self.move_bits) | ((1 << self.move_bits) - 1);
+        let (mut lo, mut hi) = (range.start, range.end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.record(mid) <= key {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo - range.start
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.bytes.len()
+    }
 }
 
 /// Bits of a run's first column.
@@ -224,17 +294,20 @@ impl GraphBuilder {
         }
         let mut first_moves = Vec::with_capacity(n);
         let mut first_run = Vec::with_capacity(n + 1);
-        let mut runs = Vec::new();
+        let degree = (0..n).map(|v| offsets[v + 1] - offsets[v]).max().unwrap_or(0) as usize;
+        let mut runs = Packed::for_graph(n, degree);
         let index =
             |len: usize| u32::try_from(len).map_err(|_| Error::Unsupported { what: "more than 2^32 runs" });
         for row in row_builders {
             let row = row.finish();
             first_moves.push(row.first().map_or(0, |&(_, moves)| moves));
-            first_run.push(index(runs.len())?);
-            runs.extend(row.iter().skip(1).map(|&(start, moves)| start << 8 | u32::from(moves)));
+            first_run.push(index(runs.len)?);
+            for &(start, moves) in row.iter().skip(1) {
+                runs.push(start, moves);
+            }
         }
-        first_run.push(index(runs.len())?);
-        runs.shrink_to_fit();
+        first_run.push(index(runs.len)?);
+        runs.bytes.shrink_to_fit();
         Ok(CompressedGraph {
             offsets,
             heads,
@@ -396,19 +469,19 @@ impl CompressedGraph {
     /// Runs stored, over all rows (a row's first run included).
     #[must_use]
     pub fn runs_len(&self) -> usize {
-        self.runs.len() + self.first_moves.iter().filter(|&&m| m != 0).count()
+        self.runs.len + self.first_moves.iter().filter(|&&m| m != 0).count()
     }
 
-    /// Bytes held: runs (4 bytes each, a row's first 1 byte), row and arc indices, labels,
-    /// peeled trees.
+    /// Bytes held: runs (3 or 4 bytes each, a row's first 1 byte), row and arc indices,
+    /// labels, peeled trees.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.first_moves.len()
             + self.parent_slot.len()
             + self.size.len() * 4
             + self.anchors.len() * 8
-            + (self.runs.len()
-                + self.first_run.len()
+            + self.runs.memory_bytes()
+            + (self.first_run.len()
                 + self.offsets.len()
                 + self.heads.len()
                 + self.column.len()
@@ -462,12 +535,11 @@ impl CompressedGraph {
             }
             t = anchor;
         }
-        let row = &self.runs[self.first_run[u] as usize..self.first_run[u + 1] as usize];
+        let row = self.first_run[u] as usize..self.first_run[u + 1] as usize;
         // The last run starting at or before the target's column.
-        let key = self.column[t] << 8 | 0xFF;
-        match row.partition_point(|&run| run <= key) {
+        match self.runs.starting_by(row.clone(), self.column[t]) {
             0 => self.first_moves[u],
-            i => (row[i - 1] & 0xFF) as u8,
+            i => self.runs.moves(row.start + i - 1),
         }
     }
 
@@ -606,7 +678,7 @@ impl CompressedGraph {
         use crate::io::corrupt;
         let n = self.nodes_len();
         let nodes = n as u64;
-        let runs_len = self.runs.len() as u64;
+        let runs_len = self.runs.len as u64;
         let list = |v: usize| &self.heads[self.offsets[v] as usize..self.offsets[v + 1] as usize];
         for v in 0..n {
             let l = list(v);
@@ -634,11 +706,13 @@ impl CompressedGraph {
         }
         for v in 0..n {
             let slots = (1u32 << (self.offsets[v + 1] - self.offsets[v])) - 1;
-            let row = &self.runs[self.first_run[v] as usize..self.first_run[v + 1] as usize];
-            let starts_ok = row.windows(2).all(|p| p[0] >> 8 < p[1] >> 8)
-                && row.iter().all(|&run| run >> 8 > 0 && u64::from(run >> 8) < nodes);
+            let row = self.first_run[v] as usize..self.first_run[v + 1] as usize;
+            let starts_ok = row.clone().skip(1).all(|i| self.runs.start(i - 1) < self.runs.start(i))
+                && row.clone().all(|i| self.runs.start(i) > 0 && u64::from(self.runs.start(i)) < nodes);
             let moves_ok = u32::from(self.first_moves[v]) & !slots == 0
-                && row.iter().all(|&run| run & 0xFF != 0 && run & 0xFF & !slots == 0);
+                && row
+                    .clone()
+                    .all(|i| self.runs.moves(i) != 0 && u32::from(self.runs.moves(i)) & !slots == 0);
             if !starts_ok || !moves_ok {
                 return Err(corrupt("a row of runs is out of order or names a missing move"));
             }
@@ -670,7 +744,8 @@ impl CompressedGraph {
         let n = self.nodes_len();
         w.u64(n as u64)?;
         w.u64(self.heads.len() as u64)?;
-        w.u64(self.runs.len() as u64)?;
+        w.u64(self.runs.len as u64)?;
+        w.u32(self.runs.width as u32)?;
         w.u64(self.fingerprint())?;
         w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
         w.u32s(self.heads.iter().copied())?;
@@ -684,7 +759,7 @@ impl CompressedGraph {
         w.u32s(self.anchors.iter().flat_map(|&(a, first)| [a, first]))?;
         w.bytes(&self.first_moves)?;
         w.u32s(self.first_run.iter().copied())?;
-        w.u32s(self.runs.iter().copied())
+        w.bytes(&self.runs.bytes[..self.runs.len * self.runs.width])
     }
 
     /// Reads and checks every invariant a query relies on: arcs in range, sorted and
@@ -695,6 +770,7 @@ impl CompressedGraph {
         let nodes = r.u64()?;
         let arcs = r.u64()?;
         let runs_len = r.u64()?;
+        let width = r.u32()? as usize;
         let fingerprint = r.u64()?;
         if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
             return Err(corrupt("node, arc or run count out of range"));
@@ -721,7 +797,14 @@ impl CompressedGraph {
             r.u32s(2 * anchors_len)?.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let first_moves = r.bytes(nodes)?.to_vec();
         let first_run = r.u32s(nodes + 1)?;
-        let runs = r.u32s(runs_len)?;
+        let mut runs = match width {
+            3 if nodes < 1 << 20 => Packed::new(3, 4),
+            4 => Packed::new(4, 8),
+            _ => return Err(corrupt("unknown run width")),
+        };
+        runs.bytes = r.bytes(runs_len * width as u64)?.to_vec();
+        runs.bytes.resize(runs.bytes.len() + PAD, 0);
+        runs.len = runs_len as usize;
         let n = nodes as usize;
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0u32);

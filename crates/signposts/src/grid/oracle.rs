@@ -696,4 +696,3 @@ impl GridOracle {
         GridOracle::load(std::io::BufReader::new(file))
     }
 }
-
