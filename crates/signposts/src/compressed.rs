@@ -466,6 +466,12 @@ impl CompressedGraph {
         self.heads.len() / 2
     }
 
+    /// Nodes with a row: the core left after peeling trees.
+    #[must_use]
+    pub fn core_len(&self) -> usize {
+        self.core_len as usize
+    }
+
     /// Runs stored, over all rows (a row's first run included).
     #[must_use]
     pub fn runs_len(&self) -> usize {
@@ -487,6 +493,13 @@ impl CompressedGraph {
                 + self.column.len()
                 + self.component.len())
                 * 4
+    }
+
+    /// Bytes of the first-move data alone: [`CompressedGraph::memory_bytes`] less the graph's
+    /// own arcs (which a grid, say, holds anyway).
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.memory_bytes() - (self.offsets.len() + self.heads.len()) * 4
     }
 
     fn index(&self, id: NodeId) -> Result<usize, Error> {

@@ -1,0 +1,108 @@
+//! Compressed first-move tables of the Moving AI maps (4-connected): size, build time and
+//! query time per map, beside the dense table's queries where it fits and a plain
+//! compressed-path-database (SRC) implementation's published sizes; every map checked against
+//! breadth-first searches from sampled sources.
+//!
+//! `cargo run --release -p signposts-bench --bin compressed [-- MAP.map ...]`
+//! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze)
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use signposts::grid::{Connectivity, GridOracle, parse_map};
+use signposts::{CompressedGraph, Graph, GraphBuilder, NodeId};
+use signposts_bench::{bfs, pairs};
+
+/// A straightforward SRC implementation's bytes per node on this kind of machine (4-connected).
+const SRC: &[(&str, f64)] = &[("maze512-4-0", 21.0), ("brc202d", 40.0), ("arena", 38.0), ("random512-25-0", 306.0)];
+
+/// Dense tables up to this size are built for the query comparison.
+const DENSE_LIMIT: u64 = 1 << 30;
+
+fn maps_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+}
+
+/// Mean nanoseconds per query over `queries`.
+fn time_queries(queries: &[(NodeId, NodeId)], mut next: impl FnMut(NodeId, NodeId) -> Option<NodeId>) -> f64 {
+    let start = Instant::now();
+    let mut sum = 0u64;
+    for &(a, b) in queries {
+        sum = sum.wrapping_add(u64::from(next(a, b).unwrap_or(0)));
+    }
+    std::hint::black_box(sum);
+    start.elapsed().as_secs_f64() * 1e9 / queries.len() as f64
+}
+
+/// Every answer from 12 sampled sources against breadth-first searches: distances equal, the
+/// next hop one step closer.
+fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
+    let n = builder.nodes_len();
+    let mut checked = 0;
+    for &(_, t) in &pairs(n, 12, 11) {
+        let dist = bfs(builder, t);
+        for u in 0..n as NodeId {
+            let d = dist[u as usize];
+            let expected = (d != u32::MAX).then_some(u64::from(d));
+            match compressed.neighbor_to(u, t) {
+                Some(v) => assert_eq!(dist[v as usize] + 1, d, "{u} -> {t}: {v} is not closer"),
+                None => assert!(u == t || d == u32::MAX, "{u} -> {t}: no move"),
+            }
+            if u % 97 == 0 {
+                assert_eq!(compressed.distance(u, t), expected, "{u} -> {t}");
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+fn main() {
+    let mut paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if paths.is_empty() {
+        let mut all: Vec<PathBuf> = std::fs::read_dir(maps_dir())
+            .expect("../shared/maps")
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "map"))
+            .collect();
+        all.sort();
+        paths = all
+            .into_iter()
+            .filter(|p| {
+                let grid = parse_map(&std::fs::read(p).expect("readable")).expect("a valid map");
+                grid.passable_len() <= 50_000 || p.file_stem().is_some_and(|s| s == "maze512-1-0")
+            })
+            .collect();
+    }
+    println!(
+        "| map | open cells | core | runs per node | table B/node | with graph B/node | SRC B/node | build | query | dense query |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for path in &paths {
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
+        let builder = GridOracle::graph_builder(&grid, Connectivity::Four);
+        let n = builder.nodes_len();
+        let start = Instant::now();
+        let compressed = builder.build_compressed().expect("4-connected");
+        let build = start.elapsed().as_secs_f64();
+        let checked = check(&builder, &compressed);
+        let queries = pairs(n, 200_000, 5);
+        let query = time_queries(&queries, |a, b| compressed.neighbor_to(a, b));
+        let dense = (builder.memory_needed() <= DENSE_LIMIT).then(|| {
+            let graph: Graph = builder.build();
+            time_queries(&queries, |a, b| graph.neighbor_to(a, b))
+        });
+        let per_node = |bytes: usize| bytes as f64 / n as f64;
+        let src = SRC.iter().find(|(m, _)| *m == name).map_or("–".to_string(), |(_, b)| format!("{b:.0}"));
+        println!(
+            "| {name} | {n} | {} | {:.1} | {:.1} | {:.1} | {src} | {build:.2} s | {query:.0} ns | {} |",
+            compressed.core_len(),
+            compressed.runs_len() as f64 / n as f64,
+            per_node(compressed.table_bytes()),
+            per_node(compressed.memory_bytes()),
+            dense.map_or("–".to_string(), |ns| format!("{ns:.0} ns")),
+        );
+        eprintln!("  {name}: {checked} answers checked against BFS");
+    }
+}
