@@ -131,6 +131,9 @@
 //!
 //! - [`Graph`]: any graph whose table fits in memory (see the table above: up to about
 //!   100,000 nodes on a desktop machine), unweighted, weighted or with one-way arcs.
+//! - [`CompressedGraph`] ([`GraphBuilder::build_compressed`]): large unweighted maps; rows
+//!   stored as runs (30–80 bytes per node on Moving AI maps), queries by binary search, trees
+//!   peeled to O(n). See [`compressed`].
 //! - [`grid::GridOracle`]: a tile grid, answered in cells and directions.
 //! - [`Graph16`], [`Graph32`], [`Graph64`], [`Graph128`]: tiny graphs (rooms, boards, menus),
 //!   no heap, `u8` ids, `Copy`.
