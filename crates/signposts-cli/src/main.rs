@@ -72,8 +72,6 @@ fn choose_table(grid: &Grid, making: &Making) -> (bool, String) {
         (true, "compressed (asked for with --compressed)".into())
     } else if making.dense {
         (false, "dense (asked for with --dense)".into())
-    } else if making.diagonal {
-        (false, "dense (compressed tables are built for 4-connected maps only)".into())
     } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
         (false, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
     } else {

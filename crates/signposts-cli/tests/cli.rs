@@ -69,16 +69,23 @@ fn build_picks_the_table_by_size_and_both_answer_alike() {
         answers.push((answer["distance"].clone(), answer["path"].as_array().unwrap().len()));
     }
     assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
-    let out = signposts(&[
+    // An octile compressed table reproduces every scenario length.
+    let saved = dir.join("den-octile.sp");
+    let built = json(&signposts(&[
         "build",
         map.to_str().unwrap(),
         "-o",
-        dir.join("x").to_str().unwrap(),
+        saved.to_str().unwrap(),
         "--diagonal",
         "--compressed",
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not supported"));
+        "--json",
+    ]));
+    assert_eq!(built["table"], "compressed");
+    let scen = maps().join("den312d.map.scen");
+    let report =
+        json(&signposts(&["scen", scen.to_str().unwrap(), "--oracle", saved.to_str().unwrap(), "--json"]));
+    assert_eq!(report["lines"], 320);
+    assert_eq!(report["lines"], report["matched"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -122,7 +129,7 @@ fn a_closed_output_pipe_ends_quietly() {
 #[test]
 fn over_budget_scenarios_say_why_and_still_list_invalid_lines() {
     let scen = maps().join("icecrown.map.scen");
-    let out = signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--json"]);
+    let out = signposts(&["scen", scen.to_str().unwrap(), "--diagonal", "--dense", "--json"]);
     assert!(!out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["checked"], false);

@@ -715,6 +715,16 @@ impl GraphBuilder {
         self.costs[u] = costs;
     }
 
+    /// The stored costs of `u`'s arcs, in neighbour order.
+    pub(crate) fn costs_of(&self, u: usize) -> &[u32] {
+        &self.costs[u]
+    }
+
+    /// How stored costs read.
+    pub(crate) fn model(&self) -> CostModel {
+        self.model
+    }
+
     /// Reads stored costs as octile steps (1 straight, 2 diagonal): for grids.
     pub(crate) fn set_model(&mut self, model: CostModel) {
         self.model = model;

@@ -23,14 +23,17 @@
 //!   optimal move would cut a run wherever the set changes, about doubling the size on grids.
 //!   Use the dense table where all ties matter.
 //!
-//! This first engine builds undirected unit-cost graphs (4-connected grids) of up to eight
-//! neighbours per node: batches of targets are searched by the bit-parallel breadth-first
-//! engine of the dense build, on all cores, and folded into runs wave by wave, so no dense
-//! table is ever held.
+//! Unit-cost graphs (4-connected grids) are searched by the bit-parallel breadth-first engine
+//! of the dense build, weighted ones (octile grids: straight 1, diagonal √2, compared exactly)
+//! by its Dijkstra engine, 64 targets a batch; batches run on all cores and are folded into
+//! runs wave by wave, so no dense table is ever held. Nodes have at most eight neighbours
+//! (one byte of moves per run) and arcs go both ways at the same cost.
 
 use core::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::Cost;
 use crate::build::{self, Adjacency, Progress};
+use crate::builder::CostModel;
 use crate::{Error, GraphBuilder, NodeId, components};
 
 /// The widest neighbour list the compressed engine supports: one byte of moves per run.
@@ -42,6 +45,9 @@ pub struct CompressedGraph {
     /// Out-arcs of node `v`: `heads[offsets[v]..offsets[v + 1]]`, sorted.
     offsets: Vec<u32>,
     heads: Vec<NodeId>,
+    /// Stored cost of each arc (empty: every arc costs 1), read by `model`.
+    costs: Vec<u32>,
+    model: CostModel,
     /// Target number (column) of each node.
     column: Vec<u32>,
     /// Component label of each node; empty when the graph is connected.
@@ -208,7 +214,7 @@ impl GraphBuilder {
     /// [`GraphBuilder::build`]'s dense table on large maps, queries by binary search.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for directed or weighted graphs and for nodes of more than
+    /// [`Error::Unsupported`] for graphs with one-way arcs and for nodes of more than
     /// [`MAX_DEGREE`] neighbours; [`Error::TooManyArcs`].
     ///
     /// ```
@@ -233,16 +239,19 @@ impl GraphBuilder {
         &self,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<CompressedGraph, Error> {
-        if self.is_directed() || self.is_weighted() {
-            return Err(Error::Unsupported {
-                what: "compressed tables of directed or weighted graphs (this engine is unit-cost, undirected)",
-            });
+        if self.is_directed() {
+            return Err(Error::Unsupported { what: "compressed tables of graphs with one-way arcs" });
         }
+        let weighted = self.is_weighted();
         let n = self.nodes_len();
         let mut rows = Vec::with_capacity(n);
         let mut heads = Vec::with_capacity(self.arcs_len());
+        let mut costs = Vec::new();
         for v in 0..n {
             let list = self.neighbors(v as NodeId);
+            if weighted {
+                costs.extend(self.costs_of(v));
+            }
             if list.len() > MAX_DEGREE {
                 return Err(Error::Unsupported {
                     what: "compressed tables of nodes with more than 8 neighbours",
@@ -287,30 +296,33 @@ impl GraphBuilder {
             component: &component,
             peeled: &peel.peeled,
         };
-        let row_builders =
-            fill_runs(adjacency, &order[..peel.core_len], build::batch_width(peel.core_len), &progress);
+        let core = &order[..peel.core_len];
+        let row_builders = if weighted {
+            let exact: Vec<Cost> = costs.iter().map(|&c| self.model().cost(c)).collect();
+            let arcs = build::dijkstra::Arcs {
+                offsets: &offsets,
+                heads: &heads,
+                cost: &exact,
+                in_offsets: &offsets,
+                incoming: &[],
+                tails: &[],
+                integer: self.model() == CostModel::Integer,
+                symmetric: true,
+            };
+            fill_runs_weighted(arcs, core, &progress)
+        } else {
+            fill_runs(adjacency, core, build::batch_width(peel.core_len), &progress)
+        };
         if components <= 1 {
             component = Vec::new();
         }
-        let mut first_moves = Vec::with_capacity(n);
-        let mut first_run = Vec::with_capacity(n + 1);
         let degree = (0..n).map(|v| offsets[v + 1] - offsets[v]).max().unwrap_or(0) as usize;
-        let mut runs = Packed::for_graph(n, degree);
-        let index =
-            |len: usize| u32::try_from(len).map_err(|_| Error::Unsupported { what: "more than 2^32 runs" });
-        for row in row_builders {
-            let row = row.finish();
-            first_moves.push(row.first().map_or(0, |&(_, moves)| moves));
-            first_run.push(index(runs.len)?);
-            for &(start, moves) in row.iter().skip(1) {
-                runs.push(start, moves);
-            }
-        }
-        first_run.push(index(runs.len)?);
-        runs.bytes.shrink_to_fit();
+        let (first_moves, first_run, runs) = pack(row_builders, Packed::for_graph(n, degree))?;
         Ok(CompressedGraph {
             offsets,
             heads,
+            costs,
+            model: self.model(),
             column,
             component,
             first_moves,
@@ -322,6 +334,25 @@ impl GraphBuilder {
             runs,
         })
     }
+}
+
+/// Stores finished rows: each row's first run's moves, the index of its later runs, the runs.
+fn pack(rows: Vec<RowBuilder>, mut runs: Packed) -> Result<(Vec<u8>, Vec<u32>, Packed), Error> {
+    let mut first_moves = Vec::with_capacity(rows.len());
+    let mut first_run = Vec::with_capacity(rows.len() + 1);
+    let index =
+        |len: usize| u32::try_from(len).map_err(|_| Error::Unsupported { what: "more than 2^32 runs" });
+    for row in rows {
+        let row = row.finish();
+        first_moves.push(row.first().map_or(0, |&(_, moves)| moves));
+        first_run.push(index(runs.len)?);
+        for &(start, moves) in row.iter().skip(1) {
+            runs.push(start, moves);
+        }
+    }
+    first_run.push(index(runs.len)?);
+    runs.bytes.shrink_to_fit();
+    Ok((first_moves, first_run, runs))
 }
 
 /// Nodes not `skip`ped in depth-first preorder, component after component: targets close in
@@ -354,6 +385,74 @@ fn dfs_order(offsets: &[u32], heads: &[NodeId], skip: &[bool]) -> Vec<NodeId> {
         }
     }
     order
+}
+
+/// As [`fill_runs`], for arc costs: one exact Dijkstra search per target, 64 targets a
+/// batch (the dense build's weighted engine).
+fn fill_runs_weighted(
+    g: build::dijkstra::Arcs<'_>,
+    order: &[NodeId],
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Vec<RowBuilder> {
+    const WIDTH: usize = build::dijkstra::BATCH;
+    let n = g.offsets.len() - 1;
+    let total = order.len().div_ceil(WIDTH);
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    let wave = (4 * threads).max(1);
+    let done = AtomicUsize::new(0);
+    let mut rows = vec![RowBuilder::default(); n];
+    // Per batch: one mask of targets per arc.
+    let search = |scratch: &mut build::dijkstra::Scratch, batch: usize, acc: &mut Vec<u64>| {
+        let first = batch * WIDTH;
+        let targets = &order[first..order.len().min(first + WIDTH)];
+        scratch.search_batch(g, targets, acc);
+        progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+    };
+    let mut buffers: Vec<Vec<u64>> = (0..wave).map(|_| Vec::new()).collect();
+    for first_batch in (0..total).step_by(wave) {
+        let batches = first_batch..total.min(first_batch + wave);
+        let used = &mut buffers[..batches.len()];
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            used.par_iter_mut().enumerate().for_each_init(
+                || build::dijkstra::Scratch::new(g, n),
+                |scratch, (i, acc)| search(scratch, first_batch + i, acc),
+            );
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut scratch = build::dijkstra::Scratch::new(g, n);
+            for (i, acc) in used.iter_mut().enumerate() {
+                search(&mut scratch, first_batch + i, acc);
+            }
+        }
+        let used = &buffers[..batches.len()];
+        let fold = |(v, row): (usize, &mut RowBuilder)| {
+            let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
+            for (i, acc) in used.iter().enumerate() {
+                let first = (first_batch + i) * WIDTH;
+                let targets = WIDTH.min(order.len() - first);
+                let masks = &acc[arcs.clone()];
+                for j in 0..targets {
+                    let entry =
+                        masks.iter().enumerate().fold(0u8, |e, (s, &m)| e | (((m >> j) & 1) as u8) << s);
+                    row.push((first + j) as u32, entry);
+                }
+            }
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold);
+        }
+        #[cfg(not(feature = "parallel"))]
+        rows.iter_mut().enumerate().for_each(fold);
+    }
+    rows
 }
 
 /// Searches the targets in batches (a wave of batches at a time, on all cores) and folds each
@@ -625,14 +724,36 @@ impl CompressedGraph {
         self.connected(u, t)
     }
 
-    /// The length of a shortest path, by walking it: O(length · log runs).
+    /// The cost of a shortest path (its length on unit costs; the straight part of an
+    /// octile cost, as [`Graph::distance`](crate::Graph::distance)), by walking it:
+    /// O(length · log runs).
     ///
     /// # Panics
     /// If an id is out of range.
     #[must_use]
     #[track_caller]
     pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
-        self.path_exists(from, to).then(|| self.path_to(from, to).count() as u64 - 1)
+        let (u, t) = (self.expect_index(from), self.expect_index(to));
+        self.walk_cost(u, t).map(|c| c.straight)
+    }
+
+    /// The exact cost of a shortest path from `u` to `t`, by walking it.
+    pub(crate) fn walk_cost(&self, u: usize, t: usize) -> Option<Cost> {
+        if !self.connected(u, t) {
+            return None;
+        }
+        let mut total = Cost::ZERO;
+        let mut at = u;
+        while at != t {
+            let moves = self.moves(at, t);
+            if moves == 0 {
+                return None;
+            }
+            let arc = self.offsets[at] as usize + moves.trailing_zeros() as usize;
+            total = total + self.model.cost(self.costs.get(arc).copied().unwrap_or(1));
+            at = self.heads[arc] as usize;
+        }
+        Some(total)
     }
 }
 
@@ -646,8 +767,8 @@ impl CompressedGraph {
             n,
             (0..n).map(|v| self.offsets[v + 1] - self.offsets[v]),
             self.heads.iter().copied(),
-            core::iter::repeat_n(1, self.heads.len()),
-            crate::builder::CostModel::Integer,
+            (0..self.heads.len()).map(|a| self.costs.get(a).copied().unwrap_or(1)),
+            self.model,
         )
     }
 
@@ -698,8 +819,13 @@ impl CompressedGraph {
             if l.iter().any(|&w| u64::from(w) >= nodes) || l.windows(2).any(|p| p[0] >= p[1]) {
                 return Err(corrupt("a neighbour list is out of range or unsorted"));
             }
-            if l.iter().any(|&w| list(w as usize).binary_search(&(v as NodeId)).is_err()) {
-                return Err(corrupt("an arc has no reverse arc"));
+            let cost = |a: usize| self.costs.get(a).copied().unwrap_or(1);
+            let reverse = |s: usize, w: usize| {
+                let back = list(w).binary_search(&(v as NodeId)).ok()?;
+                Some(cost(self.offsets[w] as usize + back) == cost(self.offsets[v] as usize + s))
+            };
+            if l.iter().enumerate().any(|(s, &w)| reverse(s, w as usize) != Some(true)) {
+                return Err(corrupt("an arc has no reverse arc of the same cost"));
             }
             if l.iter().any(|&w| !self.connected(w as usize, v)) {
                 return Err(corrupt("component labels disagree across an arc"));
@@ -759,9 +885,11 @@ impl CompressedGraph {
         w.u64(self.heads.len() as u64)?;
         w.u64(self.runs.len as u64)?;
         w.u32(self.runs.width as u32)?;
+        w.u32(u32::from(!self.costs.is_empty()) | u32::from(self.model == CostModel::Octile) << 1)?;
         w.u64(self.fingerprint())?;
         w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
         w.u32s(self.heads.iter().copied())?;
+        w.u32s(self.costs.iter().copied())?;
         w.u32s(self.column.iter().copied())?;
         w.u64(self.component.len() as u64)?;
         w.u32s(self.component.iter().copied())?;
@@ -784,12 +912,18 @@ impl CompressedGraph {
         let arcs = r.u64()?;
         let runs_len = r.u64()?;
         let width = r.u32()? as usize;
+        let flags = r.u32()?;
         let fingerprint = r.u64()?;
         if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
             return Err(corrupt("node, arc or run count out of range"));
         }
         let degrees = r.u32s(nodes)?;
         let heads = r.u32s(arcs)?;
+        let costs = r.u32s(if flags & 1 == 1 { arcs } else { 0 })?;
+        let model = if flags & 2 == 2 { CostModel::Octile } else { CostModel::Integer };
+        if costs.contains(&0) || flags > 3 {
+            return Err(corrupt("an arc costs 0, or unknown flags"));
+        }
         let column = r.u32s(nodes)?;
         let labels = r.u64()?;
         if labels != 0 && labels != nodes {
@@ -834,6 +968,8 @@ impl CompressedGraph {
         let graph = CompressedGraph {
             offsets,
             heads,
+            costs,
+            model,
             column,
             component,
             first_moves,

@@ -67,9 +67,9 @@ fn grids_compress_below_the_dense_size() {
 
 #[test]
 fn unsupported_graphs_are_refused() {
-    let mut weighted = GraphBuilder::new(3);
-    weighted.connect_weighted(0, 1, 2);
-    assert!(matches!(weighted.build_compressed(), Err(Error::Unsupported { .. })));
+    let mut one_way = GraphBuilder::new(3);
+    one_way.connect_directed(0, 1);
+    assert!(matches!(one_way.build_compressed(), Err(Error::Unsupported { .. })));
     let mut star = GraphBuilder::new(10);
     for leaf in 1..10 {
         star.connect(0, leaf);
@@ -146,13 +146,66 @@ fn compressed_files_round_trip_and_damage_is_an_error() {
 }
 
 #[test]
-fn compressed_grid_oracles_refuse_edits_and_diagonals() {
+fn compressed_grid_oracles_refuse_edits() {
     let grid = Grid::new(4, 4);
     let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).unwrap();
     assert!(matches!(oracle.set_blocked(Cell::new(1, 1), true), Err(Error::Unsupported { .. })));
     assert!(grid.is_passable(Cell::new(1, 1)) && oracle.grid().is_passable(Cell::new(1, 1)));
-    assert!(matches!(
-        GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}),
-        Err(Error::Unsupported { .. })
-    ));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Weighted undirected graphs: every move returned is optimal and every cost exact.
+    #[test]
+    fn weighted_compressed_answers_like_the_dense_table(
+        n in 1usize..30,
+        edges in proptest::collection::vec((any::<usize>(), any::<usize>(), 1u32..6), 0..60),
+    ) {
+        let mut builder = GraphBuilder::new(n);
+        for (a, b, w) in edges {
+            let (a, b) = ((a % n) as NodeId, (b % n) as NodeId);
+            if builder.neighbors(a).len() < 8 && builder.neighbors(b).len() < 8 {
+                builder.connect_weighted(a, b, w);
+            }
+        }
+        let compressed = builder.build_compressed().unwrap();
+        let dense = builder.build();
+        for u in 0..n as NodeId {
+            for t in 0..n as NodeId {
+                let all: Vec<NodeId> = dense.neighbors_to(u, t).collect();
+                let kept: Vec<NodeId> = compressed.neighbors_to(u, t).collect();
+                prop_assert!(kept.iter().all(|v| all.contains(v)), "{} -> {}: {:?} / {:?}", u, t, kept, all);
+                prop_assert_eq!(kept.is_empty(), all.is_empty());
+                prop_assert_eq!(compressed.distance(u, t), dense.distance(u, t));
+            }
+        }
+    }
+
+    /// Octile grids: steps optimal, costs exact, through save and load.
+    #[test]
+    fn octile_compressed_grids_answer_like_dense_ones(
+        width in 1u32..12,
+        height in 1u32..12,
+        open in proptest::collection::vec(proptest::bool::weighted(0.75), 1..150),
+    ) {
+        let grid = grid_from(width, height, &open);
+        let dense = GridOracle::build(&grid, Connectivity::Eight).unwrap();
+        let built = GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}).unwrap();
+        let mut bytes = Vec::new();
+        built.save(&mut bytes).unwrap();
+        let loaded = GridOracle::load(bytes.as_slice()).unwrap();
+        let cells: Vec<Cell> = (0..height).flat_map(|y| (0..width).map(move |x| Cell::new(x, y))).collect();
+        for oracle in [&built, &loaded] {
+            for &a in &cells {
+                for &b in &cells {
+                    let all: Vec<Direction> = dense.next_steps(a, b).collect();
+                    let kept: Vec<Direction> = oracle.next_steps(a, b).collect();
+                    prop_assert!(kept.iter().all(|d| all.contains(d)));
+                    prop_assert_eq!(kept.is_empty(), all.is_empty());
+                    prop_assert_eq!(oracle.cost(a, b), dense.cost(a, b));
+                }
+            }
+        }
+    }
 }

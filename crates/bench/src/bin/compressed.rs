@@ -14,7 +14,8 @@ use signposts::{CompressedGraph, Graph, GraphBuilder, NodeId};
 use signposts_bench::{bfs, pairs};
 
 /// A straightforward SRC implementation's bytes per node on this kind of machine (4-connected).
-const SRC: &[(&str, f64)] = &[("maze512-4-0", 21.0), ("brc202d", 40.0), ("arena", 38.0), ("random512-25-0", 306.0)];
+const SRC: &[(&str, f64)] =
+    &[("maze512-4-0", 21.0), ("brc202d", 40.0), ("arena", 38.0), ("random512-25-0", 306.0)];
 
 /// Dense tables up to this size are built for the query comparison.
 const DENSE_LIMIT: u64 = 1 << 30;

@@ -116,12 +116,36 @@ impl Queue {
 }
 
 /// Per-thread scratch.
-struct Scratch {
+pub(crate) struct Scratch {
     dist: Vec<Cost>,
     settled: Vec<bool>,
     touched: Vec<u32>,
     queue: Queue,
     acc: Vec<u64>,
+}
+
+impl Scratch {
+    pub(crate) fn new(g: Arcs<'_>, nodes: usize) -> Scratch {
+        Scratch {
+            dist: vec![Cost::INFINITE; nodes],
+            settled: vec![false; nodes],
+            touched: Vec::new(),
+            queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
+            acc: vec![0; g.heads.len()],
+        }
+    }
+
+    /// Searches from each of up to 64 `targets`, leaving in `out` one mask per arc: bit `j`
+    /// set when the arc is an optimal first move toward `targets[j]`.
+    pub(crate) fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], out: &mut Vec<u64>) {
+        debug_assert!(targets.len() <= BATCH);
+        for (j, &t) in targets.iter().enumerate() {
+            search(g, t, 1 << j, self);
+        }
+        out.clear();
+        out.extend_from_slice(&self.acc);
+        self.acc.fill(0);
+    }
 }
 
 /// Fills the table for `targets` (column `c` holds `targets[c]`).
@@ -165,13 +189,7 @@ pub(crate) fn fill(
         s.acc.fill(0);
         batch_done();
     };
-    let scratch = || Scratch {
-        dist: vec![Cost::INFINITE; n],
-        settled: vec![false; n],
-        touched: Vec::new(),
-        queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
-        acc: vec![0; g.heads.len()],
-    };
+    let scratch = || Scratch::new(g, n);
     super::for_each_batch(total, scratch, run);
 }
 

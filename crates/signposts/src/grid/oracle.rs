@@ -111,7 +111,8 @@ impl GridOracle {
     /// not available.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for [`Connectivity::Eight`] (this engine builds unit costs).
+    /// [`Error::TooManyArcs`] or [`Error::Unsupported`] for grids past the compressed format's
+    /// limits (2^24 cells).
     ///
     /// ```
     /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
@@ -535,7 +536,7 @@ impl GridOracle {
         let (u, t) = (self.node(from)?, self.node(to)?);
         match &self.table {
             Table::Dense(graph) => graph.walk_cost(u as usize, t as usize),
-            Table::Compressed(graph) => graph.distance(u, t).map(Cost::integer),
+            Table::Compressed(graph) => graph.walk_cost(u as usize, t as usize),
         }
     }
 
