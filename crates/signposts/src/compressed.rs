@@ -71,10 +71,10 @@ pub struct CompressedGraph {
     runs: Packed,
 }
 
-/// Runs packed as little-endian records `first column << move_bits | moves`: 3 bytes (20
-/// bits of column, 4 of moves) when every node has at most four neighbours and there are
-/// fewer than 2^20 nodes (4-connected maps up to a million cells), 4 bytes (24 + 8)
-/// otherwise. Comparing records compares first columns.
+/// Runs packed as little-endian records `first column << move_bits | moves`: 4 bits of moves
+/// when no node has more than four neighbours, else 8; 3 bytes per record when the column
+/// fits in the rest of 24 bits (4-connected maps up to a million cells, octile ones up to
+/// 65,536), else 4. Comparing records compares first columns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Packed {
     /// The records, then padding so that any record reads as a whole `u32`.
@@ -94,7 +94,9 @@ impl Packed {
 
     /// The record layout for `nodes` nodes of at most `degree` neighbours.
     fn for_graph(nodes: usize, degree: usize) -> Packed {
-        if degree <= 4 && nodes < 1 << 20 { Packed::new(3, 4) } else { Packed::new(4, 8) }
+        let move_bits = if degree <= 4 { 4 } else { 8 };
+        let column_bits = usize::BITS - nodes.leading_zeros();
+        Packed::new(if move_bits + column_bits <= 24 { 3 } else { 4 }, move_bits)
     }
 
     fn push(&mut self, start: u32, moves: u8) {
@@ -885,6 +887,7 @@ impl CompressedGraph {
         w.u64(self.heads.len() as u64)?;
         w.u64(self.runs.len as u64)?;
         w.u32(self.runs.width as u32)?;
+        w.u32(self.runs.move_bits)?;
         w.u32(u32::from(!self.costs.is_empty()) | u32::from(self.model == CostModel::Octile) << 1)?;
         w.u64(self.fingerprint())?;
         w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
@@ -912,6 +915,7 @@ impl CompressedGraph {
         let arcs = r.u64()?;
         let runs_len = r.u64()?;
         let width = r.u32()? as usize;
+        let move_bits = r.u32()?;
         let flags = r.u32()?;
         let fingerprint = r.u64()?;
         if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
@@ -944,11 +948,11 @@ impl CompressedGraph {
             r.u32s(2 * anchors_len)?.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let first_moves = r.bytes(nodes)?.to_vec();
         let first_run = r.u32s(nodes + 1)?;
-        let mut runs = match width {
-            3 if nodes < 1 << 20 => Packed::new(3, 4),
-            4 => Packed::new(4, 8),
-            _ => return Err(corrupt("unknown run width")),
-        };
+        let column_bits = u64::BITS - nodes.leading_zeros();
+        if !matches!((width, move_bits), (3 | 4, 4 | 8)) || move_bits + column_bits > 8 * width as u32 {
+            return Err(corrupt("a run layout too narrow for the graph"));
+        }
+        let mut runs = Packed::new(width, move_bits);
         runs.bytes = r.bytes(runs_len * width as u64)?.to_vec();
         runs.bytes.resize(runs.bytes.len() + PAD, 0);
         runs.len = runs_len as usize;

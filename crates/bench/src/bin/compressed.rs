@@ -1,7 +1,7 @@
-//! Compressed first-move tables of the Moving AI maps (4-connected): size, build time and
-//! query time per map, beside the dense table's queries where it fits and a plain
-//! compressed-path-database (SRC) implementation's published sizes; every map checked against
-//! breadth-first searches from sampled sources.
+//! Compressed first-move tables of the Moving AI maps, 4-connected and octile: size, build
+//! time and query time per map, beside the dense table's queries where it fits and a plain
+//! compressed-path-database (SRC) implementation's sizes; 4-connected tables checked against
+//! breadth-first searches from sampled sources, octile ones against every scenario length.
 //!
 //! `cargo run --release -p signposts-bench --bin compressed [-- MAP.map ...]`
 //! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze)
@@ -9,13 +9,14 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use signposts::grid::{Connectivity, GridOracle, parse_map};
+use signposts::grid::{Connectivity, GridOracle, ScenarioCheck, parse_map, parse_scenarios};
 use signposts::{CompressedGraph, Graph, GraphBuilder, NodeId};
 use signposts_bench::{bfs, pairs};
 
-/// A straightforward SRC implementation's bytes per node on this kind of machine (4-connected).
-const SRC: &[(&str, f64)] =
+/// A straightforward SRC implementation's bytes per node on this kind of machine.
+const SRC_FOUR: &[(&str, f64)] =
     &[("maze512-4-0", 21.0), ("brc202d", 40.0), ("arena", 38.0), ("random512-25-0", 306.0)];
+const SRC_OCTILE: &[(&str, f64)] = &[("maze512-4-0", 48.0), ("brc202d", 169.0), ("arena", 207.0)];
 
 /// Dense tables up to this size are built for the query comparison.
 const DENSE_LIMIT: u64 = 1 << 30;
@@ -76,34 +77,47 @@ fn main() {
             .collect();
     }
     println!(
-        "| map | open cells | core | runs per node | table B/node | with graph B/node | SRC B/node | build | query | dense query |"
+        "| map | moves | open cells | core | runs per node | table B/node | with graph B/node | SRC B/node | build | query | dense query | checked |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     for path in &paths {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
-        let builder = GridOracle::graph_builder(&grid, Connectivity::Four);
-        let n = builder.nodes_len();
-        let start = Instant::now();
-        let compressed = builder.build_compressed().expect("4-connected");
-        let build = start.elapsed().as_secs_f64();
-        let checked = check(&builder, &compressed);
-        let queries = pairs(n, 200_000, 5);
-        let query = time_queries(&queries, |a, b| compressed.neighbor_to(a, b));
-        let dense = (builder.memory_needed() <= DENSE_LIMIT).then(|| {
-            let graph: Graph = builder.build();
-            time_queries(&queries, |a, b| graph.neighbor_to(a, b))
-        });
-        let per_node = |bytes: usize| bytes as f64 / n as f64;
-        let src = SRC.iter().find(|(m, _)| *m == name).map_or("–".to_string(), |(_, b)| format!("{b:.0}"));
-        println!(
-            "| {name} | {n} | {} | {:.1} | {:.1} | {:.1} | {src} | {build:.2} s | {query:.0} ns | {} |",
-            compressed.core_len(),
-            compressed.runs_len() as f64 / n as f64,
-            per_node(compressed.table_bytes()),
-            per_node(compressed.memory_bytes()),
-            dense.map_or("–".to_string(), |ns| format!("{ns:.0} ns")),
-        );
-        eprintln!("  {name}: {checked} answers checked against BFS");
+        for (connectivity, src) in [(Connectivity::Four, SRC_FOUR), (Connectivity::Eight, SRC_OCTILE)] {
+            let builder = GridOracle::graph_builder(&grid, connectivity);
+            let n = builder.nodes_len();
+            let start = Instant::now();
+            let oracle = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("fits the format");
+            let build = start.elapsed().as_secs_f64();
+            let compressed = oracle.compressed_table().expect("a compressed oracle");
+            let checked = if connectivity == Connectivity::Four {
+                format!("{} answers vs BFS", check(&builder, compressed))
+            } else {
+                let scen = format!("{}.scen", path.display());
+                let scenarios =
+                    std::fs::read(&scen).ok().and_then(|b| parse_scenarios(&b).ok()).unwrap_or_default();
+                let report = ScenarioCheck::run(&oracle, &scenarios);
+                assert_eq!(report.mismatched.len(), 0, "{name}: scenario lengths differ");
+                format!("{} of {} scenario lengths", report.matched, scenarios.len())
+            };
+            let queries = pairs(n, 200_000, 5);
+            let query = time_queries(&queries, |a, b| compressed.neighbor_to(a, b));
+            let dense = (builder.memory_needed() <= DENSE_LIMIT).then(|| {
+                let graph: Graph = builder.build();
+                time_queries(&queries, |a, b| graph.neighbor_to(a, b))
+            });
+            let per_node = |bytes: usize| bytes as f64 / n as f64;
+            let src =
+                src.iter().find(|(m, _)| *m == name).map_or("–".to_string(), |(_, b)| format!("{b:.0}"));
+            println!(
+                "| {name} | {} | {n} | {} | {:.1} | {:.1} | {:.1} | {src} | {build:.2} s | {query:.0} ns | {} | {checked} |",
+                if connectivity == Connectivity::Four { "4" } else { "octile" },
+                compressed.core_len(),
+                compressed.runs_len() as f64 / n as f64,
+                per_node(compressed.table_bytes()),
+                per_node(compressed.memory_bytes()),
+                dense.map_or("–".to_string(), |ns| format!("{ns:.0} ns")),
+            );
+        }
     }
 }
