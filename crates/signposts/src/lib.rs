@@ -131,9 +131,10 @@
 //!
 //! - [`Graph`]: any graph whose table fits in memory (see the table above: up to about
 //!   100,000 nodes on a desktop machine), unweighted, weighted or with one-way arcs.
-//! - [`CompressedGraph`] ([`GraphBuilder::build_compressed`]): large unweighted maps; rows
-//!   stored as runs (30–80 bytes per node on Moving AI maps), queries by binary search, trees
-//!   peeled to O(n). See [`compressed`].
+//! - [`CompressedGraph`] ([`GraphBuilder::build_compressed`]): large maps (unit, weighted
+//!   or octile costs, no one-way arcs); rows stored as runs (25–80 bytes per node on
+//!   4-connected Moving AI maps, 65–360 octile), queries by binary search, trees peeled to
+//!   O(n). See [`compressed`].
 //! - [`grid::GridOracle`]: a tile grid, answered in cells and directions.
 //! - [`Graph16`], [`Graph32`], [`Graph64`], [`Graph128`]: tiny graphs (rooms, boards, menus),
 //!   no heap, `u8` ids, `Copy`.
