@@ -389,8 +389,54 @@ fn dfs_order(offsets: &[u32], heads: &[NodeId], skip: &[bool]) -> Vec<NodeId> {
     order
 }
 
+/// Searches the `total` batches a wave at a time (`wave` per worker), each into its own
+/// buffer by `search(scratch, batch, buffer)` on all cores, then folds each wave into the
+/// rows in target order by `fold(node, row, first batch of the wave, buffers)`, nodes on all
+/// cores.
+fn in_waves<S, B: Default + Send + Sync>(
+    n: usize,
+    total: usize,
+    wave: usize,
+    scratch: impl Fn() -> S + Sync + Send,
+    search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
+    fold: impl Fn(usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
+) -> Vec<RowBuilder> {
+    #[cfg(feature = "parallel")]
+    let wave = wave * rayon::current_num_threads();
+    let wave = wave.max(1);
+    let mut rows = vec![RowBuilder::default(); n];
+    let mut buffers: Vec<B> = (0..wave).map(|_| B::default()).collect();
+    for first_batch in (0..total).step_by(wave) {
+        let used = &mut buffers[..wave.min(total - first_batch)];
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            used.par_iter_mut()
+                .enumerate()
+                .for_each_init(&scratch, |s, (i, b)| search(s, first_batch + i, b));
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut s = scratch();
+            for (i, b) in used.iter_mut().enumerate() {
+                search(&mut s, first_batch + i, b);
+            }
+        }
+        let used = &*used;
+        let fold_node = |(v, row): (usize, &mut RowBuilder)| fold(v, row, first_batch, used);
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold_node);
+        }
+        #[cfg(not(feature = "parallel"))]
+        rows.iter_mut().enumerate().for_each(fold_node);
+    }
+    rows
+}
+
 /// As [`fill_runs`], for arc costs: one exact Dijkstra search per target, 64 targets a
-/// batch (the dense build's weighted engine).
+/// batch (the dense build's weighted engine); a batch leaves one mask of targets per arc.
 fn fill_runs_weighted(
     g: build::dijkstra::Arcs<'_>,
     order: &[NodeId],
@@ -399,62 +445,24 @@ fn fill_runs_weighted(
     const WIDTH: usize = build::dijkstra::BATCH;
     let n = g.offsets.len() - 1;
     let total = order.len().div_ceil(WIDTH);
-    #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    let wave = (4 * threads).max(1);
     let done = AtomicUsize::new(0);
-    let mut rows = vec![RowBuilder::default(); n];
-    // Per batch: one mask of targets per arc.
     let search = |scratch: &mut build::dijkstra::Scratch, batch: usize, acc: &mut Vec<u64>| {
         let first = batch * WIDTH;
-        let targets = &order[first..order.len().min(first + WIDTH)];
-        scratch.search_batch(g, targets, acc);
+        scratch.search_batch(g, &order[first..order.len().min(first + WIDTH)], acc);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let mut buffers: Vec<Vec<u64>> = (0..wave).map(|_| Vec::new()).collect();
-    for first_batch in (0..total).step_by(wave) {
-        let batches = first_batch..total.min(first_batch + wave);
-        let used = &mut buffers[..batches.len()];
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            used.par_iter_mut().enumerate().for_each_init(
-                || build::dijkstra::Scratch::new(g, n),
-                |scratch, (i, acc)| search(scratch, first_batch + i, acc),
-            );
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            let mut scratch = build::dijkstra::Scratch::new(g, n);
-            for (i, acc) in used.iter_mut().enumerate() {
-                search(&mut scratch, first_batch + i, acc);
+    let fold = |v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u64>]| {
+        let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
+        for (i, acc) in wave.iter().enumerate() {
+            let first = (first_batch + i) * WIDTH;
+            let masks = &acc[arcs.clone()];
+            for j in 0..WIDTH.min(order.len() - first) {
+                let entry = masks.iter().enumerate().fold(0u8, |e, (s, &m)| e | (((m >> j) & 1) as u8) << s);
+                row.push((first + j) as u32, entry);
             }
         }
-        let used = &buffers[..batches.len()];
-        let fold = |(v, row): (usize, &mut RowBuilder)| {
-            let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
-            for (i, acc) in used.iter().enumerate() {
-                let first = (first_batch + i) * WIDTH;
-                let targets = WIDTH.min(order.len() - first);
-                let masks = &acc[arcs.clone()];
-                for j in 0..targets {
-                    let entry =
-                        masks.iter().enumerate().fold(0u8, |e, (s, &m)| e | (((m >> j) & 1) as u8) << s);
-                    row.push((first + j) as u32, entry);
-                }
-            }
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold);
-        }
-        #[cfg(not(feature = "parallel"))]
-        rows.iter_mut().enumerate().for_each(fold);
-    }
-    rows
+    };
+    in_waves(n, total, 4, || build::dijkstra::Scratch::new(g, n), search, fold)
 }
 
 /// Searches the targets in batches (a wave of batches at a time, on all cores) and folds each
@@ -480,13 +488,7 @@ fn fill_runs_lanes<const LANES: usize>(
     let n = g.nodes();
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
-    #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    let wave = (2 * threads).max(1);
     let done = AtomicUsize::new(0);
-    let mut rows = vec![RowBuilder::default(); n];
     // One byte per node and target of a batch: the batch's dense entries.
     let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, entries: &mut Vec<u8>| {
         entries.clear();
@@ -508,50 +510,21 @@ fn fill_runs_lanes<const LANES: usize>(
         });
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let mut buffers: Vec<Vec<u8>> = (0..wave).map(|_| Vec::new()).collect();
-    for first_batch in (0..total).step_by(wave) {
-        let batches = first_batch..total.min(first_batch + wave);
-        let used = &mut buffers[..batches.len()];
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            used.par_iter_mut().enumerate().for_each_init(
-                || build::bfs::BfsBatch::<LANES>::new(n),
-                |bfs, (i, entries)| search(bfs, first_batch + i, entries),
-            );
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            let mut bfs = build::bfs::BfsBatch::<LANES>::new(n);
-            for (i, entries) in used.iter_mut().enumerate() {
-                search(&mut bfs, first_batch + i, entries);
+    let fold = |v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u8>]| {
+        for (i, entries) in wave.iter().enumerate() {
+            let first = (first_batch + i) * width;
+            let targets = width.min(order.len() - first);
+            let mut chunks = entries[v * width..v * width + targets].chunks_exact(8);
+            for (j, chunk) in (&mut chunks).enumerate() {
+                row.push8((first + 8 * j) as u32, u64::from_le_bytes(chunk.try_into().expect("8 entries")));
+            }
+            let tail = first + targets - chunks.remainder().len();
+            for (j, &mask) in chunks.remainder().iter().enumerate() {
+                row.push((tail + j) as u32, mask);
             }
         }
-        let used = &buffers[..batches.len()];
-        let fold = |(v, row): (usize, &mut RowBuilder)| {
-            for (i, entries) in used.iter().enumerate() {
-                let first = (first_batch + i) * width;
-                let targets = width.min(order.len() - first);
-                let mut chunks = entries[v * width..v * width + targets].chunks_exact(8);
-                for (j, chunk) in (&mut chunks).enumerate() {
-                    let word = u64::from_le_bytes(chunk.try_into().expect("8 entries"));
-                    row.push8((first + 8 * j) as u32, word);
-                }
-                let tail = first + targets - chunks.remainder().len();
-                for (j, &mask) in chunks.remainder().iter().enumerate() {
-                    row.push((tail + j) as u32, mask);
-                }
-            }
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold);
-        }
-        #[cfg(not(feature = "parallel"))]
-        rows.iter_mut().enumerate().for_each(fold);
-    }
-    rows
+    };
+    in_waves(n, total, 2, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
 }
 
 impl CompressedGraph {
