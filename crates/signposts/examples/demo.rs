@@ -1,7 +1,8 @@
 //! The main job: build oracles for a seeded 80×80 perfect maze and a 100×100 grid, answer
 //! queries, then let 2,000 entities chase a moving player on a walled grid while a door opens
 //! and closes, then answer one-off queries without a table on a 512×512 map with two unit
-//! kinds, and print what everything cost.
+//! kinds, then build compressed tables of a 160×160 walled map and a 512×512 perfect maze,
+//! and print what everything cost.
 //!
 //! Run: `cargo run --release -p signposts --example demo`
 
@@ -32,6 +33,40 @@ fn main() {
     }
     chase();
     single_queries();
+    compressed();
+}
+
+/// Compressed tables: a walled 160×160 map and a 512×512 perfect maze, beside the dense
+/// table's size, checked on sampled queries against the dense answers where both fit.
+fn compressed() {
+    println!("\n== compressed tables (runs over depth-first targets, trees peeled)");
+    let walls = walled_grid(160, 160, 0.2, 9, Connectivity::Four);
+    let big_maze = maze(512, 512, 7);
+    for (name, builder) in [("160x160 grid with 20% walls", &walls), ("512x512 perfect maze", &big_maze)] {
+        let start = Instant::now();
+        let compressed = builder.build_compressed().expect("4-connected");
+        let seconds = start.elapsed().as_secs_f64();
+        let n = builder.nodes_len();
+        println!(
+            "   {name}: {n} nodes, built in {seconds:.2} s, {:.1} MiB ({:.0} bytes per node); a dense table would need {:.1} MiB",
+            compressed.memory_bytes() as f64 / f64::from(1u32 << 20),
+            compressed.memory_bytes() as f64 / n as f64,
+            builder.memory_needed() as f64 / f64::from(1u32 << 20),
+        );
+        let mut rng = SplitMix64::new(5);
+        let pairs: Vec<(NodeId, NodeId)> =
+            (0..100_000).map(|_| (rng.below(n as u64) as NodeId, rng.below(n as u64) as NodeId)).collect();
+        let start = Instant::now();
+        let steps = pairs.iter().filter(|&&(a, b)| compressed.neighbor_to(a, b).is_some()).count();
+        println!(
+            "   {steps} of {} random pairs have a next step (walls and cut-off cells have none), {:.1} ns each; {} -> {}: {} steps",
+            pairs.len(),
+            start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64,
+            pairs[0].0,
+            pairs[0].1,
+            compressed.distance(pairs[0].0, pairs[0].1).map_or("unreachable".to_string(), |d| d.to_string()),
+        );
+    }
 }
 
 /// One-off paths without a table: a 512×512 map of grass, swamp and rock, walkers (swamp is
