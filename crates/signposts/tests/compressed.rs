@@ -209,3 +209,24 @@ proptest! {
         }
     }
 }
+
+/// A graph past the size where the build keeps its live list sorted (32,768 nodes): the
+/// compressed table's moves against BFS from sampled targets.
+#[test]
+fn a_large_map_answers_like_bfs() {
+    let builder =
+        signposts::generate::walled_grid(200, 170, 0.15, 21, signposts::generate::Connectivity::Four);
+    assert!(builder.nodes_len() >= 1 << 15);
+    let compressed = builder.build_compressed().unwrap();
+    let n = builder.nodes_len() as NodeId;
+    for t in (0..n).step_by(4099) {
+        let dist = common::bfs_from(&builder, t);
+        for u in 0..n {
+            let d = dist[u as usize];
+            match compressed.neighbor_to(u, t) {
+                Some(v) => assert_eq!(dist[v as usize] + 1, d, "{u} -> {t}"),
+                None => assert!(u == t || d == u32::MAX, "{u} -> {t}"),
+            }
+        }
+    }
+}

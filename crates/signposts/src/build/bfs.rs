@@ -48,6 +48,9 @@ pub(crate) struct Adjacency<'a> {
     pub peeled: &'a [bool],
 }
 
+/// Graphs from this many nodes on keep their live list in id order.
+const SORTED_LIVE_NODES: usize = 1 << 15;
+
 /// A lane of `K · 64` target bits.
 pub(crate) type Lane<const K: usize> = [u64; K];
 
@@ -150,6 +153,8 @@ pub(crate) struct BfsBatch<const K: usize> {
     reached: Vec<u32>,
     touched: Vec<u32>,
     goals: Vec<(u32, Lane<K>)>,
+    /// Scratch for merging joins into the live list.
+    merged: Vec<u32>,
 }
 
 impl<const K: usize> BfsBatch<K> {
@@ -172,6 +177,7 @@ impl<const K: usize> BfsBatch<K> {
             reached: Vec::new(),
             touched: Vec::new(),
             goals: Vec::new(),
+            merged: Vec::new(),
         }
     }
 
@@ -204,6 +210,7 @@ impl<const K: usize> BfsBatch<K> {
             reached,
             touched,
             goals,
+            merged,
         } = self;
         let run = *run;
 
@@ -241,6 +248,7 @@ impl<const K: usize> BfsBatch<K> {
 
         let mut level = 0u32;
         loop {
+            let old = live.len();
             for &v in reached.iter() {
                 join(v, live, joined);
                 for &w in &g.tails[g.in_arcs(v as usize)] {
@@ -248,6 +256,28 @@ impl<const K: usize> BfsBatch<K> {
                 }
             }
             reached.clear();
+            // Live nodes in id order on graphs whose lanes outgrow the caches: on maps numbered
+            // row by row, a level's loads then sweep memory in a few streams that the processor
+            // prefetches (the joins are sorted and merged in). Measured on 2 cores: brc202d
+            // (43k cells) builds 13–35% faster, Berlin (48k) −10% to +4%; below 32k nodes it
+            // costs up to 7% (a 100×100 walled grid), so it is left out there.
+            if live.len() > old && g.nodes() >= SORTED_LIVE_NODES {
+                live[old..].sort_unstable();
+                merged.clear();
+                let (mut a, mut b) = (0, old);
+                while a < old && b < live.len() {
+                    if live[a] < live[b] {
+                        merged.push(live[a]);
+                        a += 1;
+                    } else {
+                        merged.push(live[b]);
+                        b += 1;
+                    }
+                }
+                merged.extend_from_slice(&live[a..old]);
+                merged.extend_from_slice(&live[b..]);
+                core::mem::swap(live, merged);
+            }
             if current.is_empty() {
                 break;
             }

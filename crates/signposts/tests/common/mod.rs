@@ -10,24 +10,24 @@ use signposts::{GraphBuilder, NodeId};
 
 /// All-pairs distances by one plain BFS per target: `dist[t][v]`, `u32::MAX` = unreachable.
 pub fn bfs_all(builder: &GraphBuilder) -> Vec<Vec<u32>> {
-    let n = builder.nodes_len();
-    (0..n)
-        .map(|t| {
-            let mut dist = vec![u32::MAX; n];
-            let mut queue = std::collections::VecDeque::new();
-            dist[t] = 0;
-            queue.push_back(t);
-            while let Some(u) = queue.pop_front() {
-                for &v in builder.neighbors(u as NodeId) {
-                    if dist[v as usize] == u32::MAX {
-                        dist[v as usize] = dist[u] + 1;
-                        queue.push_back(v as usize);
-                    }
-                }
+    (0..builder.nodes_len() as NodeId).map(|t| bfs_from(builder, t)).collect()
+}
+
+/// Distances from `t` by a plain BFS, `u32::MAX` = unreachable.
+pub fn bfs_from(builder: &GraphBuilder, t: NodeId) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; builder.nodes_len()];
+    let mut queue = std::collections::VecDeque::new();
+    dist[t as usize] = 0;
+    queue.push_back(t as usize);
+    while let Some(u) = queue.pop_front() {
+        for &v in builder.neighbors(u as NodeId) {
+            if dist[v as usize] == u32::MAX {
+                dist[v as usize] = dist[u] + 1;
+                queue.push_back(v as usize);
             }
-            dist
-        })
-        .collect()
+        }
+    }
+    dist
 }
 
 /// A graph family with a name, for failure messages.
