@@ -1,5 +1,5 @@
-//! Builds compressed oracles of Moving AI maps (4-connected) and reports size, build time and
-//! query time.
+//! Builds compressed oracles of Moving AI maps (4-connected, or octile with `OCTILE=1` in the
+//! environment) and reports size, build time and query time.
 //!
 //! Run: `cargo run --release -p signposts --example profile_compressed -- ../shared/maps/arena.map`
 
@@ -11,10 +11,12 @@ use signposts::grid::{Connectivity, GridOracle};
 fn main() {
     for path in std::env::args().skip(1) {
         let grid = parse_map(&std::fs::read(&path).expect("map")).expect("valid map");
-        let builder = GridOracle::graph_builder(&grid, Connectivity::Four);
+        let connectivity =
+            if std::env::var_os("OCTILE").is_some() { Connectivity::Eight } else { Connectivity::Four };
+        let builder = GridOracle::graph_builder(&grid, connectivity);
         let n = builder.nodes_len();
         let start = Instant::now();
-        let oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).expect("4-connected");
+        let oracle = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("fits");
         let compressed = oracle.compressed_table().expect("compressed");
         let build = start.elapsed().as_secs_f64();
         let pairs: Vec<(u32, u32)> = (0..100_000u64)
