@@ -197,3 +197,22 @@ mod grids {
         }
     }
 }
+
+/// One batch cuts a pocket off (a bridge removed) and inserts an edge as good as the old
+/// paths toward a target the pocket loses: the inserted move must still be recorded.
+#[test]
+fn a_cut_and_an_equal_insertion_in_one_batch() {
+    // A 5-cycle 0-1-2-3-4 with a pocket 5 hanging from 0; 2-4 is as short toward 0 as 2-1.
+    let mut reference = GraphBuilder::new(6);
+    reference.connect(0, 1).connect(1, 2).connect(2, 3).connect(3, 4).connect(4, 0).connect(0, 5);
+    // A chord keeps the graph from being a forest with one cycle (rebuilt at once), and rows
+    // with room for the new edge keep the table in place.
+    reference.connect(1, 3);
+    reference.reserve_degree(4);
+    let mut graph = reference.build();
+    let update = graph.apply(&[Change::Disconnect(0, 5), Change::Connect(2, 4)]).unwrap();
+    assert!(!update.rebuilt);
+    reference.disconnect(0, 5);
+    reference.connect(2, 4);
+    same_answers(&graph, &reference.build(), 0);
+}

@@ -559,8 +559,11 @@ impl Graph {
                     let t = graph.table.order[col] as usize;
                     let seeds = plan.seeds(col);
                     let target = graph.component[t];
+                    // (Inserted arcs as good as the old paths in the same column are left to
+                    // the repair, which records them.)
                     if seeds.lost.is_empty()
                         || !seeds.shorter.is_empty()
+                        || !seeds.add.is_empty()
                         || seeds.lost.iter().any(|s| graph.component[s.u] == target)
                     {
                         rest.push(col);
