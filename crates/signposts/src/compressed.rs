@@ -252,6 +252,9 @@ impl GraphBuilder {
         }
         let weighted = self.is_weighted();
         let n = self.nodes_len();
+        if n >= 1 << START_BITS {
+            return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
+        }
         let mut rows = Vec::with_capacity(n);
         let mut heads = Vec::with_capacity(self.arcs_len());
         let mut costs = Vec::new();
@@ -273,9 +276,6 @@ impl GraphBuilder {
         let offsets: Vec<u32> =
             rows.iter().map(|r| r.first).chain(core::iter::once(heads.len() as u32)).collect();
         let (mut component, components) = components::label(&rows, &heads);
-        if n >= 1 << START_BITS {
-            return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
-        }
         // Trees hanging off the core need no row (see `build::peel`): the core is searched,
         // its targets in depth-first order (half the runs of the dense build's ball order on
         // Moving AI maps, for a build about a third slower), then each anchor's trees.
@@ -1004,11 +1004,9 @@ mod tests {
 
     #[test]
     fn eight_entries_at_once_fold_like_one_by_one() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::generate::SplitMix64::new(11);
         for _ in 0..2000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             // Entries drawn from few masks, many empty, so that runs continue often.
             let bytes: Vec<u8> =
                 (0..64).map(|i| [0u8, 1, 3, 2, 6, 4][((state >> (i % 60)) % 6) as usize]).collect();

@@ -313,9 +313,7 @@ impl Graph {
     /// ```
     pub fn save(&self, sink: impl Write) -> Result<(), Error> {
         let mut w = Writer::new(sink);
-        w.bytes(MAGIC)?;
-        w.u32(FORMAT_VERSION)?;
-        w.u32(KIND_GRAPH)?;
+        w.header(KIND_GRAPH)?;
         self.write_body(&mut w)?;
         w.finish()
     }
