@@ -216,3 +216,19 @@ fn a_cut_and_an_equal_insertion_in_one_batch() {
     reference.connect(2, 4);
     same_answers(&graph, &reference.build(), 0);
 }
+
+/// Rows wider than 64 slots (a complete graph of 70 nodes) lose an edge: the removed slot is
+/// past the narrow masks.
+#[test]
+fn an_edge_removed_from_a_row_of_wide_entries() {
+    let mut reference = GraphBuilder::new(70);
+    for a in 0..70 {
+        for b in a + 1..70 {
+            reference.connect(a, b);
+        }
+    }
+    let mut graph = reference.build();
+    graph.disconnect(0, 69);
+    reference.disconnect(0, 69);
+    same_answers(&graph, &reference.build(), 0);
+}

@@ -735,7 +735,9 @@ impl Graph {
             if !removed.is_empty() {
                 // Columns toward which `u` lost its last optimal move.
                 let mut lost = Vec::new();
-                let gone = removed.iter().fold(0u64, |m, &s| m | 1 << s);
+                // A mask of the removed slots for rows of narrow entries (slots below 64); wide
+                // rows are scanned entry by entry below.
+                let gone = removed.iter().fold(0u64, |m, &s| m | 1u64.checked_shl(s as u32).unwrap_or(0));
                 let narrow = self.table.for_each_narrow(u, |col, entry| {
                     if entry & !gone == 0 {
                         lost.push(col);
