@@ -319,7 +319,7 @@ impl GraphBuilder {
             };
             fill_runs_weighted(arcs, core, &progress)
         } else {
-            fill_runs(adjacency, core, build::batch_width(peel.core_len), &progress)
+            fill_runs(adjacency, core, &column, build::batch_width(peel.core_len), &progress)
         };
         if components <= 1 {
             component = Vec::new();
@@ -395,21 +395,26 @@ fn dfs_order(offsets: &[u32], heads: &[NodeId], skip: &[bool]) -> Vec<NodeId> {
     order
 }
 
+/// Batches searched per wave of [`in_waves`] when each worker takes `wave`.
+fn wave_batches(wave: usize) -> usize {
+    #[cfg(feature = "parallel")]
+    let wave = wave * rayon::current_num_threads();
+    wave.max(1)
+}
+
 /// Searches the `total` batches a wave at a time (`wave` per worker), each into its own
 /// buffer by `search(scratch, batch, buffer)` on all cores, then folds each wave into the
-/// rows in target order by `fold(node, row, first batch of the wave, buffers)`, nodes on all
-/// cores.
+/// rows in target order by `fold(scratch, node, row, first batch of the wave, buffers)`, nodes
+/// on all cores.
 fn in_waves<S, B: Default + Send + Sync>(
     n: usize,
     total: usize,
     wave: usize,
     scratch: impl Fn() -> S + Sync + Send,
     search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
-    fold: impl Fn(usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
+    fold: impl Fn(&mut Vec<u8>, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
 ) -> Vec<RowBuilder> {
-    #[cfg(feature = "parallel")]
-    let wave = wave * rayon::current_num_threads();
-    let wave = wave.max(1);
+    let wave = wave_batches(wave);
     let mut rows = vec![RowBuilder::default(); n];
     let mut buffers: Vec<B> = (0..wave).map(|_| B::default()).collect();
     for first_batch in (0..total).step_by(wave) {
@@ -429,14 +434,19 @@ fn in_waves<S, B: Default + Send + Sync>(
             }
         }
         let used = &*used;
-        let fold_node = |(v, row): (usize, &mut RowBuilder)| fold(v, row, first_batch, used);
+        let fold_node = |scratch: &mut Vec<u8>, (v, row): (usize, &mut RowBuilder)| {
+            fold(scratch, v, row, first_batch, used);
+        };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            rows.par_iter_mut().enumerate().with_min_len(1024).for_each(fold_node);
+            rows.par_iter_mut().enumerate().with_min_len(1024).for_each_init(Vec::new, fold_node);
         }
         #[cfg(not(feature = "parallel"))]
-        rows.iter_mut().enumerate().for_each(fold_node);
+        {
+            let mut scratch = Vec::new();
+            rows.iter_mut().enumerate().for_each(|node| fold_node(&mut scratch, node));
+        }
     }
     rows
 }
@@ -457,7 +467,7 @@ fn fill_runs_weighted(
         scratch.search_batch(g, &order[first..order.len().min(first + WIDTH)], acc);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let fold = |v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u64>]| {
+    let fold = |_: &mut Vec<u8>, v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u64>]| {
         let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
         for (i, acc) in wave.iter().enumerate() {
             let first = (first_batch + i) * WIDTH;
@@ -476,61 +486,139 @@ fn fill_runs_weighted(
 fn fill_runs(
     g: Adjacency<'_>,
     order: &[NodeId],
+    column: &[u32],
     batch: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<RowBuilder> {
     match batch {
-        128 => fill_runs_lanes::<2>(g, order, progress),
-        256 => fill_runs_lanes::<4>(g, order, progress),
+        128 => fill_runs_lanes::<2>(g, order, column, progress),
+        256 => fill_runs_lanes::<4>(g, order, column, progress),
         other => unreachable!("batch width {other}"),
     }
+}
+
+/// `SPREAD[b]` has bit `i` of `b` in the lowest bit of byte `i`.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            table[b] |= ((b as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Regroups the targets for the search: within each `span` of consecutive columns (one wave
+/// of batches), batches of `width` are grown as balls on the graph, seeds taken in column
+/// order. A batch costs time in proportion to how many levels each node stays live, about the
+/// batch's diameter: a run of depth-first columns is a long thin strip (brc202d: nodes live 47
+/// levels per batch of 128), a ball of the same targets a compact patch. The rows stay in
+/// column order; the fold gathers each wave's entries back into it.
+///
+/// Returns the searched order (`batched[p]`: batch `p / width`, bit `p % width`) and each
+/// column's position in it.
+fn compact_batches(
+    g: Adjacency<'_>,
+    order: &[NodeId],
+    column: &[u32],
+    span: usize,
+    width: usize,
+) -> (Vec<NodeId>, Vec<u32>) {
+    const FREE: u32 = u32::MAX;
+    let mut place = vec![FREE; order.len()];
+    let mut batched: Vec<NodeId> = Vec::with_capacity(order.len());
+    for range in (0..order.len()).step_by(span) {
+        let end = order.len().min(range + span);
+        let mut seed = range;
+        while batched.len() < end {
+            let full = end.min(batched.len() + width);
+            while place[seed] != FREE {
+                seed += 1;
+            }
+            // One ball: breadth-first from the seed over the span's free targets.
+            let mut head = batched.len();
+            place[seed] = batched.len() as u32;
+            batched.push(order[seed]);
+            while head < batched.len() && batched.len() < full {
+                let u = batched[head] as usize;
+                head += 1;
+                for &w in &g.heads[g.arcs(u)] {
+                    let c = column[w as usize] as usize;
+                    if (range..end).contains(&c) && place[c] == FREE && batched.len() < full {
+                        place[c] = batched.len() as u32;
+                        batched.push(w);
+                    }
+                }
+            }
+        }
+    }
+    (batched, place)
 }
 
 fn fill_runs_lanes<const LANES: usize>(
     g: Adjacency<'_>,
     order: &[NodeId],
+    column: &[u32],
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<RowBuilder> {
+    const WAVE: usize = 2;
     let n = g.nodes();
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
+    let span = wave_batches(WAVE) * width;
+    let (batched, place) = compact_batches(g, order, column, span, width);
+    let mut column_at = vec![0u32; order.len()];
+    for (c, &p) in place.iter().enumerate() {
+        column_at[p as usize] = c as u32;
+    }
     let done = AtomicUsize::new(0);
     // One byte per node and target of a batch: the batch's dense entries.
     let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, entries: &mut Vec<u8>| {
         entries.clear();
         entries.resize(n * width, 0);
         let first = batch * width;
-        let targets = &order[first..order.len().min(first + width)];
+        let targets = &batched[first..batched.len().min(first + width)];
         bfs.run(g, targets, |v, lanes| {
-            let row = &mut entries[v * width..(v + 1) * width];
-            for (slot, lane) in lanes.iter().enumerate() {
-                for (k, &word) in lane.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let j = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        row[k * 64 + j] |= 1 << slot;
-                    }
-                }
+            // Eight targets' entries at a time: each slot's eight bits spread to bit `slot`
+            // of eight bytes.
+            for (group, out) in entries[v * width..(v + 1) * width].chunks_exact_mut(8).enumerate() {
+                let (k, shift) = (group / 8, 8 * (group % 8));
+                let word = lanes.iter().enumerate().fold(0u64, |word, (slot, lane)| {
+                    word | SPREAD[((lane[k] >> shift) & 0xFF) as usize] << slot
+                });
+                out.copy_from_slice(&word.to_le_bytes());
             }
         });
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let fold = |v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u8>]| {
-        for (i, entries) in wave.iter().enumerate() {
-            let first = (first_batch + i) * width;
-            let targets = width.min(order.len() - first);
-            let mut chunks = entries[v * width..v * width + targets].chunks_exact(8);
-            for (j, chunk) in (&mut chunks).enumerate() {
-                row.push8((first + 8 * j) as u32, u64::from_le_bytes(chunk.try_into().expect("8 entries")));
+    let fold =
+        |entries: &mut Vec<u8>, v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u8>]| {
+            // The wave's entries of `v` back in column order, then folded eight at a time.
+            let start = first_batch * width;
+            let end = order.len().min(start + wave.len() * width);
+            entries.resize(end - start, 0);
+            for (b, batch) in wave.iter().enumerate() {
+                let p = start + b * width;
+                for (&c, &e) in
+                    column_at[p..end.min(p + width)].iter().zip(&batch[v * width..(v + 1) * width])
+                {
+                    entries[c as usize - start] = e;
+                }
             }
-            let tail = first + targets - chunks.remainder().len();
+            let mut chunks = entries[..end - start].chunks_exact(8);
+            for (j, chunk) in (&mut chunks).enumerate() {
+                row.push8((start + 8 * j) as u32, u64::from_le_bytes(chunk.try_into().expect("8 entries")));
+            }
+            let tail = end - chunks.remainder().len();
             for (j, &mask) in chunks.remainder().iter().enumerate() {
                 row.push((tail + j) as u32, mask);
             }
-        }
-    };
-    in_waves(n, total, 2, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
+        };
+    in_waves(n, total, WAVE, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
 }
 
 impl CompressedGraph {
@@ -973,8 +1061,8 @@ impl CompressedGraph {
 
 #[cfg(test)]
 mod tests {
-    use super::{CompressedGraph, RowBuilder};
-    use crate::Error;
+    use super::{Adjacency, CompressedGraph, RowBuilder, compact_batches, dfs_order};
+    use crate::{Error, GraphBuilder, NodeId};
 
     /// Files with a valid checksum but broken contents are refused by the invariant checks.
     #[test]
@@ -1018,6 +1106,55 @@ mod tests {
                 slow.push(i as u32, b);
             }
             assert_eq!(fast.finish(), slow.finish());
+        }
+    }
+
+    #[test]
+    fn compact_batches_regroup_within_each_span() {
+        // A 20 × 20 open 4-grid with one wall cell: targets in depth-first order.
+        let (w, h) = (20u32, 20u32);
+        let mut builder = GraphBuilder::new((w * h) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let v = y * w + x;
+                if x + 1 < w && v != 45 && v + 1 != 45 {
+                    builder.connect(v, v + 1);
+                }
+                if y + 1 < h && v != 45 && v + w != 45 {
+                    builder.connect(v, v + w);
+                }
+            }
+        }
+        let offsets: Vec<u32> = (0..=w * h)
+            .scan(0u32, |sum, v| {
+                let first = *sum;
+                if v < w * h {
+                    *sum += builder.neighbors(v).len() as u32;
+                }
+                Some(first)
+            })
+            .collect();
+        let heads: Vec<NodeId> = (0..w * h).flat_map(|v| builder.neighbors(v).to_vec()).collect();
+        let order = dfs_order(&offsets, &heads, &vec![false; (w * h) as usize]);
+        let mut column = vec![0u32; order.len()];
+        for (c, &v) in order.iter().enumerate() {
+            column[v as usize] = c as u32;
+        }
+        let component = vec![0u32; order.len()];
+        let g = Adjacency {
+            offsets: &offsets,
+            heads: &heads,
+            in_offsets: &offsets,
+            tails: &heads,
+            component: &component,
+            peeled: &[],
+        };
+        let (span, width) = (96, 24);
+        let (batched, place) = compact_batches(g, &order, &column, span, width);
+        assert_eq!(batched.len(), order.len());
+        for (c, &p) in place.iter().enumerate() {
+            assert_eq!(batched[p as usize], order[c], "place is the inverse of the regrouping");
+            assert_eq!(c / span, p as usize / span, "a target stays in its span");
         }
     }
 }

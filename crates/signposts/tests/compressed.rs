@@ -230,3 +230,31 @@ fn a_large_map_answers_like_bfs() {
         }
     }
 }
+
+/// Many components across several waves of batches (the build regroups each wave's targets
+/// into compact batches, which then hold targets of several components): every pair against
+/// the dense table and BFS.
+#[test]
+fn many_components_across_waves_answer_like_the_dense_table() {
+    let sizes = [(1u32, 1u32), (5, 3), (2, 9), (17, 4), (1, 30), (6, 6), (3, 2), (11, 7), (1, 2)];
+    let total: u32 = sizes.iter().cycle().take(60).map(|&(w, h)| w * h).sum();
+    let mut builder = GraphBuilder::new(total as usize);
+    let mut first = 0u32;
+    for &(w, h) in sizes.iter().cycle().take(60) {
+        for y in 0..h {
+            for x in 0..w {
+                let v = first + y * w + x;
+                if x + 1 < w {
+                    builder.connect(v, v + 1);
+                }
+                if y + 1 < h && (x + y) % 5 != 3 {
+                    builder.connect(v, v + w);
+                }
+            }
+        }
+        first += w * h;
+    }
+    let core = builder.build_compressed().unwrap().core_len();
+    assert!(core > 1024, "{core} core nodes: more than one wave of batches");
+    same_answers(&builder);
+}
