@@ -55,7 +55,7 @@ pub struct CompressedGraph {
     costs: Vec<u32>,
     model: CostModel,
     /// Target number (column) of each node.
-    column: Vec<u32>,
+    column: U24s,
     /// Component label of each node; empty when the graph is connected.
     component: Vec<u32>,
     /// The moves of each node's first run (which starts at column 0).
@@ -71,8 +71,8 @@ pub struct CompressedGraph {
     /// Core nodes with hanging trees, and tree roots, with the first column of their trees'
     /// block; increasing columns.
     anchors: Vec<(u32, u32)>,
-    /// Later runs of node `v`: runs `first_run[v]..first_run[v + 1]` (core nodes only).
-    first_run: Vec<u32>,
+    /// Later runs of node `v`: runs `first_run.row(v)` (core nodes only).
+    first_run: RowStarts,
     /// The runs, sorted within a row, so that a binary search finds a column's run.
     runs: Packed,
 }
@@ -153,6 +153,86 @@ impl Packed {
 
 /// Bits of a run's first column.
 const START_BITS: u32 = 24;
+
+/// One value below 2^24 per node (the columns) in three bytes, read as one unaligned
+/// little-endian `u32` and masked (one byte of padding at the end).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct U24s {
+    bytes: Vec<u8>,
+}
+
+impl U24s {
+    fn new(values: &[u32]) -> U24s {
+        let mut bytes = Vec::with_capacity(3 * values.len() + 1);
+        for &v in values {
+            debug_assert!(v < 1 << START_BITS);
+            bytes.extend_from_slice(&v.to_le_bytes()[..3]);
+        }
+        bytes.push(0);
+        U24s { bytes }
+    }
+
+    fn len(&self) -> usize {
+        (self.bytes.len() - 1) / 3
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        let at = 3 * i;
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("padded")) & 0x00FF_FFFF
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
+/// Where each row's runs start: a `u32` per block of 16 rows and a `u16` per row counted
+/// from its block's start, 2.25 bytes a row instead of 4. Blocks shrink (down to one row,
+/// 6 bytes a row) when a block's rows hold more than 65,535 runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RowStarts {
+    shift: u32,
+    base: Vec<u32>,
+    offset: Vec<u16>,
+}
+
+impl RowStarts {
+    /// From the non-decreasing `starts` of each row and the end of the last.
+    fn new(starts: &[u32]) -> RowStarts {
+        (0..=4)
+            .rev()
+            .find_map(|shift| {
+                let base: Vec<u32> = starts.iter().step_by(1 << shift).copied().collect();
+                let offset = starts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| u16::try_from(s - base[i >> shift]).ok())
+                    .collect::<Option<Vec<u16>>>()?;
+                Some(RowStarts { shift, base, offset })
+            })
+            .expect("blocks of one row start at offset 0")
+    }
+
+    #[inline]
+    fn start(&self, i: usize) -> usize {
+        self.base[i >> self.shift] as usize + usize::from(self.offset[i])
+    }
+
+    /// The runs of row `v`.
+    #[inline]
+    fn row(&self, v: usize) -> core::ops::Range<usize> {
+        self.start(v)..self.start(v + 1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.offset.len()).map(|i| self.start(i) as u32)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.base.len() * 4 + self.offset.len() * 2
+    }
+}
 
 /// [`CompressedGraph::parent_slot`] of a core node.
 const CORE: u8 = 0xFF;
@@ -326,6 +406,7 @@ impl GraphBuilder {
         }
         let degree = (0..n).map(|v| offsets[v + 1] - offsets[v]).max().unwrap_or(0) as usize;
         let (first_moves, first_run, runs) = pack(row_builders, Packed::for_graph(n, degree))?;
+        let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         Ok(CompressedGraph {
             offsets,
             heads,
@@ -655,12 +736,9 @@ impl CompressedGraph {
             + self.size.len() * 4
             + self.anchors.len() * 8
             + self.runs.memory_bytes()
-            + (self.first_run.len()
-                + self.offsets.len()
-                + self.heads.len()
-                + self.column.len()
-                + self.component.len())
-                * 4
+            + self.first_run.memory_bytes()
+            + self.column.bytes.len()
+            + (self.offsets.len() + self.heads.len() + self.component.len()) * 4
     }
 
     /// Bytes of the first-move data alone: [`CompressedGraph::memory_bytes`] less the graph's
@@ -689,7 +767,7 @@ impl CompressedGraph {
     /// The nodes in the subtree of the peeled node `w`, itself included.
     #[inline]
     fn tree_size(&self, w: usize) -> u32 {
-        self.size[(self.column[w] - self.core_len) as usize]
+        self.size[(self.column.get(w) - self.core_len) as usize]
     }
 
     /// The moves of `u` toward `t` as a slot mask (0 when `u == t` or `t` is unreachable).
@@ -708,7 +786,7 @@ impl CompressedGraph {
         }
         if self.parent_slot[t] != CORE {
             // Toward a tree node: as toward its anchor, or from the anchor into the tree.
-            let col = self.column[t];
+            let col = self.column.get(t);
             let block = self.anchors.partition_point(|&(_, first)| first <= col).saturating_sub(1);
             let anchor = self.anchors.get(block).map_or(t, |&(a, _)| a as usize);
             if anchor == u {
@@ -716,9 +794,9 @@ impl CompressedGraph {
             }
             t = anchor;
         }
-        let row = self.first_run[u] as usize..self.first_run[u + 1] as usize;
+        let row = self.first_run.row(u);
         // The last run starting at or before the target's column.
-        match self.runs.starting_by(row.clone(), self.column[t]) {
+        match self.runs.starting_by(row.clone(), self.column.get(t)) {
             0 => self.first_moves[u],
             i => self.runs.moves(row.start + i - 1),
         }
@@ -726,13 +804,13 @@ impl CompressedGraph {
 
     /// The slot of the child of `u` in a peeled tree whose subtree holds `t`, as a mask.
     fn child_toward(&self, u: usize, t: usize) -> Option<u8> {
-        let col = self.column[t];
+        let col = self.column.get(t);
         let first = self.offsets[u] as usize;
         self.heads[first..self.offsets[u + 1] as usize].iter().enumerate().find_map(|(s, &w)| {
             let w = w as usize;
             let hangs = self.parent_slot[w] < ROOT
                 && self.heads[self.offsets[w] as usize + self.parent_slot[w] as usize] as usize == u;
-            let holds = hangs && (self.column[w]..self.column[w] + self.tree_size(w)).contains(&col);
+            let holds = hangs && (self.column.get(w)..self.column.get(w) + self.tree_size(w)).contains(&col);
             holds.then_some(1 << s)
         })
     }
@@ -775,8 +853,11 @@ impl CompressedGraph {
     pub fn path_to(&self, from: NodeId, to: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let reachable = self.path_exists(from, to);
         let mut at = reachable.then_some(from);
+        // At most one visit per node (see `walk_cost`).
+        let mut left = self.nodes_len();
         core::iter::from_fn(move || {
             let here = at?;
+            left = left.checked_sub(1)?;
             at = self.neighbor_to(here, to);
             Some(here)
         })
@@ -813,7 +894,12 @@ impl CompressedGraph {
         }
         let mut total = Cost::ZERO;
         let mut at = u;
-        while at != t {
+        // A shortest path has fewer steps than nodes; the bound only matters for a loaded
+        // file whose checksum holds but whose moves go round in a circle.
+        for _ in 0..self.nodes_len() {
+            if at == t {
+                return Some(total);
+            }
             let moves = self.moves(at, t);
             if moves == 0 {
                 return None;
@@ -822,7 +908,7 @@ impl CompressedGraph {
             total = total + self.model.cost(self.costs.get(arc).copied().unwrap_or(1));
             at = self.heads[arc] as usize;
         }
-        Some(total)
+        (at == t).then_some(total)
     }
 }
 
@@ -901,20 +987,17 @@ impl CompressedGraph {
             }
         }
         let mut seen = vec![false; n];
-        for &c in &self.column {
+        for c in self.column.iter() {
             if u64::from(c) >= nodes || core::mem::replace(&mut seen[c as usize], true) {
                 return Err(corrupt("the column order is not a permutation"));
             }
         }
-        if self.first_run[0] != 0
-            || u64::from(self.first_run[n]) != runs_len
-            || self.first_run.windows(2).any(|p| p[0] > p[1])
-        {
-            return Err(corrupt("run indices are not increasing"));
+        if self.first_run.start(0) != 0 || self.first_run.start(n) as u64 != runs_len {
+            return Err(corrupt("run indices do not cover the runs"));
         }
         for v in 0..n {
             let slots = (1u32 << (self.offsets[v + 1] - self.offsets[v])) - 1;
-            let row = self.first_run[v] as usize..self.first_run[v + 1] as usize;
+            let row = self.first_run.row(v);
             let starts_ok = row.clone().skip(1).all(|i| self.runs.start(i - 1) < self.runs.start(i))
                 && row.clone().all(|i| self.runs.start(i) > 0 && u64::from(self.runs.start(i)) < nodes);
             let moves_ok = u32::from(self.first_moves[v]) & !slots == 0
@@ -928,12 +1011,12 @@ impl CompressedGraph {
         for v in 0..n {
             let deg = self.offsets[v + 1] - self.offsets[v];
             let ok = match self.parent_slot[v] {
-                CORE => self.column[v] < self.core_len,
+                CORE => self.column.get(v) < self.core_len,
                 slot => {
                     (slot == ROOT || u32::from(slot) < deg)
-                        && self.column[v] >= self.core_len
+                        && self.column.get(v) >= self.core_len
                         && self.tree_size(v) >= 1
-                        && u64::from(self.column[v]) + u64::from(self.tree_size(v)) <= nodes
+                        && u64::from(self.column.get(v)) + u64::from(self.tree_size(v)) <= nodes
                 }
             };
             if !ok {
@@ -960,7 +1043,7 @@ impl CompressedGraph {
         w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
         w.u32s(self.heads.iter().copied())?;
         w.u32s(self.costs.iter().copied())?;
-        w.u32s(self.column.iter().copied())?;
+        w.u32s(self.column.iter())?;
         w.u64(self.component.len() as u64)?;
         w.u32s(self.component.iter().copied())?;
         w.bytes(&self.parent_slot)?;
@@ -969,7 +1052,7 @@ impl CompressedGraph {
         w.u64(self.anchors.len() as u64)?;
         w.u32s(self.anchors.iter().flat_map(|&(a, first)| [a, first]))?;
         w.bytes(&self.first_moves)?;
-        w.u32s(self.first_run.iter().copied())?;
+        w.u32s(self.first_run.iter())?;
         w.bytes(&self.runs.bytes[..self.runs.len * self.runs.width])
     }
 
@@ -1015,6 +1098,14 @@ impl CompressedGraph {
             r.u32s(2 * anchors_len)?.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let first_moves = r.bytes(nodes)?.to_vec();
         let first_run = r.u32s(nodes + 1)?;
+        // Checked before packing: columns must fit three bytes, row starts must not fall.
+        if column.iter().any(|&c| u64::from(c) >= nodes) {
+            return Err(corrupt("the column order is not a permutation"));
+        }
+        if first_run.windows(2).any(|p| p[0] > p[1]) {
+            return Err(corrupt("run indices are not increasing"));
+        }
+        let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         let column_bits = u64::BITS - nodes.leading_zeros();
         if !matches!((width, move_bits), (3 | 4, 4 | 8)) || move_bits + column_bits > 8 * width as u32 {
             return Err(corrupt("a run layout too narrow for the graph"));
@@ -1071,7 +1162,11 @@ mod tests {
         let good = builder.build_compressed().unwrap();
         let breaks: [fn(&mut CompressedGraph); 5] = [
             |_| {}, // unchanged: the control
-            |g| g.column[1] = g.column[0],
+            |g| {
+                let mut column: Vec<u32> = g.column.iter().collect();
+                column[1] = column[0];
+                g.column = super::U24s::new(&column);
+            },
             |g| g.first_moves[0] = 0x80,
             |g| g.anchors.reverse(),
             |g| g.heads[0] = 10_000,
@@ -1156,5 +1251,39 @@ mod tests {
             assert_eq!(batched[p as usize], order[c], "place is the inverse of the regrouping");
             assert_eq!(c / span, p as usize / span, "a target stays in its span");
         }
+    }
+
+    #[test]
+    fn moves_that_go_round_in_a_circle_end_the_walk() {
+        // A 4-cycle whose rows are tampered with (as a crafted file with a valid checksum
+        // could be): 0 and 1 send every target to each other.
+        let mut builder = GraphBuilder::new(4);
+        builder.connect(0, 1).connect(1, 2).connect(2, 3).connect(3, 0);
+        let mut g = builder.build_compressed().unwrap();
+        assert_eq!(g.core_len(), 4);
+        g.first_moves = vec![0b01, 0b01, 0b01, 0b01];
+        g.first_run = super::RowStarts::new(&[0; 5]);
+        g.runs.len = 0;
+        assert_eq!(g.distance(0, 2), None);
+        assert!(g.path_to(0, 2).count() <= 4);
+    }
+
+    #[test]
+    fn row_starts_and_columns_read_back_what_was_packed() {
+        // Rows of 0..40 runs (blocks of 16), then one row of 70,000 (blocks shrink).
+        for huge in [false, true] {
+            let mut starts = vec![0u32];
+            for i in 0..100u32 {
+                let len = if huge && i == 37 { 70_000 } else { i % 41 };
+                starts.push(starts.last().unwrap() + len);
+            }
+            let packed = super::RowStarts::new(&starts);
+            assert_eq!(packed.shift < 4, huge);
+            assert_eq!(packed.iter().collect::<Vec<_>>(), starts);
+        }
+        let columns: Vec<u32> = (0..1000u32).map(|i| i.wrapping_mul(2_654_435_761) >> 8).collect();
+        let packed = super::U24s::new(&columns);
+        assert_eq!(packed.len(), 1000);
+        assert_eq!(packed.iter().collect::<Vec<_>>(), columns);
     }
 }

@@ -457,7 +457,7 @@ impl Graph {
 
     fn path(&self, u: usize, t: usize) -> PathTo<'_> {
         let reachable = u == t || self.next_hop(u, t).is_some();
-        PathTo { graph: self, next: reachable.then_some(u as NodeId), to: t }
+        PathTo { graph: self, next: reachable.then_some(u as NodeId), to: t, left: self.table.rows.len() }
     }
 
     /// The cost of a shortest path (the number of edges on an unweighted graph, the sum of
@@ -503,13 +503,18 @@ impl Graph {
     pub(crate) fn walk_cost(&self, u: usize, t: usize) -> Option<Cost> {
         let mut total = Cost::ZERO;
         let mut at = u;
-        while at != t {
+        // A shortest path has fewer steps than nodes; the bound only matters for a loaded
+        // file whose checksum holds but whose moves go round in a circle.
+        for _ in 0..self.table.rows.len() {
+            if at == t {
+                return Some(total);
+            }
             let slot = self.table.entry_to(at, t).first()?;
             let arc = self.table.rows[at].first as usize + slot;
             total = total + self.model.cost(self.arc_cost(arc));
             at = self.table.neighbors[arc] as usize;
         }
-        Some(total)
+        (at == t).then_some(total)
     }
 
     /// Whether `to` can be reached from `from` (always true when `from == to`).
@@ -652,6 +657,8 @@ pub struct PathTo<'a> {
     graph: &'a Graph,
     next: Option<NodeId>,
     to: usize,
+    /// Nodes still allowed: a path visits each node at most once.
+    left: usize,
 }
 
 impl Iterator for PathTo<'_> {
@@ -660,6 +667,7 @@ impl Iterator for PathTo<'_> {
     #[inline]
     fn next(&mut self) -> Option<NodeId> {
         let node = self.next?;
+        self.left = self.left.checked_sub(1)?;
         self.next = if node as usize == self.to { None } else { self.graph.next_hop(node as usize, self.to) };
         Some(node)
     }

@@ -3,8 +3,9 @@
 //! compressed-path-database (SRC) implementation's sizes; 4-connected tables checked against
 //! breadth-first searches from sampled sources, octile ones against every scenario length.
 //!
-//! `cargo run --release -p signposts-bench --bin compressed [-- MAP.map ...]`
-//! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze)
+//! `cargo run --release -p signposts-bench --bin compressed [-- [--four] MAP.map ...]`
+//! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze;
+//! `--four`: 4-connected tables only, for the large maps whose octile builds take hours)
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -36,6 +37,25 @@ fn time_queries(queries: &[(NodeId, NodeId)], mut next: impl FnMut(NodeId, NodeI
     start.elapsed().as_secs_f64() * 1e9 / queries.len() as f64
 }
 
+/// Mean nanoseconds per step of whole paths between `queries` (an entity walking to its
+/// target: each step's query follows the previous one's target and neighbouring source, the
+/// measure the compressed-path-database literature reports).
+fn time_path_steps<I: Iterator<Item = NodeId>>(
+    queries: &[(NodeId, NodeId)],
+    mut path: impl FnMut(NodeId, NodeId) -> I,
+) -> f64 {
+    let start = Instant::now();
+    let (mut steps, mut sum) = (0u64, 0u64);
+    for &(a, b) in queries {
+        for v in path(a, b) {
+            sum = sum.wrapping_add(u64::from(v));
+            steps += 1;
+        }
+    }
+    std::hint::black_box(sum);
+    start.elapsed().as_secs_f64() * 1e9 / steps.max(1) as f64
+}
+
 /// Every answer from 12 sampled sources against breadth-first searches: distances equal, the
 /// next hop one step closer.
 fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
@@ -60,7 +80,9 @@ fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
 }
 
 fn main() {
-    let mut paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let four_only = args.iter().any(|a| a == "--four");
+    let mut paths: Vec<PathBuf> = args.iter().filter(|a| *a != "--four").map(PathBuf::from).collect();
     if paths.is_empty() {
         let mut all: Vec<PathBuf> = std::fs::read_dir(maps_dir())
             .expect("../shared/maps")
@@ -77,13 +99,16 @@ fn main() {
             .collect();
     }
     println!(
-        "| map | moves | open cells | core | runs per node | table B/node | with graph B/node | SRC B/node | build | query | dense query | checked |"
+        "| map | moves | open cells | core | runs per node | table B/node | with graph B/node | SRC B/node | build | query | path step | dense query | dense path step | checked |"
     );
-    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    println!(
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+    );
     for path in &paths {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
-        for (connectivity, src) in [(Connectivity::Four, SRC_FOUR), (Connectivity::Eight, SRC_OCTILE)] {
+        let kinds = [(Connectivity::Four, SRC_FOUR), (Connectivity::Eight, SRC_OCTILE)];
+        for (connectivity, src) in kinds.into_iter().take(if four_only { 1 } else { 2 }) {
             let builder = GridOracle::graph_builder(&grid, connectivity);
             let n = builder.nodes_len();
             let start = Instant::now();
@@ -102,21 +127,27 @@ fn main() {
             };
             let queries = pairs(n, 200_000, 5);
             let query = time_queries(&queries, |a, b| compressed.neighbor_to(a, b));
+            let walks = &queries[..2000];
+            let step = time_path_steps(walks, |a, b| compressed.path_to(a, b));
             let dense = (builder.memory_needed() <= DENSE_LIMIT).then(|| {
                 let graph: Graph = builder.build();
-                time_queries(&queries, |a, b| graph.neighbor_to(a, b))
+                (
+                    time_queries(&queries, |a, b| graph.neighbor_to(a, b)),
+                    time_path_steps(walks, |a, b| graph.path_to(a, b)),
+                )
             });
             let per_node = |bytes: usize| bytes as f64 / n as f64;
             let src =
                 src.iter().find(|(m, _)| *m == name).map_or("–".to_string(), |(_, b)| format!("{b:.0}"));
             println!(
-                "| {name} | {} | {n} | {} | {:.1} | {:.1} | {:.1} | {src} | {build:.2} s | {query:.0} ns | {} | {checked} |",
+                "| {name} | {} | {n} | {} | {:.1} | {:.1} | {:.1} | {src} | {build:.2} s | {query:.0} ns | {step:.0} ns | {} | {} | {checked} |",
                 if connectivity == Connectivity::Four { "4" } else { "octile" },
                 compressed.core_len(),
                 compressed.runs_len() as f64 / n as f64,
                 per_node(compressed.table_bytes()),
                 per_node(compressed.memory_bytes()),
-                dense.map_or("–".to_string(), |ns| format!("{ns:.0} ns")),
+                dense.map_or("–".to_string(), |(ns, _)| format!("{ns:.0} ns")),
+                dense.map_or("–".to_string(), |(_, ns)| format!("{ns:.0} ns")),
             );
         }
     }
