@@ -598,46 +598,44 @@ const SPREAD: [u64; 256] = {
 /// order. A batch costs time in proportion to how many levels each node stays live, about the
 /// batch's diameter: a run of depth-first columns is a long thin strip (brc202d: nodes live 47
 /// levels per batch of 128), a ball of the same targets a compact patch. The rows stay in
-/// column order; the fold gathers each wave's entries back into it.
+/// column order; the fold scatters each wave's entries back into it.
 ///
-/// Returns the searched order (`batched[p]`: batch `p / width`, bit `p % width`) and each
-/// column's position in it.
+/// Returns the searched order: `batched[p]` is bit `p % width` of batch `p / width`.
 fn compact_batches(
     g: Adjacency<'_>,
     order: &[NodeId],
     column: &[u32],
     span: usize,
     width: usize,
-) -> (Vec<NodeId>, Vec<u32>) {
-    const FREE: u32 = u32::MAX;
-    let mut place = vec![FREE; order.len()];
+) -> Vec<NodeId> {
+    let mut taken = vec![false; order.len()];
     let mut batched: Vec<NodeId> = Vec::with_capacity(order.len());
     for range in (0..order.len()).step_by(span) {
         let end = order.len().min(range + span);
         let mut seed = range;
         while batched.len() < end {
             let full = end.min(batched.len() + width);
-            while place[seed] != FREE {
+            while taken[seed] {
                 seed += 1;
             }
             // One ball: breadth-first from the seed over the span's free targets.
             let mut head = batched.len();
-            place[seed] = batched.len() as u32;
+            taken[seed] = true;
             batched.push(order[seed]);
             while head < batched.len() && batched.len() < full {
                 let u = batched[head] as usize;
                 head += 1;
                 for &w in &g.heads[g.arcs(u)] {
                     let c = column[w as usize] as usize;
-                    if (range..end).contains(&c) && place[c] == FREE && batched.len() < full {
-                        place[c] = batched.len() as u32;
+                    if (range..end).contains(&c) && !taken[c] && batched.len() < full {
+                        taken[c] = true;
                         batched.push(w);
                     }
                 }
             }
         }
     }
-    (batched, place)
+    batched
 }
 
 fn fill_runs_lanes<const LANES: usize>(
@@ -651,11 +649,9 @@ fn fill_runs_lanes<const LANES: usize>(
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
     let span = wave_batches(WAVE) * width;
-    let (batched, place) = compact_batches(g, order, column, span, width);
-    let mut column_at = vec![0u32; order.len()];
-    for (c, &p) in place.iter().enumerate() {
-        column_at[p as usize] = c as u32;
-    }
+    let batched = compact_batches(g, order, column, span, width);
+    // The column of each searched position, read by the fold.
+    let column_at: Vec<u32> = batched.iter().map(|&v| column[v as usize]).collect();
     let done = AtomicUsize::new(0);
     // One byte per node and target of a batch: the batch's dense entries.
     let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, entries: &mut Vec<u8>| {
@@ -1245,11 +1241,13 @@ mod tests {
             peeled: &[],
         };
         let (span, width) = (96, 24);
-        let (batched, place) = compact_batches(g, &order, &column, span, width);
-        assert_eq!(batched.len(), order.len());
-        for (c, &p) in place.iter().enumerate() {
-            assert_eq!(batched[p as usize], order[c], "place is the inverse of the regrouping");
-            assert_eq!(c / span, p as usize / span, "a target stays in its span");
+        let batched = compact_batches(g, &order, &column, span, width);
+        let (mut sorted, mut all) = (batched.clone(), order.clone());
+        sorted.sort_unstable();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "every target searched exactly once");
+        for (p, &v) in batched.iter().enumerate() {
+            assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
         }
     }
 
