@@ -269,6 +269,17 @@ impl Table {
         Some((self.words[word] >> shift) & mask)
     }
 
+    /// Starts loading the word that holds the entry of node `u` toward column `col`.
+    #[inline]
+    pub fn prefetch_entry(&self, u: usize, col: usize) {
+        let row = self.rows[u];
+        let bits = row.width_bits() as usize;
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        if let Some(word) = self.words.get(start + (col % BLOCK) * bits / 64) {
+            crate::prefetch::prefetch(word);
+        }
+    }
+
     /// The entry of node `u` toward column `col`.
     #[inline]
     pub fn entry(&self, u: usize, col: usize) -> Entry<'_> {
@@ -383,6 +394,19 @@ impl Table {
         let (start, _) = self.layout.chunk(row, col / BLOCK);
         let word = start + (col % BLOCK) * bits / 64;
         self.words[word..word + bits / 64].copy_from_slice(&value[..bits / 64]);
+    }
+
+    /// Adds the move in `slot` to the entry of node `u` toward column `col`.
+    #[inline]
+    pub fn set_slot(&mut self, u: usize, col: usize, slot: usize) {
+        if let Some((word, shift, _)) = self.locate(u, col) {
+            self.words[word] |= 1 << (shift as usize + slot);
+            return;
+        }
+        let row = self.rows[u];
+        let bits = row.width_bits() as usize;
+        let (start, _) = self.layout.chunk(row, col / BLOCK);
+        self.words[start + (col % BLOCK) * bits / 64 + slot / 64] |= 1 << (slot % 64);
     }
 
     /// The entry of node `u` toward node `t`.

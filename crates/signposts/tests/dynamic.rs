@@ -5,6 +5,7 @@ mod common;
 use common::any_case;
 use proptest::prelude::*;
 use signposts::dynamic::Change;
+use signposts::generate::{Connectivity, SplitMix64, walled_grid};
 use signposts::{Graph, GraphBuilder, NodeId};
 
 /// Compares every query for every pair of nodes.
@@ -196,6 +197,60 @@ mod grids {
             same_grid_answers(&loaded, &GridOracle::build(oracle.grid(), connectivity).unwrap(), 99);
         }
     }
+}
+
+/// The whole table: every node's neighbours and optimal moves toward every node.
+fn same_table(edited: &Graph, fresh: &Graph, step: usize) {
+    let n = fresh.nodes_len() as NodeId;
+    for u in 0..n {
+        assert_eq!(edited.neighbors(u), fresh.neighbors(u), "step {step}: neighbours of {u}");
+        for t in 0..n {
+            assert!(
+                edited.neighbors_to(u, t).eq(fresh.neighbors_to(u, t)),
+                "step {step}: neighbors_to({u}, {t})"
+            );
+        }
+    }
+}
+
+/// Doors toggled on a walled grid with enough targets for the repair's parallel runs and
+/// several blocks of columns, one at a time and in pairs: the whole table after every edit
+/// against a fresh build. Single toggles repair most columns by replay, which must be seen.
+#[test]
+fn door_toggles_on_a_walled_grid_match_fresh_builds() {
+    let builder = walled_grid(26, 26, 0.2, 5, Connectivity::Four);
+    let n = builder.nodes_len();
+    let mut reference = builder.clone();
+    let mut graph = builder.build();
+    let mut rng = SplitMix64::new(11);
+    let mut pick = |reference: &GraphBuilder| loop {
+        let a = rng.below(n as u64) as NodeId;
+        let heads = reference.neighbors(a);
+        if !heads.is_empty() {
+            break (a, heads[rng.below(heads.len() as u64) as usize]);
+        }
+    };
+    let mut replayed = 0;
+    for step in 0..16 {
+        let (a, b) = pick(&reference);
+        let off = graph.disconnect(a, b);
+        reference.disconnect(a, b);
+        same_table(&graph, &reference.build(), 4 * step);
+        let on = graph.connect(a, b);
+        reference.connect(a, b);
+        same_table(&graph, &reference.build(), 4 * step + 1);
+        replayed += off.replayed + on.replayed;
+        // Two doors at once: several seeds per column, no replay.
+        let first = pick(&reference);
+        let second = pick(&reference);
+        graph.apply(&[Change::Disconnect(first.0, first.1), Change::Disconnect(second.0, second.1)]).unwrap();
+        reference.disconnect(first.0, first.1).disconnect(second.0, second.1);
+        same_table(&graph, &reference.build(), 4 * step + 2);
+        graph.apply(&[Change::Connect(first.0, first.1), Change::Connect(second.0, second.1)]).unwrap();
+        reference.connect(first.0, first.1).connect(second.0, second.1);
+        same_table(&graph, &reference.build(), 4 * step + 3);
+    }
+    assert!(replayed > 0, "no column was repaired by replay");
 }
 
 /// One batch cuts a pocket off (a bridge removed) and inserts an edge as good as the old

@@ -56,10 +56,11 @@ fn report(name: &str, rebuild: f64, times: &[f64], updates: &[signposts::dynamic
     let hundredfold = times.iter().filter(|&&t| t * 100.0 <= rebuild).count();
     let searched: usize = updates.iter().filter(|u| !u.rebuilt).map(|u| u.columns).sum();
     let repaired: usize = updates.iter().map(|u| u.repaired).sum();
+    let replayed: usize = updates.iter().map(|u| u.replayed).sum();
     let patched: usize = updates.iter().map(|u| u.patched).sum();
     let rebuilds = updates.iter().filter(|u| u.rebuilt).count();
     println!(
-        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {hundredfold} of {} | {repaired} repaired, {searched} searched, {patched} patched; {rebuilds} rebuilt |",
+        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {hundredfold} of {} | {repaired} repaired ({replayed} by replay), {searched} searched, {patched} patched; {rebuilds} rebuilt |",
         rebuild / median,
         updates.len()
     );

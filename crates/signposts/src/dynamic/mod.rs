@@ -42,9 +42,22 @@
 //!   inserted edge the searches from its ends (above) give them.
 //! - Entries are rewritten for the set and, toward the set, for its boundary; an inserted arc
 //!   as good as the old paths whose ends both keep their distance is one more bit.
+//! - A column with a single seed needs no absolute distance: shifting every distance by the
+//!   same amount changes none of the comparisons above, so a single removal's seed starts at
+//!   an arbitrary distance (unless the repair meets the target, whose distance is 0: then it
+//!   searches), which spares a search from the seed.
+//! - **Replay.** A repair is then a function of its seed (for an inserted edge, with the gap
+//!   between its ends' old distances), of the entries it reads and of where it meets its
+//!   target. Neighbouring targets mostly see the few nodes around an edit alike: when a column
+//!   has the seed of the column repaired before it, its target is not among the nodes that
+//!   repair touched, and every entry that repair read is the same toward it, its repair is the
+//!   same, and its writes are copied ([`Update::replayed`] counts those). Checking the entries
+//!   is cheaper than repairing.
 //!
-//! Columns are repaired on all cores (their entries share no table word when runs of columns
-//! cover whole tiles). Directed graphs, and columns the local repair cannot read (a region
+//! Columns are repaired on all cores, in runs of a few columns that the threads take as they
+//! go, the targets at the edited nodes (the largest regions: all that lies behind the edit)
+//! first; the new entries are written afterwards, in groups of whole blocks of columns, which
+//! share no table word. A repair of a few columns stays on the calling thread. Directed graphs, and columns the local repair cannot read (a region
 //! that touches an inserted edge after a removal, seeds that mix removals and insertions), are
 //! recomputed by one search from the target over the edited graph. When the repairs grow past
 //! what a build costs (a bridge cut), the table is rebuilt instead; so are edits of a forest
@@ -94,6 +107,9 @@ pub struct Update {
     pub columns: usize,
     /// Target columns repaired locally, around the nodes whose distance changed.
     pub repaired: usize,
+    /// Of those, the columns repaired by repeating the repair of another column that read the
+    /// same entries (see the module docs).
+    pub replayed: usize,
     /// Entries given one more optimal move without a search.
     pub patched: usize,
     /// Rows remapped to new neighbour slots.
@@ -105,7 +121,7 @@ pub struct Update {
 impl Update {
     /// The report of a full rebuild of `nodes` nodes.
     pub(crate) fn rebuilt(nodes: usize) -> Update {
-        Update { columns: nodes, repaired: 0, patched: 0, rows: nodes, rebuilt: true }
+        Update { columns: nodes, repaired: 0, replayed: 0, patched: 0, rows: nodes, rebuilt: true }
     }
 }
 
@@ -113,7 +129,26 @@ impl Update {
 type Arcs = (Vec<NodeId>, Vec<u32>);
 
 /// Old distances from the endpoints of inserted arcs, by node.
-type Ends = BTreeMap<usize, Vec<Cost>>;
+type Ends = BTreeMap<usize, Distances>;
+
+/// Costs from (or to) one node, as a search found them: 32-bit on unit costs.
+#[derive(Debug, Clone)]
+enum Distances {
+    Unit(Vec<u32>),
+    Costs(Vec<Cost>),
+}
+
+impl Distances {
+    /// The cost of node `x` (`Cost::INFINITE` when unreachable).
+    #[inline]
+    fn get(&self, x: usize) -> Cost {
+        match self {
+            Distances::Unit(d) if d[x] == u32::MAX => Cost::INFINITE,
+            Distances::Unit(d) => Cost::integer(u64::from(d[x])),
+            Distances::Costs(c) => c[x],
+        }
+    }
+}
 
 /// In-arcs: offsets per head, arc indices, and each arc's tail; built on first use.
 type Incoming = std::cell::OnceCell<(Vec<u32>, Vec<u32>, Vec<NodeId>)>;
@@ -131,12 +166,13 @@ enum State {
     Search,
 }
 
-/// A node that lost its last optimal move toward column `col`, with its old distance.
+/// A node that lost its last optimal move toward column `col`, with its old distance (`None`
+/// when the column's repair does not need it; see [`Graph::old_distances`]).
 #[derive(Debug, Clone, Copy)]
 struct Lost {
     col: usize,
     u: usize,
-    old: Cost,
+    old: Option<Cost>,
 }
 
 /// An inserted arc `u → v` strictly shorter toward column `col`: the new and old distances of
@@ -156,13 +192,13 @@ struct Plan {
     states: Vec<State>,
     /// Inserted arcs `u → v` as good as the old paths toward column `col`, `(col, u, v)`,
     /// sorted by column.
-    add: Vec<(usize, usize, NodeId)>,
+    add: Vec<(u32, u32, NodeId)>,
     /// Seeds of the columns to search, sorted by column.
     lost: Vec<Lost>,
     shorter: Vec<Shorter>,
-    /// Per column, where its entries start in `lost`, `shorter` and `add` (one more column
-    /// at the end); set by [`Plan::index`].
-    starts: Vec<[u32; 3]>,
+    /// Each column with entries in the lists, in order, and where they start in `lost`,
+    /// `shorter` and `add`; then where the lists end. Set by [`Plan::index`].
+    columns: Vec<(u32, [u32; 3])>,
 }
 
 /// One column to repair locally: its target, its seeds, and the edit's inserted arcs with the
@@ -182,7 +218,36 @@ struct Column<'a> {
 struct Seeds<'a> {
     lost: &'a [Lost],
     shorter: &'a [Shorter],
-    add: &'a [(usize, usize, NodeId)],
+    add: &'a [(u32, u32, NodeId)],
+}
+
+/// What a column's repair depends on besides the entries it reads and where its target is,
+/// up to a shift of all distances: two columns with equal keys whose repairs read equal
+/// entries (and do not meet their targets) are repaired alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ReplayKey {
+    /// One node lost its last optimal move.
+    Lost(usize),
+    /// One inserted arc `u → v` is strictly shorter, with `d(u) − d(v)` before the edit
+    /// (`None`: `u` could not reach the target). The edit inserted one edge, `u`–`v`.
+    Shorter(usize, usize, Option<u64>),
+}
+
+impl Seeds<'_> {
+    /// The column's [`ReplayKey`], if its repair has one.
+    fn replay_key(&self, ends: &Ends) -> Option<ReplayKey> {
+        if !self.add.is_empty() {
+            return None;
+        }
+        match (self.lost, self.shorter) {
+            ([only], []) => Some(ReplayKey::Lost(only.u)),
+            ([], [s]) if ends.len() == 2 && ends.contains_key(&s.u) && ends.contains_key(&s.v) => {
+                let gap = (s.old != Cost::INFINITE).then(|| s.old.straight - s.old_v.straight);
+                Some(ReplayKey::Shorter(s.u, s.v, gap))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Plan {
@@ -192,35 +257,41 @@ impl Plan {
             add: Vec::new(),
             lost: Vec::new(),
             shorter: Vec::new(),
-            starts: Vec::new(),
+            columns: Vec::new(),
         }
     }
 
-    /// Orders the lists by column (a stable counting sort: the lists hold up to one entry per
-    /// column and edited node, and are pushed in target order) and indexes where each
-    /// column's entries start.
+    /// Orders the lists by column and indexes where each column's entries start. Each list
+    /// is a few runs already in column order (one per edited node or inserted arc), which a
+    /// stable sort merges in about linear time.
     fn index(&mut self) {
-        let n = self.states.len();
-        let mut starts = vec![[0u32; 3]; n + 1];
-        for col in self.lost.iter().map(|l| l.col) {
-            starts[col + 1][0] += 1;
-        }
-        for col in self.shorter.iter().map(|s| s.col) {
-            starts[col + 1][1] += 1;
-        }
-        for col in self.add.iter().map(|a| a.0) {
-            starts[col + 1][2] += 1;
-        }
-        for col in 0..n {
-            let before = starts[col];
-            for (start, add) in starts[col + 1].iter_mut().zip(before) {
-                *start += add;
+        self.lost.sort_by_key(|l| l.col);
+        self.shorter.sort_by_key(|s| s.col);
+        self.add.sort_by_key(|a| a.0);
+        let keys = [
+            self.lost.iter().map(|l| l.col).collect::<Vec<_>>(),
+            self.shorter.iter().map(|s| s.col).collect(),
+            self.add.iter().map(|a| a.0 as usize).collect(),
+        ];
+        let head = |list: usize, at: usize| keys[list].get(at).copied().unwrap_or(usize::MAX);
+        let as_u32 =
+            |at: [usize; 3]| at.map(|i| u32::try_from(i).expect("one entry per column and edited arc"));
+        let mut at = [0usize; 3];
+        let mut columns = Vec::new();
+        loop {
+            let col = head(0, at[0]).min(head(1, at[1])).min(head(2, at[2]));
+            if col == usize::MAX {
+                break;
+            }
+            columns.push((col as u32, as_u32(at)));
+            for (list, at) in at.iter_mut().enumerate() {
+                while head(list, *at) == col {
+                    *at += 1;
+                }
             }
         }
-        self.lost = scatter(&self.lost, |l| l.col, starts.iter().map(|s| s[0]));
-        self.shorter = scatter(&self.shorter, |s| s.col, starts.iter().map(|s| s[1]));
-        self.add = scatter(&self.add, |a| a.0, starts.iter().map(|s| s[2]));
-        self.starts = starts;
+        columns.push((u32::MAX, as_u32(at)));
+        self.columns = columns;
     }
 
     /// Marks column `col` as needing a search.
@@ -230,7 +301,11 @@ impl Plan {
 
     /// The seeds of column `col`.
     fn seeds(&self, col: usize) -> Seeds<'_> {
-        let (from, to) = (self.starts[col], self.starts[col + 1]);
+        let at = self.columns.partition_point(|&(c, _)| (c as usize) < col);
+        if self.columns[at].0 as usize != col {
+            return Seeds { lost: &[], shorter: &[], add: &[] };
+        }
+        let (from, to) = (self.columns[at].1, self.columns[at + 1].1);
         let range = |list: usize| from[list] as usize..to[list] as usize;
         Seeds { lost: &self.lost[range(0)], shorter: &self.shorter[range(1)], add: &self.add[range(2)] }
     }
@@ -241,16 +316,30 @@ impl Plan {
     }
 }
 
-/// `items` in order of `key`, stable, given where each key's items start.
-fn scatter<T: Copy>(items: &[T], key: impl Fn(&T) -> usize, starts: impl Iterator<Item = u32>) -> Vec<T> {
-    let mut next: Vec<u32> = starts.collect();
-    let mut out: Vec<T> = items.to_vec();
-    for item in items {
-        let slot = &mut next[key(item)];
-        out[*slot as usize] = *item;
-        *slot += 1;
+/// The writes of the runs of columns, in groups of whole blocks in column order for the table
+/// to write them in parallel (runs that share a block join one group), and the columns left
+/// to a search; `None` if a run gave up.
+#[expect(clippy::type_complexity, reason = "the runs' results, as they come")]
+fn group_writes(
+    runs: &[&[usize]],
+    results: Vec<Option<(Vec<(usize, usize, u64)>, Vec<usize>)>>,
+) -> Option<(Vec<Vec<(usize, usize, u64)>>, Vec<usize>)> {
+    let block = |col: usize| col / crate::table::BLOCK;
+    let mut results: Vec<_> = runs.iter().map(|run| (run[0], run[run.len() - 1])).zip(results).collect();
+    results.sort_unstable_by_key(|&((first, _), _)| first);
+    let mut groups: Vec<Vec<(usize, usize, u64)>> = Vec::with_capacity(results.len());
+    let mut last_block = None;
+    let mut all_failed = Vec::new();
+    for ((first, last), result) in results {
+        let (writes, failed) = result?;
+        all_failed.extend(failed);
+        match groups.last_mut() {
+            Some(group) if last_block == Some(block(first)) => group.extend(writes),
+            _ => groups.push(writes),
+        }
+        last_block = Some(block(last));
     }
-    out
+    Some((groups, all_failed))
 }
 
 /// A local repair's scratch, one per worker: the unit repair ([`repair`]) or the weighted one
@@ -258,9 +347,13 @@ fn scatter<T: Copy>(items: &[T], key: impl Fn(&T) -> usize, starts: impl Iterato
 trait Scratch {
     /// Repairs one column into [`Scratch::writes`]; `false` leaves it to a search.
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool;
+    /// Forgets what the scratch knows of an earlier edit's graph.
+    fn new_update(&mut self);
     fn writes(&self) -> &[(usize, u64)];
     /// Nodes handled so far.
     fn work(&self) -> usize;
+    /// Columns repaired so far by repeating an earlier column's repair.
+    fn replayed(&self) -> usize;
     /// What a rebuild costs, in the same units as [`Scratch::work`].
     fn rebuild_work(graph: &Graph) -> usize;
     /// Runs `f` with this thread's scratch for `n` nodes, kept from one update to the next: a
@@ -287,7 +380,21 @@ fn pooled<S, R>(
 
 impl Scratch for Local {
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool {
-        graph.repair(column, self)
+        if graph.replay(column, self) {
+            self.work += self.members.len();
+            self.replayed += 1;
+            return true;
+        }
+        let key = column.seeds.replay_key(column.ends);
+        let repaired = graph.repair(column, self);
+        if repaired && !self.met_target {
+            self.replay = key;
+        }
+        repaired
+    }
+
+    fn new_update(&mut self) {
+        self.replay = None;
     }
 
     fn writes(&self) -> &[(usize, u64)] {
@@ -296,6 +403,10 @@ impl Scratch for Local {
 
     fn work(&self) -> usize {
         self.work
+    }
+
+    fn replayed(&self) -> usize {
+        self.replayed
     }
 
     /// The bit-parallel build's cost grows with the square of the 2-core (trees are filled by
@@ -315,12 +426,18 @@ impl Scratch for WeightedLocal {
         graph.repair_weighted(column, self)
     }
 
+    fn new_update(&mut self) {}
+
     fn writes(&self) -> &[(usize, u64)] {
         &self.writes
     }
 
     fn work(&self) -> usize {
         self.work
+    }
+
+    fn replayed(&self) -> usize {
+        self.replayed
     }
 
     /// A weighted build settles every node once per target; a region node costs a few
@@ -420,6 +537,7 @@ impl Graph {
         }
 
         let (plan, ends) = self.fixes(&edited);
+        let near: Vec<usize> = edited.keys().copied().collect();
         let to_search = plan.searches().count();
         // Undirected graphs are repaired locally, within a work budget (below). Elsewhere each
         // such target costs a search, and past half the targets a build, which searches every
@@ -442,33 +560,39 @@ impl Graph {
         let unit = unit_before && self.costs.is_empty() && !self.directed && self.narrow();
         let weighted = !unit && undirected_before && self.weighted_repairable();
         let mut patched = 0;
+        // The slot of the last arc patched: the list holds runs of the same arc.
+        let mut last = None;
         for &(col, u, v) in &plan.add {
+            let (col, u) = (col as usize, u as usize);
             if plan.states[col] != State::Add {
                 continue;
             }
-            let Ok(slot) = self.table.neighbors(u).binary_search(&v) else { continue };
-            match self.table.entry(u, col) {
-                crate::table::Entry::Narrow(m) => self.table.set_entry(u, col, &[m | 1 << slot]),
-                crate::table::Entry::Wide(w) => {
-                    let mut value = w.to_vec();
-                    value[slot / 64] |= 1 << (slot % 64);
-                    self.table.set_entry(u, col, &value);
+            let slot = match last {
+                Some((lu, lv, slot)) if (lu, lv) == (u, v) => slot,
+                _ => {
+                    let slot = self.table.neighbors(u).binary_search(&v).ok();
+                    last = Some((u, v, slot));
+                    slot
                 }
+            };
+            if let Some(slot) = slot {
+                self.table.set_slot(u, col, slot);
+                patched += 1;
             }
-            patched += 1;
         }
         let mut searched: Vec<usize> = Vec::new();
-        let mut repaired = 0;
+        let (mut repaired, mut replayed) = (0, 0);
         if unit || weighted {
             let local: Vec<usize> = plan.searches().collect();
             let failed = if unit {
-                self.repair_columns::<Local>(&plan, &local, &inserted, &ends)
+                self.repair_columns::<Local>(&plan, &local, &near, &inserted, &ends)
             } else {
-                self.repair_columns::<WeightedLocal>(&plan, &local, &inserted, &ends)
+                self.repair_columns::<WeightedLocal>(&plan, &local, &near, &inserted, &ends)
             };
             // Regions this large (a bridge cut) cost more than a build.
-            let Some(failed) = failed else { return self.rebuild(&BTreeMap::new()) };
+            let Some((failed, replays)) = failed else { return self.rebuild(&BTreeMap::new()) };
             repaired = local.len() - failed.len();
+            replayed = replays;
             searched.extend(failed);
         } else {
             searched.extend(plan.searches());
@@ -490,13 +614,12 @@ impl Graph {
             let dist = self.search(t, true, &incoming);
             for x in 0..self.nodes_len() {
                 value.fill(0);
-                if dist[x] != Cost::INFINITE && x != t {
+                let dx = dist.get(x);
+                if dx != Cost::INFINITE && x != t {
                     let slots = self.table.rows[x].slots();
                     for (i, arc) in slots.enumerate() {
-                        let w = self.table.neighbors[arc] as usize;
-                        if dist[w] != Cost::INFINITE
-                            && dist[w] + self.model.cost(self.arc_cost(arc)) == dist[x]
-                        {
+                        let dw = dist.get(self.table.neighbors[arc] as usize);
+                        if dw != Cost::INFINITE && dw + self.model.cost(self.arc_cost(arc)) == dx {
                             value[i / 64] |= 1 << (i % 64);
                         }
                     }
@@ -505,7 +628,7 @@ impl Graph {
             }
         }
         let columns = searched.len();
-        Ok(Update { columns, repaired, patched, rows, rebuilt: false })
+        Ok(Update { columns, repaired, replayed, patched, rows, rebuilt: false })
     }
 
     /// The nodes of each component, by label.
@@ -530,9 +653,10 @@ impl Graph {
         &mut self,
         plan: &Plan,
         columns: &[usize],
+        near: &[usize],
         inserted: &[(usize, usize)],
         ends: &Ends,
-    ) -> Option<Vec<usize>> {
+    ) -> Option<(Vec<usize>, usize)> {
         use std::sync::OnceLock;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let n = self.nodes_len();
@@ -541,6 +665,7 @@ impl Graph {
         let floor = (n / 4).max(1 << 10);
         let budget = OnceLock::new();
         let work = AtomicUsize::new(0);
+        let replayed = AtomicUsize::new(0);
         let over = |work: usize| work > floor && work > *budget.get_or_init(|| S::rebuild_work(self));
         let graph = &*self;
         // Nodes by component, for columns whose target an edit cut off.
@@ -549,6 +674,7 @@ impl Graph {
         // the columns left to a search; `None` once over the budget.
         let run = |columns: &[usize]| {
             S::with(n, |local| {
+                local.new_update();
                 let mut writes = Vec::new();
                 let mut failed = Vec::new();
                 // Columns whose target the removals cut off from every node that lost its last
@@ -589,7 +715,7 @@ impl Graph {
                     if over(work.load(Ordering::Relaxed)) {
                         return None;
                     }
-                    let before = local.work();
+                    let (before, replays) = (local.work(), local.replayed());
                     let t = graph.table.order[col] as usize;
                     if local.repair(graph, Column { col, t, seeds: plan.seeds(col), inserted, ends }) {
                         writes.extend(local.writes().iter().map(|&(u, mask)| (col, u, mask)));
@@ -597,48 +723,69 @@ impl Graph {
                         failed.push(col);
                     }
                     work.fetch_add(local.work() - before, Ordering::Relaxed);
+                    replayed.fetch_add(local.replayed() - replays, Ordering::Relaxed);
                 }
                 Some((writes, failed))
             })
         };
-        // Runs of whole blocks of columns, so that their writes share no table word: two runs
-        // per thread, each with its own scratch; few columns stay on this thread.
         #[cfg(feature = "parallel")]
         let threads = rayon::current_num_threads();
         #[cfg(not(feature = "parallel"))]
         let threads = 1;
-        let target = columns.len().div_ceil(2 * threads).max(256);
-        let mut runs = Vec::new();
-        let mut rest = columns;
-        while !rest.is_empty() {
-            let mut end = target.min(rest.len());
-            let block = rest[end - 1] / crate::table::BLOCK;
-            while end < rest.len() && rest[end] / crate::table::BLOCK == block {
-                end += 1;
-            }
-            let (run, tail) = rest.split_at(end);
-            runs.push(run);
-            rest = tail;
-        }
+        let runs = self.runs(columns, near, threads);
+        // A few columns are repaired on this thread: waking the others costs more.
         #[cfg(feature = "parallel")]
-        let results: Vec<_> = {
+        let results: Vec<_> = if columns.len() < 64 {
+            runs.iter().map(|r| run(r)).collect()
+        } else {
             use rayon::prelude::*;
-            runs.into_par_iter().map(run).collect()
+            // Each thread takes the next run whenever it finishes one, so the large runs in
+            // front go to different threads.
+            let next = AtomicUsize::new(0);
+            let mut done: Vec<_> = (0..threads)
+                .into_par_iter()
+                .flat_map_iter(|_| {
+                    core::iter::from_fn(|| {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        runs.get(i).map(|r| (i, run(r)))
+                    })
+                    .collect::<Vec<_>>()
+                })
+                .collect();
+            done.sort_unstable_by_key(|&(i, _)| i);
+            done.into_iter().map(|(_, result)| result).collect()
         };
         #[cfg(not(feature = "parallel"))]
-        let results: Vec<_> = runs.into_iter().map(run).collect();
+        let results: Vec<_> = runs.iter().map(|r| run(r)).collect();
         if over(work.into_inner()) {
             return None;
         }
-        let mut groups = Vec::with_capacity(results.len());
-        let mut all_failed = Vec::new();
-        for result in results {
-            let (writes, failed) = result?;
-            groups.push(writes);
-            all_failed.extend(failed);
-        }
+        let (groups, failed) = group_writes(&runs, results)?;
         self.table.write_groups(&groups);
-        Some(all_failed)
+        Some((failed, replayed.into_inner()))
+    }
+
+    /// Runs of a few columns each, for `threads` threads to share out as they go; the targets
+    /// at the `near` nodes first, alone: theirs are the largest regions (all that lies behind
+    /// the edit), a good part of the whole repair.
+    fn runs<'a>(&self, columns: &'a [usize], near: &[usize], threads: usize) -> Vec<&'a [usize]> {
+        let chunk = (columns.len() / (16 * threads)).clamp(8, 256);
+        let mut runs: Vec<&[usize]> = Vec::new();
+        let mut rest = Vec::new();
+        let mut start = 0;
+        for (i, &col) in columns.iter().enumerate() {
+            if near.contains(&(self.table.order[col] as usize)) {
+                rest.extend((start < i).then(|| &columns[start..i]));
+                runs.push(&columns[i..=i]);
+                start = i + 1;
+            } else if i + 1 - start == chunk {
+                rest.push(&columns[start..=i]);
+                start = i + 1;
+            }
+        }
+        rest.extend((start < columns.len()).then(|| &columns[start..]));
+        runs.extend(rest);
+        runs
     }
 
     /// Rebuilds the table of the edited graph.
@@ -724,8 +871,6 @@ impl Graph {
         let n = self.nodes_len();
         let mut plan = Plan::new(n);
         let incoming = Incoming::new();
-        // Old distances from the ends of removed arcs, by node.
-        let mut searched = Ends::new();
         for (&u, (heads, costs)) in edited {
             let old = self.out_arcs(u);
             // Slots of removed arcs (or arcs whose cost changed).
@@ -752,36 +897,13 @@ impl Graph {
                         })
                         .collect();
                 }
-                // Their old distances from `u`: a walk along the old table per column when
-                // that is cheaper than one search from `u` (the graph being undirected when
-                // the local repair uses them; otherwise they are only passed along).
-                // A removed optimal move `u → h` gives `d(u) = c + d(h)` from a search already
-                // made from `h` (the other end of a removed edge, say).
-                let walk = self.directed || lost.len() <= 32;
-                let mut from_u_old = None;
                 for col in lost {
-                    let t = self.table.order[col] as usize;
-                    let old = if walk {
-                        self.walk_cost(u, t).unwrap_or(Cost::INFINITE)
-                    } else {
-                        let known = crate::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
-                            let h = old.0[s] as usize;
-                            let from_h = searched.get(&h).or_else(|| ends.get(&h))?;
-                            Some(self.model.cost(old.1[s]) + from_h[t])
-                        });
-                        known.unwrap_or_else(|| {
-                            from_u_old.get_or_insert_with(|| self.search(u, false, &incoming))[t]
-                        })
-                    };
                     plan.search(col);
-                    plan.lost.push(Lost { col, u, old });
-                }
-                if let Some(from_u_old) = from_u_old {
-                    searched.insert(u, from_u_old);
+                    plan.lost.push(Lost { col, u, old: None });
                 }
             }
             // Inserted arcs (or new costs) that are at least as good as the old distances.
-            let mut from_u = ends.remove(&u).or_else(|| searched.remove(&u));
+            let mut from_u = ends.remove(&u);
             for (&v, &c) in heads.iter().zip(costs) {
                 if old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c) {
                     continue;
@@ -790,27 +912,29 @@ impl Graph {
                 let from_v =
                     ends.entry(v as usize).or_insert_with(|| self.search(v as usize, false, &incoming));
                 let c = self.model.cost(c);
-                for t in 0..n {
-                    if from_v[t] == Cost::INFINITE {
+                // In column order, for the plan's lists to come out in runs by column.
+                for col in 0..n {
+                    let t = self.table.order[col] as usize;
+                    let (to_u, to_v) = (from_u.get(t), from_v.get(t));
+                    if to_v == Cost::INFINITE {
                         continue;
                     }
-                    let col = self.table.column[t] as usize;
-                    let via = c + from_v[t];
-                    if from_u[t] == Cost::INFINITE || via < from_u[t] {
+                    let via = c + to_v;
+                    if to_u == Cost::INFINITE || via < to_u {
                         plan.search(col);
                         plan.shorter.push(Shorter {
                             col,
                             u,
                             v: v as usize,
                             new: via,
-                            old: from_u[t],
-                            old_v: from_v[t],
+                            old: to_u,
+                            old_v: to_v,
                         });
-                    } else if via == from_u[t] && t != u {
+                    } else if via == to_u && t != u {
                         if plan.states[col] == State::None {
                             plan.states[col] = State::Add;
                         }
-                        plan.add.push((col, u, v));
+                        plan.add.push((col as u32, u as u32, v));
                     }
                 }
             }
@@ -819,7 +943,50 @@ impl Graph {
             }
         }
         plan.index();
+        self.old_distances(&mut plan, &ends, &incoming);
         (plan, ends)
+    }
+
+    /// Fills in the old distances of the nodes that lost their last optimal move, where a
+    /// repair needs them: on a unit undirected graph a column with a single such node is
+    /// repaired in distances relative to it (see `dynamic/repair.rs`), which spares the search
+    /// from that node a single removal would otherwise cost.
+    fn old_distances(&self, plan: &mut Plan, ends: &Ends, incoming: &Incoming) {
+        let relative = self.costs.is_empty() && !self.directed && self.nodes_len() < 1 << 30;
+        let lost = &plan.lost;
+        let single = |i: usize| {
+            (i == 0 || lost[i - 1].col != lost[i].col)
+                && lost.get(i + 1).is_none_or(|next| next.col != lost[i].col)
+        };
+        let needed: Vec<usize> = (0..lost.len()).filter(|&i| !(relative && single(i))).collect();
+        let mut per_node: BTreeMap<usize, usize> = BTreeMap::new();
+        for &i in &needed {
+            *per_node.entry(lost[i].u).or_default() += 1;
+        }
+        // Old distances from the nodes searched, by node.
+        let mut searched = Ends::new();
+        for i in needed {
+            let Lost { col, u, .. } = plan.lost[i];
+            let t = self.table.order[col] as usize;
+            // A walk along the old table when that is cheaper than one search from `u`.
+            let old = if self.directed || per_node[&u] <= 32 {
+                self.walk_cost(u, t).unwrap_or(Cost::INFINITE)
+            } else {
+                // A removed optimal move `u → h` gives `d(u) = c + d(h)` from a search already
+                // made from `h` (the other end of a removed edge, say).
+                let (heads, costs) = self.out_arcs(u);
+                let known = crate::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
+                    let from_h =
+                        searched.get(&(heads[s] as usize)).or_else(|| ends.get(&(heads[s] as usize)))?;
+                    Some(self.model.cost(costs[s]) + from_h.get(t))
+                });
+                match known {
+                    Some(d) => d,
+                    None => searched.entry(u).or_insert_with(|| self.search(u, false, incoming)).get(t),
+                }
+            };
+            plan.lost[i].old = Some(old);
+        }
     }
 
     /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the
@@ -840,33 +1007,7 @@ impl Graph {
                 .collect();
             self.table.remap_row(u, &map);
         }
-        // New arc arrays: edited nodes' lists, everybody else's copied.
-        let old_neighbors = core::mem::take(&mut self.table.neighbors);
-        let old_costs = core::mem::take(&mut self.costs);
-        let old_cost = |a: usize| old_costs.get(a).copied().unwrap_or(1);
-        // Unit costs stay implicit (an empty list) while every edited arc costs 1.
-        let keep_costs = !old_costs.is_empty() || edited.values().any(|(_, c)| c.iter().any(|&c| c != 1));
-        let mut neighbors = Vec::with_capacity(old_neighbors.len());
-        let mut costs = Vec::with_capacity(if keep_costs { old_neighbors.len() } else { 0 });
-        for u in 0..n {
-            let slots = self.table.rows[u].slots();
-            let first = neighbors.len();
-            if let Some((heads, cost)) = edited.get(&u) {
-                neighbors.extend_from_slice(heads);
-                if keep_costs {
-                    costs.extend_from_slice(cost);
-                }
-            } else {
-                neighbors.extend_from_slice(&old_neighbors[slots.clone()]);
-                if keep_costs {
-                    costs.extend(slots.map(old_cost));
-                }
-            }
-            let row = &mut self.table.rows[u];
-            row.first = u32::try_from(first).expect("arcs fit u32");
-            row.deg = u32::try_from(neighbors.len() - first).expect("degree fits u32");
-        }
-        self.table.neighbors = neighbors;
+        let costs = self.replace_arcs(edited);
         // Flags and counts. An undirected graph can turn directed only at an arc with an
         // edited end: each such arc starts at an edited node or at an old or new neighbour of
         // one, so only those rows are checked.
@@ -923,6 +1064,61 @@ impl Graph {
             );
         } else if was_directed || !self.components_kept(edited, &old_heads) {
             (self.component, self.components) = components::label(&self.table.rows, &self.table.neighbors);
+        }
+    }
+
+    /// Puts the edited nodes' arc lists in place and returns the arcs' costs (empty while
+    /// every arc costs 1), leaving `self.costs` empty.
+    fn replace_arcs(&mut self, edited: &BTreeMap<usize, Arcs>) -> Vec<u32> {
+        let n = self.nodes_len();
+        // Unit costs stay implicit (an empty list) while every edited arc costs 1.
+        let unit_costs = self.costs.is_empty() && edited.values().all(|(_, c)| c.iter().all(|&c| c == 1));
+        // A few edited lists are spliced into the arc arrays in place, the last first (so the
+        // earlier rows' slots stay where they are): a move of the arcs after each, and no new
+        // arrays (whose fresh pages cost more than the moves). Many are copied over once.
+        if edited.len() <= 16 && (unit_costs || !self.costs.is_empty()) {
+            let mut costs = core::mem::take(&mut self.costs);
+            for (&u, (heads, cost)) in edited.iter().rev() {
+                let slots = self.table.rows[u].slots();
+                if !costs.is_empty() {
+                    costs.splice(slots.clone(), cost.iter().copied());
+                }
+                self.table.neighbors.splice(slots, heads.iter().copied());
+                self.table.rows[u].deg = u32::try_from(heads.len()).expect("degree fits u32");
+            }
+            let mut first = 0u32;
+            for row in &mut self.table.rows {
+                row.first = first;
+                first = first.checked_add(row.deg).expect("arcs fit u32");
+            }
+            costs
+        } else {
+            // New arc arrays: edited nodes' lists, everybody else's copied.
+            let old_neighbors = core::mem::take(&mut self.table.neighbors);
+            let old_costs = core::mem::take(&mut self.costs);
+            let old_cost = |a: usize| old_costs.get(a).copied().unwrap_or(1);
+            let mut neighbors = Vec::with_capacity(old_neighbors.len());
+            let mut costs = Vec::with_capacity(if unit_costs { 0 } else { old_neighbors.len() });
+            for u in 0..n {
+                let slots = self.table.rows[u].slots();
+                let first = neighbors.len();
+                if let Some((heads, cost)) = edited.get(&u) {
+                    neighbors.extend_from_slice(heads);
+                    if !unit_costs {
+                        costs.extend_from_slice(cost);
+                    }
+                } else {
+                    neighbors.extend_from_slice(&old_neighbors[slots.clone()]);
+                    if !unit_costs {
+                        costs.extend(slots.map(old_cost));
+                    }
+                }
+                let row = &mut self.table.rows[u];
+                row.first = u32::try_from(first).expect("arcs fit u32");
+                row.deg = u32::try_from(neighbors.len() - first).expect("degree fits u32");
+            }
+            self.table.neighbors = neighbors;
+            costs
         }
     }
 
@@ -1018,7 +1214,7 @@ impl Graph {
     }
 
     /// Exact costs from `start` along arcs (`backward`: to `start`, against arcs).
-    fn search(&self, start: usize, backward: bool, incoming: &Incoming) -> Vec<Cost> {
+    fn search(&self, start: usize, backward: bool, incoming: &Incoming) -> Distances {
         // Against the arcs of an undirected graph is along them.
         let backward = backward && self.directed;
         let n = self.nodes_len();
@@ -1039,10 +1235,7 @@ impl Graph {
                     }
                 }
             }
-            return dist
-                .into_iter()
-                .map(|d| if d == u32::MAX { Cost::INFINITE } else { Cost::integer(u64::from(d)) })
-                .collect();
+            return Distances::Unit(dist);
         }
         let integer = self.model == CostModel::Integer;
         let max_arc = (0..self.table.neighbors.len())
@@ -1078,6 +1271,6 @@ impl Graph {
                 }
             }
         }
-        dist
+        Distances::Costs(dist)
     }
 }

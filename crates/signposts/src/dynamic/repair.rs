@@ -16,6 +16,10 @@ use crate::{Cost, Graph, NodeId};
 /// Distance of a node that cannot reach the target.
 const UNREACHABLE: u32 = u32::MAX;
 
+/// The distance given to a column's only seed whose old distance was not computed: the
+/// region's distances are then relative to it (graphs have fewer than 2^30 nodes then).
+const RELATIVE: u32 = 1 << 30;
+
 /// Scratch for unit repairs: distances as `u32`, one monotone queue.
 pub(super) type Local = Workspace<u32, Monotone>;
 
@@ -97,6 +101,38 @@ impl Graph {
         }
     }
 
+    /// Repairs `column` by repeating the last column's repair, if that is what a repair would
+    /// do: `true` leaves `local` (its writes, members and cached entries) as the repair of
+    /// `column`.
+    ///
+    /// A repair is a function of its seeds, of the entries it reads and of where it meets its
+    /// target; with one seed, shifting every distance changes none of its comparisons. So when
+    /// the last repair had the same [`ReplayKey`](super::ReplayKey), did not meet its target,
+    /// and every entry it read is the same toward `column`, whose target it did not touch
+    /// either, the repair of `column` would take the same steps and write the same entries.
+    /// Neighbouring targets often see the few nodes around an edit alike; checking the
+    /// entries read is cheaper than a repair.
+    pub(super) fn replay(&self, column: Column<'_>, local: &mut Local) -> bool {
+        let Column { col, t, seeds, ends, .. } = column;
+        let Some(key) = local.replay else { return false };
+        if seeds.replay_key(ends) != Some(key) || local.touched(t) {
+            return false;
+        }
+        local.reads.iter().all(|&(x, mask)| {
+            self.table.narrow_entry(x as usize, col).is_some_and(|entry| entry == u64::from(mask))
+        })
+    }
+
+    /// Starts loading the entries and records of the neighbours of `y`, which are read when
+    /// `y` leaves the queue: the regions' reads are scattered over the table, and issued
+    /// ahead they overlap.
+    fn prefetch_around(&self, y: usize, col: usize, local: &Local) {
+        for &z in self.table.neighbors(y) {
+            self.table.prefetch_entry(z as usize, col);
+            local.prefetch(z as usize);
+        }
+    }
+
     /// Whether `to` is an optimal move of `from`.
     fn is_move(&self, local: &mut Local, from: usize, to: usize, col: usize) -> bool {
         let slot = self.table.neighbors(from).iter().position(|&z| z as usize == to);
@@ -124,8 +160,15 @@ impl Graph {
         let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         local.start();
         local.queue.clear();
+        // A single seed may come without its old distance: every distance compared below is
+        // then relative to it, which holds as long as the target itself is not met (it has
+        // distance 0 in absolute terms); if it is, the column is left to a search.
+        let relative = lost.iter().any(|l| l.old.is_none());
+        if relative && lost.len() > 1 {
+            return false;
+        }
         for &Lost { u, old, .. } in lost {
-            let old = narrow_distance(old);
+            let old = old.map_or(RELATIVE, narrow_distance);
             if old == UNREACHABLE {
                 return false;
             }
@@ -140,6 +183,9 @@ impl Graph {
         while let Some((d, x)) = local.queue.pop() {
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
+                if y == t {
+                    local.met_target = true;
+                }
                 if y == t || local.is_seen(y) || !self.is_move(local, y, x, col) {
                     continue;
                 }
@@ -152,6 +198,7 @@ impl Graph {
                 if all_inside {
                     local.join(y);
                     local.queue.push(d + 1, y);
+                    self.prefetch_around(y, col, local);
                 }
             }
         }
@@ -171,7 +218,14 @@ impl Graph {
                     continue;
                 }
                 if !local.is_known(w) {
-                    let d = if w == t { 0 } else { local.old(x) + u32::from(self.is_move(local, w, x, col)) };
+                    let d = if w == t {
+                        if relative {
+                            return false;
+                        }
+                        0
+                    } else {
+                        local.old(x) + u32::from(self.is_move(local, w, x, col))
+                    };
                     local.set_old(w, d);
                 }
                 best = best.min(local.old(w).saturating_add(1));
@@ -204,7 +258,7 @@ impl Graph {
     fn repair_shorter(&self, column: Column<'_>, local: &mut Local) -> bool {
         let Column { col, t, seeds: Seeds { shorter, add, .. }, inserted, ends } = column;
         // Across a new edge no old relation holds; the searches from its ends tell instead.
-        let old_end = |y: usize| ends.get(&y).map(|d| narrow_distance(d[t]));
+        let old_end = |y: usize| ends.get(&y).map(|d| narrow_distance(d.get(t)));
         let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
         local.start();
         local.queue.clear();
@@ -226,6 +280,7 @@ impl Graph {
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
                 if y == t {
+                    local.met_target = true;
                     continue;
                 }
                 if !local.is_known(y) {
@@ -237,6 +292,7 @@ impl Graph {
                     local.join(y);
                     local.set_new(y, d + 1);
                     local.queue.push(d + 1, y);
+                    self.prefetch_around(y, col, local);
                 }
             }
         }
@@ -258,7 +314,7 @@ impl Graph {
     }
 
     /// Records the repaired entries: a move is optimal when it leads one step closer.
-    fn write_region(&self, col: usize, t: usize, add: &[(usize, usize, NodeId)], local: &mut Local) {
+    fn write_region(&self, col: usize, t: usize, add: &[(u32, u32, NodeId)], local: &mut Local) {
         self.record_region(col, t, add, local, |from, to, _, _| {
             from != UNREACHABLE && from != 0 && to == from - 1
         });

@@ -152,6 +152,7 @@ impl Graph {
     fn weighted_lost(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
         let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         for &Lost { u, old, .. } in lost {
+            let old = old?;
             if old == Cost::INFINITE {
                 return None;
             }
@@ -259,7 +260,7 @@ impl Graph {
                 let c = self.slot_cost(x, i);
                 if !local.is_known(y) {
                     let old = if is_new(x, y) {
-                        ends.get(&y)?[t]
+                        ends.get(&y)?.get(t)
                     } else {
                         self.weighted_across(local, x, y, c, t, col)?
                     };
@@ -281,7 +282,7 @@ impl Graph {
                 if !local.is_known(z) {
                     let c = self.slot_cost(x, i);
                     let old = if is_new(x, z) {
-                        ends.get(&z)?[t]
+                        ends.get(&z)?.get(t)
                     } else {
                         self.weighted_across(local, x, z, c, t, col)?
                     };
@@ -296,13 +297,7 @@ impl Graph {
 
     /// Records the repaired entries: a move is optimal when its cost and the distance it
     /// leads to add up to the node's distance, compared exactly.
-    fn weighted_write(
-        &self,
-        col: usize,
-        t: usize,
-        add: &[(usize, usize, NodeId)],
-        local: &mut WeightedLocal,
-    ) {
+    fn weighted_write(&self, col: usize, t: usize, add: &[(u32, u32, NodeId)], local: &mut WeightedLocal) {
         self.record_region(col, t, add, local, |from, to, node, slot| {
             from != Cost::INFINITE && to != Cost::INFINITE && to + self.slot_cost(node, slot) == from
         });

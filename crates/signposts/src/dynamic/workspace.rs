@@ -36,6 +36,15 @@ pub(super) struct Workspace<D, Q> {
     pub(super) writes: Vec<(usize, u64)>,
     /// Nodes placed in regions (or walked) so far.
     pub(super) work: usize,
+    /// Columns repaired by replaying the last one, so far.
+    pub(super) replayed: usize,
+    /// Entries read in this column, `(node, mask)`, in the order first read.
+    pub(super) reads: Vec<(u32, u32)>,
+    /// Whether this column's repair met its target beside the region.
+    pub(super) met_target: bool,
+    /// The key of the last column repaired, when another column with the same key and the
+    /// same entries would be repaired the same way (see [`Graph::replay`]).
+    pub(super) replay: Option<super::ReplayKey>,
     pub(super) queue: Q,
 }
 
@@ -47,6 +56,10 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
             members: Vec::new(),
             writes: Vec::new(),
             work: 0,
+            replayed: 0,
+            reads: Vec::new(),
+            met_target: false,
+            replay: None,
             queue,
         }
     }
@@ -66,6 +79,17 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
         self.generation += 1;
         self.members.clear();
         self.writes.clear();
+        self.reads.clear();
+        self.met_target = false;
+        self.replay = None;
+    }
+
+    /// Whether this column's repair read the entry of `v`, knew its distance or placed it in
+    /// the region.
+    #[inline]
+    pub(super) fn touched(&self, v: usize) -> bool {
+        let node = &self.nodes[v];
+        node.cached == self.generation || node.known == self.generation || node.region == self.generation
     }
 
     #[inline]
@@ -119,6 +143,12 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
         core::mem::replace(&mut self.nodes[v].patched, self.generation) == self.generation
     }
 
+    /// Starts loading the record of `v`.
+    #[inline]
+    pub(super) fn prefetch(&self, v: usize) {
+        crate::prefetch::prefetch(&self.nodes[v]);
+    }
+
     #[inline]
     pub(super) fn join(&mut self, v: usize) {
         if !self.in_region(v) {
@@ -143,6 +173,7 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
         if node.cached != generation {
             node.cached = generation;
             node.mask = read();
+            self.reads.push((u as u32, node.mask));
         }
         node.mask
     }
@@ -185,7 +216,7 @@ impl Graph {
         &self,
         col: usize,
         t: usize,
-        add: &[(usize, usize, NodeId)],
+        add: &[(u32, u32, NodeId)],
         local: &mut Workspace<D, Q>,
         optimal: impl Fn(D, D, usize, usize) -> bool,
     ) {
@@ -203,6 +234,9 @@ impl Graph {
         for &x in &members {
             for i in 0..self.table.neighbors(x).len() {
                 let w = self.table.neighbors(x)[i] as usize;
+                if w == t {
+                    local.met_target = true;
+                }
                 if local.in_region(w) || w == t || local.patch(w) {
                     continue;
                 }
@@ -218,6 +252,7 @@ impl Graph {
             }
         }
         for &(_, u, v) in add {
+            let u = u as usize;
             if !local.in_region(u)
                 && !local.in_region(v as usize)
                 && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
