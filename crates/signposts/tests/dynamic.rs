@@ -173,6 +173,26 @@ mod grids {
         }
     }
 
+    /// Cells blocked and opened on an 8-connected grid with enough targets for the repair's
+    /// parallel runs (octile costs: walks to the searched nodes around the edit): every
+    /// answer after every toggle against a fresh build.
+    #[test]
+    fn toggled_cells_on_a_larger_octile_grid_match_fresh_builds() {
+        let grid = Grid::from_fn(22, 18, |c| (c.x * 7 + c.y * 3) % 11 != 0);
+        let mut oracle = GridOracle::build(&grid, Connectivity::Eight).unwrap();
+        // (3, 4) is a wall at first: opening it adds a node, a rebuild.
+        let cells = [(3, 4), (10, 9), (11, 9), (21, 17), (0, 0), (15, 2), (7, 12), (10, 10)];
+        let mut repaired = 0;
+        for (step, &(x, y)) in cells.iter().chain(cells.iter().rev()).enumerate() {
+            let cell = Cell::new(x, y);
+            let blocked = oracle.grid().is_passable(cell);
+            repaired += oracle.set_blocked(cell, blocked).unwrap().repaired;
+            let fresh = GridOracle::build(oracle.grid(), Connectivity::Eight).unwrap();
+            same_grid_answers(&oracle, &fresh, step);
+        }
+        assert!(repaired > 0, "no column was repaired locally");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 

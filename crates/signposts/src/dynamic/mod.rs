@@ -38,8 +38,9 @@
 //! - Old distances are read off the table across old edges: on unit costs `d(y)` is `d(x) − 1`,
 //!   `d(x) + 1` or `d(x)` as `y` is a move of `x`, `x` a move of `y`, or neither
 //!   (`dynamic/repair.rs`); with weights only the first two hold, and a node's old distance otherwise
-//!   comes from walking its optimal moves to a node already known (`dynamic/weighted.rs`). Across an
-//!   inserted edge the searches from its ends (above) give them.
+//!   comes from walking its optimal moves to a node already known, or searched from before the
+//!   edit (`dynamic/weighted.rs`). Across an inserted edge the searches from its ends (above)
+//!   give them.
 //! - Entries are rewritten for the set and, toward the set, for its boundary; an inserted arc
 //!   as good as the old paths whose ends both keep their distance is one more bit.
 //! - A column with a single seed needs no absolute distance: shifting every distance by the
@@ -867,10 +868,10 @@ impl Graph {
     /// Also returns the old distances from every endpoint of an inserted arc (to every
     /// target), which the local repair needs across new edges.
     fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> (Plan, Ends) {
-        let mut ends = Ends::new();
         let n = self.nodes_len();
         let mut plan = Plan::new(n);
         let incoming = Incoming::new();
+        let ends = self.searches_from_ends(edited);
         for (&u, (heads, costs)) in edited {
             let old = self.out_arcs(u);
             // Slots of removed arcs (or arcs whose cost changed).
@@ -902,34 +903,34 @@ impl Graph {
                     plan.lost.push(Lost { col, u, old: None });
                 }
             }
-            // Inserted arcs (or new costs) that are at least as good as the old distances.
-            let mut from_u = ends.remove(&u);
-            for (&v, &c) in heads.iter().zip(costs) {
-                if old.0.binary_search(&v).is_ok_and(|i| old.1[i] == c) {
-                    continue;
-                }
-                let from_u = from_u.get_or_insert_with(|| self.search(u, false, &incoming));
-                let from_v =
-                    ends.entry(v as usize).or_insert_with(|| self.search(v as usize, false, &incoming));
-                let c = self.model.cost(c);
-                // In column order, for the plan's lists to come out in runs by column.
-                for col in 0..n {
-                    let t = self.table.order[col] as usize;
-                    let (to_u, to_v) = (from_u.get(t), from_v.get(t));
+            // Inserted arcs (or new costs) that are at least as good as the old distances: per
+            // column, one seed for `u`, its shortest new arc; the others as good as the old
+            // paths are one more move each.
+            let inserted: Vec<(NodeId, Cost, &Distances)> = heads
+                .iter()
+                .zip(costs)
+                .filter(|&(v, c)| !old.0.binary_search(v).is_ok_and(|i| old.1[i] == *c))
+                .map(|(&v, &c)| (v, self.model.cost(c), &ends[&(v as usize)]))
+                .collect();
+            if inserted.is_empty() {
+                continue;
+            }
+            let from_u = &ends[&u];
+            // In column order, for the plan's lists to come out in runs by column.
+            for col in 0..n {
+                let t = self.table.order[col] as usize;
+                let to_u = from_u.get(t);
+                let mut best: Option<Shorter> = None;
+                for &(v, c, from_v) in &inserted {
+                    let to_v = from_v.get(t);
                     if to_v == Cost::INFINITE {
                         continue;
                     }
                     let via = c + to_v;
                     if to_u == Cost::INFINITE || via < to_u {
-                        plan.search(col);
-                        plan.shorter.push(Shorter {
-                            col,
-                            u,
-                            v: v as usize,
-                            new: via,
-                            old: to_u,
-                            old_v: to_v,
-                        });
+                        if best.is_none_or(|b| via < b.new) {
+                            best = Some(Shorter { col, u, v: v as usize, new: via, old: to_u, old_v: to_v });
+                        }
                     } else if via == to_u && t != u {
                         if plan.states[col] == State::None {
                             plan.states[col] = State::Add;
@@ -937,14 +938,44 @@ impl Graph {
                         plan.add.push((col as u32, u as u32, v));
                     }
                 }
-            }
-            if let Some(from_u) = from_u {
-                ends.insert(u, from_u);
+                if let Some(shorter) = best {
+                    plan.search(col);
+                    plan.shorter.push(shorter);
+                }
             }
         }
         plan.index();
         self.old_distances(&mut plan, &ends, &incoming);
         (plan, ends)
+    }
+
+    /// Old distances from the ends of inserted arcs (or arcs whose cost changed), which the
+    /// plan and the repairs need, and on weighted undirected graphs from every edited node of
+    /// a small edit: the weighted repair walks optimal moves to a node of known distance, and
+    /// paths around an edit pass by its nodes. The searches run on all cores.
+    fn searches_from_ends(&self, edited: &BTreeMap<usize, Arcs>) -> Ends {
+        let weighted = !self.directed && (!self.costs.is_empty() || self.model != CostModel::Integer);
+        let mut nodes = std::collections::BTreeSet::new();
+        for (&u, (heads, costs)) in edited {
+            let old = self.out_arcs(u);
+            let mut new = heads
+                .iter()
+                .zip(costs)
+                .filter(|&(v, c)| !old.0.binary_search(v).is_ok_and(|i| old.1[i] == *c))
+                .peekable();
+            if new.peek().is_some() || (weighted && edited.len() <= 16) {
+                nodes.insert(u);
+            }
+            nodes.extend(new.map(|(&v, _)| v as usize));
+        }
+        let search = |&u: &usize| (u, self.search(u, false, &Incoming::new()));
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            nodes.par_iter().map(search).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        nodes.iter().map(search).collect()
     }
 
     /// Fills in the old distances of the nodes that lost their last optimal move, where a
@@ -968,8 +999,11 @@ impl Graph {
         for i in needed {
             let Lost { col, u, .. } = plan.lost[i];
             let t = self.table.order[col] as usize;
-            // A walk along the old table when that is cheaper than one search from `u`.
-            let old = if self.directed || per_node[&u] <= 32 {
+            // Searched already; or a walk along the old table when that is cheaper than one
+            // search from `u`.
+            let old = if let Some(from_u) = ends.get(&u) {
+                from_u.get(t)
+            } else if self.directed || per_node[&u] <= 32 {
                 self.walk_cost(u, t).unwrap_or(Cost::INFINITE)
             } else {
                 // A removed optimal move `u → h` gives `d(u) = c + d(h)` from a search already

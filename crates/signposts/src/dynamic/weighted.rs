@@ -4,8 +4,10 @@
 //! Across an edge `x`–`y` of cost `c` the table gives the old distances only along optimal
 //! moves: `d(x) = c + d(y)` when `y` is a move of `x`. When neither end is a move of the
 //! other, the old distance of a node is found by walking its optimal moves, preferring one
-//! whose head is already known, until a node of known distance (or the target); the walk is
-//! remembered for the rest of the column. Everything else follows the unit repair
+//! whose head is already known, until a node of known distance, a node searched from before
+//! the edit (the ends of inserted arcs; on a small edit every edited node, around which the
+//! paths that avoid the edit pass), or the target; the walk is remembered for the rest of the
+//! column. Everything else follows the unit repair
 //! ([`super::repair`]): removals grow the region of nodes all of whose moves lead into it, in
 //! order of old distance, deciding each node when it leaves the queue (by then all its moves,
 //! which are closer, are decided); insertions grow the region whose distance drops, in order
@@ -88,7 +90,8 @@ impl Graph {
 
     /// The old distance of `y`, walking its optimal moves to a known node; remembered along
     /// the walk. `None` when the walk runs past the limit.
-    fn walk_old(&self, local: &mut WeightedLocal, y: usize, t: usize, col: usize) -> Option<Cost> {
+    fn walk_old(&self, local: &mut WeightedLocal, y: usize, column: Column<'_>) -> Option<Cost> {
+        let Column { col, t, ends, .. } = column;
         local.queue.path.clear();
         let mut at = y;
         let base = loop {
@@ -97,6 +100,10 @@ impl Graph {
             }
             if local.is_known(at) {
                 break local.old(at);
+            }
+            // Nodes searched from before the edit (around it).
+            if let Some(from) = ends.get(&at) {
+                break from.get(t);
             }
             let moves = self.cached_moves(local, at, col);
             if moves == 0 {
@@ -133,9 +140,9 @@ impl Graph {
         x: usize,
         y: usize,
         c: Cost,
-        t: usize,
-        col: usize,
+        column: Column<'_>,
     ) -> Option<Cost> {
+        let Column { col, t, .. } = column;
         if y == t {
             return Some(Cost::ZERO);
         }
@@ -145,7 +152,7 @@ impl Graph {
         if self.weighted_move(local, y, x, col).is_some() {
             return Some(plus(local.old(x), c));
         }
-        self.walk_old(local, y, t, col)
+        self.walk_old(local, y, column)
     }
 
     /// Removals; see the module docs.
@@ -200,7 +207,7 @@ impl Graph {
                 }
                 let c = self.slot_cost(x, i);
                 if !local.is_known(w) {
-                    let old = self.weighted_across(local, x, w, c, t, col)?;
+                    let old = self.weighted_across(local, x, w, c, column)?;
                     local.set_old(w, old);
                 }
                 best = best.min(plus(local.old(w), c));
@@ -262,7 +269,7 @@ impl Graph {
                     let old = if is_new(x, y) {
                         ends.get(&y)?.get(t)
                     } else {
-                        self.weighted_across(local, x, y, c, t, col)?
+                        self.weighted_across(local, x, y, c, column)?
                     };
                     local.set_old(y, old);
                 }
@@ -284,7 +291,7 @@ impl Graph {
                     let old = if is_new(x, z) {
                         ends.get(&z)?.get(t)
                     } else {
-                        self.weighted_across(local, x, z, c, t, col)?
+                        self.weighted_across(local, x, z, c, column)?
                     };
                     local.set_old(z, old);
                 }
