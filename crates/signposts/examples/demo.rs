@@ -200,8 +200,8 @@ fn chase() {
     );
     for (what, ms, update) in updates {
         println!(
-            "   door {what}: oracle repaired in {ms:.2} ms ({} target columns repaired locally, {} patched, rebuilt: {})",
-            update.repaired, update.patched, update.rebuilt
+            "   door {what}: oracle repaired in {ms:.2} ms ({} target columns repaired locally, {} of them by replay, {} patched, rebuilt: {})",
+            update.repaired, update.replayed, update.patched, update.rebuilt
         );
     }
 }
