@@ -193,6 +193,25 @@ mod grids {
         assert!(repaired > 0, "no column was repaired locally");
     }
 
+    /// Door cells closed and opened on a 4-connected grid: a closed cell and the cells behind
+    /// it lose their moves together (seeds relative to the cell, repaired by replay).
+    #[test]
+    fn door_cells_on_a_four_connected_grid_match_fresh_builds() {
+        let grid = Grid::from_fn(24, 20, |c| c.x % 6 != 3 || c.y % 5 == 2);
+        let mut oracle = GridOracle::build(&grid, Connectivity::Four).unwrap();
+        let (mut repaired, mut replayed) = (0, 0);
+        for (step, &(x, y)) in [(3, 2), (9, 7), (15, 12), (3, 17), (4, 4), (21, 7)].iter().enumerate() {
+            let cell = Cell::new(x, y);
+            for blocked in [true, false] {
+                let update = oracle.set_blocked(cell, blocked).unwrap();
+                (repaired, replayed) = (repaired + update.repaired, replayed + update.replayed);
+                let fresh = GridOracle::build(oracle.grid(), Connectivity::Four).unwrap();
+                same_grid_answers(&oracle, &fresh, 2 * step + usize::from(!blocked));
+            }
+        }
+        assert!(repaired > 0 && replayed > 0, "{repaired} repaired, {replayed} replayed");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -271,6 +290,33 @@ fn door_toggles_on_a_walled_grid_match_fresh_builds() {
         same_table(&graph, &reference.build(), 4 * step + 3);
     }
     assert!(replayed > 0, "no column was repaired by replay");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Every edge of a node and of a neighbour of it removed in one batch on a walled grid
+    /// (seeds hanging from one another, their regions meeting), then put back.
+    #[test]
+    fn edges_around_a_node_cut_in_one_batch(seed in 0u64..1000, at in 0usize..144) {
+        let mut b = walled_grid(12, 12, 0.15, seed, Connectivity::Four);
+        let mut graph = b.build();
+        let a = at as NodeId;
+        let Some(&next) = b.neighbors(a).first() else { return Ok(()) };
+        let cut: Vec<(NodeId, NodeId)> = b.neighbors(a).iter().map(|&h| (a, h))
+            .chain(b.neighbors(next).iter().filter(|&&h| h != a).map(|&h| (next, h)))
+            .collect();
+        graph.apply(&cut.iter().map(|&(x, y)| Change::Disconnect(x, y)).collect::<Vec<_>>()).unwrap();
+        for &(x, y) in &cut {
+            b.disconnect(x, y);
+        }
+        same_table(&graph, &b.build(), 0);
+        graph.apply(&cut.iter().map(|&(x, y)| Change::Connect(x, y)).collect::<Vec<_>>()).unwrap();
+        for &(x, y) in &cut {
+            b.connect(x, y);
+        }
+        same_table(&graph, &b.build(), 1);
+    }
 }
 
 /// One batch cuts a pocket off (a bridge removed) and inserts an edge as good as the old

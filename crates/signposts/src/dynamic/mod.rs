@@ -43,11 +43,13 @@
 //!   give them.
 //! - Entries are rewritten for the set and, toward the set, for its boundary; an inserted arc
 //!   as good as the old paths whose ends both keep their distance is one more bit.
-//! - A column with a single seed needs no absolute distance: shifting every distance by the
-//!   same amount changes none of the comparisons above, so a single removal's seed starts at
-//!   an arbitrary distance (unless the repair meets the target, whose distance is 0: then it
-//!   searches), which spares a search from the seed.
-//! - **Replay.** A repair is then a function of its seed (for an inserted edge, with the gap
+//! - On unit costs a removal's column needs no absolute distance: shifting every distance by
+//!   the same amount changes none of the comparisons above. A single seed starts at an
+//!   arbitrary distance; several seeds do when all but one moved, before the edit, to another
+//!   seed (a seed's every old move led one step closer: a closed door cell and the cells that
+//!   went through it). Only if the repair meets the target (whose distance is 0) does the
+//!   column need a search. This spares the searches from the seeds.
+//! - **Replay.** A repair is then a function of its seeds (for an inserted edge, with the gap
 //!   between its ends' old distances), of the entries it reads and of where it meets its
 //!   target. Neighbouring targets mostly see the few nodes around an edit alike: when a column
 //!   has the seed of the column repaired before it, its target is not among the nodes that
@@ -58,9 +60,10 @@
 //! Columns are repaired on all cores, in runs of a few columns that the threads take as they
 //! go, the targets at the edited nodes (the largest regions: all that lies behind the edit)
 //! first; the new entries are written afterwards, in groups of whole blocks of columns, which
-//! share no table word. A repair of a few columns stays on the calling thread. Directed graphs, and columns the local repair cannot read (a region
-//! that touches an inserted edge after a removal, seeds that mix removals and insertions), are
-//! recomputed by one search from the target over the edited graph. When the repairs grow past
+//! share no table word. A repair of a few columns stays on the calling thread. Directed
+//! graphs, and columns the local repair cannot read (a region that touches an inserted edge
+//! after a removal, seeds that mix removals and insertions), are recomputed by one search
+//! from the target over the edited graph. When the repairs grow past
 //! what a build costs (a bridge cut), the table is rebuilt instead; so are edits of a forest
 //! or of a forest with one cycle (a perfect maze), which builds mostly by peeling. Rows of
 //! nodes whose neighbour lists changed are remapped to their new slots. The layout stays: a
@@ -129,7 +132,8 @@ impl Update {
 /// A node's out-arcs: sorted heads and their stored costs.
 type Arcs = (Vec<NodeId>, Vec<u32>);
 
-/// Old distances from the endpoints of inserted arcs, by node.
+/// Old distances from the nodes searched before an edit (the ends of inserted arcs; on small
+/// weighted edits every edited node), by node.
 type Ends = BTreeMap<usize, Distances>;
 
 /// Costs from (or to) one node, as a search found them: 32-bit on unit costs.
@@ -167,17 +171,29 @@ enum State {
     Search,
 }
 
-/// A node that lost its last optimal move toward column `col`, with its old distance (`None`
-/// when the column's repair does not need it; see [`Graph::old_distances`]).
+/// A node that lost its last optimal move toward column `col`, with its old distance (set by
+/// [`Graph::old_distances`]).
 #[derive(Debug, Clone, Copy)]
 struct Lost {
     col: usize,
     u: usize,
-    old: Option<Cost>,
+    old: Old,
 }
 
-/// An inserted arc `u → v` strictly shorter toward column `col`: the new and old distances of
-/// `u` and the distance of `v` (`Cost::INFINITE` = unreachable).
+/// The old distance of a node that lost its last optimal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Old {
+    /// Not known yet.
+    Unknown,
+    /// Exact.
+    Exact(Cost),
+    /// On unit costs, relative to the column's other seeds: `d − d(root)` for one root seed,
+    /// the same for all the column's seeds.
+    Relative(u32),
+}
+
+/// An inserted arc `u → v` strictly shorter toward column `col` (the shortest of `u`'s): the
+/// new and old distances of `u` and the distance of `v` (`Cost::INFINITE` = unreachable).
 #[derive(Debug, Clone, Copy)]
 struct Shorter {
     col: usize,
@@ -227,8 +243,9 @@ struct Seeds<'a> {
 /// entries (and do not meet their targets) are repaired alike.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ReplayKey {
-    /// One node lost its last optimal move.
-    Lost(usize),
+    /// Up to four nodes lost their last optimal move, with their old distances relative to
+    /// the first.
+    Lost([(u32, u32); 4]),
     /// One inserted arc `u → v` is strictly shorter, with `d(u) − d(v)` before the edit
     /// (`None`: `u` could not reach the target). The edit inserted one edge, `u`–`v`.
     Shorter(usize, usize, Option<u64>),
@@ -241,7 +258,19 @@ impl Seeds<'_> {
             return None;
         }
         match (self.lost, self.shorter) {
-            ([only], []) => Some(ReplayKey::Lost(only.u)),
+            (lost @ [first, ..], []) if lost.len() <= 4 => {
+                let offset = |l: &Lost| match l.old {
+                    Old::Relative(d) => Some(i64::from(d)),
+                    Old::Exact(d) if d != Cost::INFINITE && d.diagonal == 0 => i64::try_from(d.straight).ok(),
+                    _ => None,
+                };
+                let base = offset(first)?;
+                let mut key = [(u32::MAX, 0); 4];
+                for (slot, seed) in key.iter_mut().zip(lost) {
+                    *slot = (u32::try_from(seed.u).ok()?, u32::try_from(offset(seed)? - base).ok()?);
+                }
+                Some(ReplayKey::Lost(key))
+            }
             ([], [s]) if ends.len() == 2 && ends.contains_key(&s.u) && ends.contains_key(&s.v) => {
                 let gap = (s.old != Cost::INFINITE).then(|| s.old.straight - s.old_v.straight);
                 Some(ReplayKey::Shorter(s.u, s.v, gap))
@@ -711,8 +740,7 @@ impl Graph {
                         writes.extend(nodes.iter().map(|&x| (col, x as usize, 0)));
                     }
                 }
-                let columns = &rest[..];
-                for &col in columns {
+                for &col in &rest {
                     if over(work.load(Ordering::Relaxed)) {
                         return None;
                     }
@@ -900,7 +928,7 @@ impl Graph {
                 }
                 for col in lost {
                     plan.search(col);
-                    plan.lost.push(Lost { col, u, old: None });
+                    plan.lost.push(Lost { col, u, old: Old::Unknown });
                 }
             }
             // Inserted arcs (or new costs) that are at least as good as the old distances: per
@@ -978,21 +1006,30 @@ impl Graph {
         nodes.iter().map(search).collect()
     }
 
-    /// Fills in the old distances of the nodes that lost their last optimal move, where a
-    /// repair needs them: on a unit undirected graph a column with a single such node is
-    /// repaired in distances relative to it (see `dynamic/repair.rs`), which spares the search
-    /// from that node a single removal would otherwise cost.
+    /// Fills in the old distances of the nodes that lost their last optimal move. On a unit
+    /// undirected graph a column whose seeds hang from one of them by their old optimal moves
+    /// (one seed; or a door cell and the nodes behind it) is repaired in distances relative to
+    /// that root (see `dynamic/repair.rs`), which spares the searches from the seeds.
     fn old_distances(&self, plan: &mut Plan, ends: &Ends, incoming: &Incoming) {
-        let relative = self.costs.is_empty() && !self.directed && self.nodes_len() < 1 << 30;
-        let lost = &plan.lost;
-        let single = |i: usize| {
-            (i == 0 || lost[i - 1].col != lost[i].col)
-                && lost.get(i + 1).is_none_or(|next| next.col != lost[i].col)
-        };
-        let needed: Vec<usize> = (0..lost.len()).filter(|&i| !(relative && single(i))).collect();
+        let unit = self.costs.is_empty() && !self.directed && self.nodes_len() < 1 << 30;
+        let mut needed = Vec::new();
+        let mut start = 0;
+        while start < plan.lost.len() {
+            let col = plan.lost[start].col;
+            let end = start + plan.lost[start..].iter().take_while(|l| l.col == col).count();
+            match self.relative_seeds(&plan.lost[start..end]).filter(|_| unit) {
+                Some(offsets) => {
+                    for (seed, offset) in plan.lost[start..end].iter_mut().zip(offsets) {
+                        seed.old = Old::Relative(offset);
+                    }
+                }
+                None => needed.extend(start..end),
+            }
+            start = end;
+        }
         let mut per_node: BTreeMap<usize, usize> = BTreeMap::new();
         for &i in &needed {
-            *per_node.entry(lost[i].u).or_default() += 1;
+            *per_node.entry(plan.lost[i].u).or_default() += 1;
         }
         // Old distances from the nodes searched, by node.
         let mut searched = Ends::new();
@@ -1019,8 +1056,44 @@ impl Graph {
                     None => searched.entry(u).or_insert_with(|| self.search(u, false, incoming)).get(t),
                 }
             };
-            plan.lost[i].old = Some(old);
+            plan.lost[i].old = Old::Exact(old);
         }
+    }
+
+    /// The seeds' old distances relative to one of them, on unit costs, if every other seed
+    /// reaches that root by old optimal moves through seeds: each seed lost its last move, so
+    /// every old move of its led to a node one closer; a seed whose move leads to another seed
+    /// is one farther than it. Read on the table before the edit.
+    fn relative_seeds(&self, seeds: &[Lost]) -> Option<Vec<u32>> {
+        if let [_] = seeds {
+            return Some(vec![0]);
+        }
+        if seeds.len() > 8 {
+            return None;
+        }
+        let col = seeds[0].col;
+        // The seed each seed moves to, if any.
+        let parent: Vec<Option<usize>> = seeds
+            .iter()
+            .map(|seed| {
+                let heads = self.table.neighbors(seed.u);
+                crate::table::Slots::new(self.table.entry(seed.u, col))
+                    .find_map(|s| seeds.iter().position(|other| other.u == heads[s] as usize))
+            })
+            .collect();
+        if parent.iter().filter(|p| p.is_none()).count() != 1 {
+            return None;
+        }
+        // Parents are strictly closer, so following them ends at the root within `len` steps.
+        let offsets = (0..seeds.len()).map(|mut i| {
+            let mut offset = 0;
+            while let Some(p) = parent[i] {
+                offset += 1;
+                i = p;
+            }
+            offset
+        });
+        Some(offsets.collect())
     }
 
     /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the

@@ -9,15 +9,15 @@
 //! priority queue here a merge of sorted seeds with a first-in first-out queue.
 
 use super::workspace::Workspace;
-use super::{Column, Lost, Seeds, Shorter};
+use super::{Column, Lost, Old, Seeds, Shorter};
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
 /// Distance of a node that cannot reach the target.
 const UNREACHABLE: u32 = u32::MAX;
 
-/// The distance given to a column's only seed whose old distance was not computed: the
-/// region's distances are then relative to it (graphs have fewer than 2^30 nodes then).
+/// The distance given to the root of a column's seeds whose distances are relative to it: the
+/// region's distances are then relative too (graphs have fewer than 2^30 nodes then).
 const RELATIVE: u32 = 1 << 30;
 
 /// Scratch for unit repairs: distances as `u32`, one monotone queue.
@@ -160,15 +160,16 @@ impl Graph {
         let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         local.start();
         local.queue.clear();
-        // A single seed may come without its old distance: every distance compared below is
-        // then relative to it, which holds as long as the target itself is not met (it has
-        // distance 0 in absolute terms); if it is, the column is left to a search.
-        let relative = lost.iter().any(|l| l.old.is_none());
-        if relative && lost.len() > 1 {
-            return false;
-        }
+        // The seeds' old distances may be relative to one of them: every distance compared
+        // below is then relative too, which holds as long as the target itself is not met (it
+        // has distance 0 in absolute terms); if it is, the column is left to a search.
+        let relative = lost.iter().any(|l| matches!(l.old, Old::Relative(_)));
         for &Lost { u, old, .. } in lost {
-            let old = old.map_or(RELATIVE, narrow_distance);
+            let old = match old {
+                Old::Relative(d) if relative => RELATIVE + d,
+                Old::Exact(d) if !relative => narrow_distance(d),
+                _ => return false,
+            };
             if old == UNREACHABLE {
                 return false;
             }

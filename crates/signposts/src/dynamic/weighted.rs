@@ -17,7 +17,7 @@ use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::workspace::Workspace;
-use super::{Column, Lost, Seeds, Shorter};
+use super::{Column, Lost, Old, Seeds, Shorter};
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
@@ -159,7 +159,7 @@ impl Graph {
     fn weighted_lost(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
         let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
         for &Lost { u, old, .. } in lost {
-            let old = old?;
+            let Old::Exact(old) = old else { return None };
             if old == Cost::INFINITE {
                 return None;
             }
