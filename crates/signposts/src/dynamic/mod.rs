@@ -1017,7 +1017,7 @@ impl Graph {
         while start < plan.lost.len() {
             let col = plan.lost[start].col;
             let end = start + plan.lost[start..].iter().take_while(|l| l.col == col).count();
-            match self.relative_seeds(&plan.lost[start..end]).filter(|_| unit) {
+            match unit.then(|| self.relative_seeds(&plan.lost[start..end])).flatten() {
                 Some(offsets) => {
                     for (seed, offset) in plan.lost[start..end].iter_mut().zip(offsets) {
                         seed.old = Old::Relative(offset);
