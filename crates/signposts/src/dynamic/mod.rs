@@ -1084,16 +1084,21 @@ impl Graph {
         if parent.iter().filter(|p| p.is_none()).count() != 1 {
             return None;
         }
-        // Parents are strictly closer, so following them ends at the root within `len` steps.
+        // Parents are strictly closer, so following them ends at the root within `len` steps
+        // (more only in a table whose moves circle, which a crafted file could hold: no
+        // relative distances then).
         let offsets = (0..seeds.len()).map(|mut i| {
-            let mut offset = 0;
+            let mut offset = 0u32;
             while let Some(p) = parent[i] {
                 offset += 1;
                 i = p;
+                if offset as usize > seeds.len() {
+                    return None;
+                }
             }
-            offset
+            Some(offset)
         });
-        Some(offsets.collect())
+        offsets.collect()
     }
 
     /// Replaces the neighbour lists of the edited nodes, remapping their rows' entries to the
