@@ -372,6 +372,19 @@ fn group_writes(
     Some((groups, all_failed))
 }
 
+/// The arcs of `heads` and `costs` (a node's new list) that `old` lacks or has at another cost.
+fn changed_arcs<'a>(
+    old: &'a Arcs,
+    heads: &'a [NodeId],
+    costs: &'a [u32],
+) -> impl Iterator<Item = (NodeId, u32)> + 'a {
+    heads
+        .iter()
+        .zip(costs)
+        .filter(|&(v, c)| !old.0.binary_search(v).is_ok_and(|i| old.1[i] == *c))
+        .map(|(&v, &c)| (v, c))
+}
+
 /// A local repair's scratch, one per worker: the unit repair ([`repair`]) or the weighted one
 /// ([`weighted`]).
 trait Scratch {
@@ -934,11 +947,8 @@ impl Graph {
             // Inserted arcs (or new costs) that are at least as good as the old distances: per
             // column, one seed for `u`, its shortest new arc; the others as good as the old
             // paths are one more move each.
-            let inserted: Vec<(NodeId, Cost, &Distances)> = heads
-                .iter()
-                .zip(costs)
-                .filter(|&(v, c)| !old.0.binary_search(v).is_ok_and(|i| old.1[i] == *c))
-                .map(|(&v, &c)| (v, self.model.cost(c), &ends[&(v as usize)]))
+            let inserted: Vec<(NodeId, Cost, &Distances)> = changed_arcs(&old, heads, costs)
+                .map(|(v, c)| (v, self.model.cost(c), &ends[&(v as usize)]))
                 .collect();
             if inserted.is_empty() {
                 continue;
@@ -986,15 +996,11 @@ impl Graph {
         let mut nodes = std::collections::BTreeSet::new();
         for (&u, (heads, costs)) in edited {
             let old = self.out_arcs(u);
-            let mut new = heads
-                .iter()
-                .zip(costs)
-                .filter(|&(v, c)| !old.0.binary_search(v).is_ok_and(|i| old.1[i] == *c))
-                .peekable();
+            let mut new = changed_arcs(&old, heads, costs).peekable();
             if new.peek().is_some() || (weighted && edited.len() <= 16) {
                 nodes.insert(u);
             }
-            nodes.extend(new.map(|(&v, _)| v as usize));
+            nodes.extend(new.map(|(v, _)| v as usize));
         }
         let search = |&u: &usize| (u, self.search(u, false, &Incoming::new()));
         #[cfg(feature = "parallel")]
