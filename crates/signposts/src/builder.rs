@@ -618,6 +618,7 @@ impl GraphBuilder {
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
+        let padded = build::bfs::padded(offsets, neighbors);
         let adjacency = Adjacency {
             offsets,
             heads: neighbors,
@@ -625,6 +626,7 @@ impl GraphBuilder {
             tails: neighbors,
             component: &component,
             peeled: &peel.peeled,
+            padded: &padded,
         };
         let total = peel.core_len.div_ceil(batch) + usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);

@@ -265,27 +265,43 @@ impl RowBuilder {
         }
     }
 
-    /// Adds eight entries (little-endian bytes of `word`, columns `col..col + 8`), skipping
-    /// the per-entry work when all eight continue the open run: when the run's moves meet the
-    /// intersection of all eight (empty entries counting as every move), every step of the
-    /// one-by-one fold meets it too.
-    #[inline]
-    fn push8(&mut self, col: u32, word: u64) {
-        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        // High bit of each byte: set when the byte is non-zero.
-        let nonzero = (((word & LOW) + LOW) | word) & HIGH;
-        let mut all = word | (((!nonzero & HIGH) >> 7) * 0xFF);
-        all &= all >> 32;
-        all &= all >> 16;
-        all &= all >> 8;
-        let all = all as u8;
-        if self.moves & all != 0 {
-            self.moves &= all;
-            return;
-        }
-        for (i, byte) in word.to_le_bytes().into_iter().enumerate() {
-            self.push(col + i as u32, byte);
+    /// Adds the entries of columns `first..first + len`, given as one bitmap per move: bit `p`
+    /// of `masks[i * words..(i + 1) * words]` (`words = len.div_ceil(64)`) set when move `i`
+    /// (of `moves`) is optimal toward column `first + p`; bits from `len` on are zero. Folds
+    /// exactly as [`RowBuilder::push`] entry by entry, but only looks at the entries where
+    /// the open run changes: those holding no move are skipped, and those holding every move
+    /// of the open run only keep it, so a word of 64 entries is one test per move of the run.
+    fn push_masks(&mut self, first: u32, len: usize, masks: &[u64], moves: usize) {
+        let words = len.div_ceil(64);
+        debug_assert!(masks.len() >= moves * words);
+        let mut pos = 0;
+        while pos < len {
+            // The next entry at or after `pos` that changes the open run.
+            let mut x = pos / 64;
+            let mut low = !0u64 << (pos % 64);
+            let q = loop {
+                if x == words {
+                    return;
+                }
+                let any = (0..moves).fold(0, |u, i| u | masks[i * words + x]);
+                let changes = if self.moves == 0 {
+                    any
+                } else {
+                    (0..moves)
+                        .filter(|&i| self.moves >> i & 1 == 1)
+                        .fold(0, |c, i| c | (any & !masks[i * words + x]))
+                };
+                let changes = changes & low;
+                if changes != 0 {
+                    break x * 64 + changes.trailing_zeros() as usize;
+                }
+                x += 1;
+                low = !0;
+            };
+            let entry =
+                (0..moves).fold(0u8, |e, i| e | (((masks[i * words + q / 64] >> (q % 64)) & 1) as u8) << i);
+            self.push(first + q as u32, entry);
+            pos = q + 1;
         }
     }
 
@@ -376,6 +392,7 @@ impl GraphBuilder {
             })
             .collect();
         let size: Vec<u32> = order[peel.core_len..].iter().map(|&v| peel.size[v as usize]).collect();
+        let padded = if weighted { Vec::new() } else { build::bfs::padded(&offsets, &heads) };
         let adjacency = Adjacency {
             offsets: &offsets,
             heads: &heads,
@@ -383,6 +400,7 @@ impl GraphBuilder {
             tails: &heads,
             component: &component,
             peeled: &peel.peeled,
+            padded: &padded,
         };
         let core = &order[..peel.core_len];
         let row_builders = if weighted {
@@ -493,7 +511,7 @@ fn in_waves<S, B: Default + Send + Sync>(
     wave: usize,
     scratch: impl Fn() -> S + Sync + Send,
     search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
-    fold: impl Fn(&mut Vec<u8>, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
+    fold: impl Fn(&mut Vec<u64>, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
 ) -> Vec<RowBuilder> {
     let wave = wave_batches(wave);
     let mut rows = vec![RowBuilder::default(); n];
@@ -515,7 +533,7 @@ fn in_waves<S, B: Default + Send + Sync>(
             }
         }
         let used = &*used;
-        let fold_node = |scratch: &mut Vec<u8>, (v, row): (usize, &mut RowBuilder)| {
+        let fold_node = |scratch: &mut Vec<u64>, (v, row): (usize, &mut RowBuilder)| {
             fold(scratch, v, row, first_batch, used);
         };
         #[cfg(feature = "parallel")]
@@ -548,15 +566,12 @@ fn fill_runs_weighted(
         scratch.search_batch(g, &order[first..order.len().min(first + WIDTH)], acc);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let fold = |_: &mut Vec<u8>, v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u64>]| {
+    // A batch's masks are one bitmap of its 64 columns per arc: per node, one word per move.
+    let fold = |_: &mut Vec<u64>, v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u64>]| {
         let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
         for (i, acc) in wave.iter().enumerate() {
             let first = (first_batch + i) * WIDTH;
-            let masks = &acc[arcs.clone()];
-            for j in 0..WIDTH.min(order.len() - first) {
-                let entry = masks.iter().enumerate().fold(0u8, |e, (s, &m)| e | (((m >> j) & 1) as u8) << s);
-                row.push((first + j) as u32, entry);
-            }
+            row.push_masks(first as u32, WIDTH.min(order.len() - first), &acc[arcs.clone()], arcs.len());
         }
     };
     in_waves(n, total, 4, || build::dijkstra::Scratch::new(g, n), search, fold)
@@ -578,27 +593,21 @@ fn fill_runs(
     }
 }
 
-/// `SPREAD[b]` has bit `i` of `b` in the lowest bit of byte `i`.
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut i = 0;
-        while i < 8 {
-            table[b] |= ((b as u64 >> i) & 1) << (8 * i);
-            i += 1;
-        }
-        b += 1;
-    }
-    table
-};
+/// Targets that move together between the column order and the searched order: the fold
+/// moves a byte of each move's bitmap at a time.
+const OCTET: usize = 8;
 
 /// Regroups the targets for the search: within each `span` of consecutive columns (one wave
 /// of batches), batches of `width` are grown as balls on the graph, seeds taken in column
 /// order. A batch costs time in proportion to how many levels each node stays live, about the
 /// batch's diameter: a run of depth-first columns is a long thin strip (brc202d: nodes live 47
 /// levels per batch of 128), a ball of the same targets a compact patch. The rows stay in
-/// column order; the fold scatters each wave's entries back into it.
+/// column order; the fold moves each wave's entries back into it.
+///
+/// Targets move in octets, eight consecutive columns (eight neighbouring nodes of the
+/// depth-first order) that stay together and in order, so that the fold moves bytes, not
+/// bits. Only the last octet of `order` may be short; it is taken last, so every batch but the
+/// last is full.
 ///
 /// Returns the searched order: `batched[p]` is bit `p % width` of batch `p / width`.
 fn compact_batches(
@@ -608,28 +617,35 @@ fn compact_batches(
     span: usize,
     width: usize,
 ) -> Vec<NodeId> {
-    let mut taken = vec![false; order.len()];
+    debug_assert!(span.is_multiple_of(width) && width.is_multiple_of(OCTET));
+    let octets = order.len().div_ceil(OCTET);
+    let short = if order.len().is_multiple_of(OCTET) { octets } else { octets - 1 };
+    let mut taken = vec![false; octets];
     let mut batched: Vec<NodeId> = Vec::with_capacity(order.len());
+    let take = |o: usize, batched: &mut Vec<NodeId>| {
+        batched.extend_from_slice(&order[o * OCTET..order.len().min((o + 1) * OCTET)]);
+    };
     for range in (0..order.len()).step_by(span) {
         let end = order.len().min(range + span);
-        let mut seed = range;
+        let mut seed = range / OCTET;
         while batched.len() < end {
             let full = end.min(batched.len() + width);
             while taken[seed] {
                 seed += 1;
             }
-            // One ball: breadth-first from the seed over the span's free targets.
+            // One ball: breadth-first from the seed octet over the span's free octets.
             let mut head = batched.len();
             taken[seed] = true;
-            batched.push(order[seed]);
+            take(seed, &mut batched);
             while head < batched.len() && batched.len() < full {
                 let u = batched[head] as usize;
                 head += 1;
                 for &w in &g.heads[g.arcs(u)] {
                     let c = column[w as usize] as usize;
-                    if (range..end).contains(&c) && !taken[c] && batched.len() < full {
-                        taken[c] = true;
-                        batched.push(w);
+                    let o = c / OCTET;
+                    if (range..end).contains(&c) && o != short && !taken[o] && batched.len() < full {
+                        taken[o] = true;
+                        take(o, &mut batched);
                     }
                 }
             }
@@ -650,51 +666,51 @@ fn fill_runs_lanes<const LANES: usize>(
     let total = order.len().div_ceil(width);
     let span = wave_batches(WAVE) * width;
     let batched = compact_batches(g, order, column, span, width);
-    // The column of each searched position, read by the fold.
-    let column_at: Vec<u32> = batched.iter().map(|&v| column[v as usize]).collect();
+    // The first column of each searched octet, read by the fold.
+    let octet_column: Vec<u32> = batched.iter().step_by(OCTET).map(|&v| column[v as usize]).collect();
+    // Move bitmaps kept per node: as many as the largest degree.
+    let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
     let done = AtomicUsize::new(0);
-    // One byte per node and target of a batch: the batch's dense entries.
-    let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, entries: &mut Vec<u8>| {
-        entries.clear();
-        entries.resize(n * width, 0);
+    // Per node, `moves` lanes: bit `j` of lane `i` set when move `i` is optimal toward target
+    // `j` of the batch.
+    let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, lanes: &mut Vec<[u64; LANES]>| {
+        lanes.clear();
+        lanes.resize(n * moves, [0; LANES]);
         let first = batch * width;
         let targets = &batched[first..batched.len().min(first + width)];
-        bfs.run(g, targets, |v, lanes| {
-            // Eight targets' entries at a time: each slot's eight bits spread to bit `slot`
-            // of eight bytes.
-            for (group, out) in entries[v * width..(v + 1) * width].chunks_exact_mut(8).enumerate() {
-                let (k, shift) = (group / 8, 8 * (group % 8));
-                let word = lanes.iter().enumerate().fold(0u64, |word, (slot, lane)| {
-                    word | SPREAD[((lane[k] >> shift) & 0xFF) as usize] << slot
-                });
-                out.copy_from_slice(&word.to_le_bytes());
-            }
+        bfs.run(g, targets, |v, masks| {
+            lanes[v * moves..v * moves + masks.len()].copy_from_slice(masks);
         });
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let fold =
-        |entries: &mut Vec<u8>, v: usize, row: &mut RowBuilder, first_batch: usize, wave: &[Vec<u8>]| {
-            // The wave's entries of `v` back in column order, then folded eight at a time.
-            let start = first_batch * width;
-            let end = order.len().min(start + wave.len() * width);
-            entries.resize(end - start, 0);
-            for (b, batch) in wave.iter().enumerate() {
-                let p = start + b * width;
-                for (&c, &e) in
-                    column_at[p..end.min(p + width)].iter().zip(&batch[v * width..(v + 1) * width])
-                {
-                    entries[c as usize - start] = e;
+    let fold = |bitmaps: &mut Vec<u64>,
+                v: usize,
+                row: &mut RowBuilder,
+                first_batch: usize,
+                wave: &[Vec<[u64; LANES]>]| {
+        // The wave's bitmaps of `v`, one per move, back in column order an octet at a time.
+        let degree = g.arcs(v).len();
+        let start = first_batch * width;
+        let end = order.len().min(start + wave.len() * width);
+        let words = (end - start).div_ceil(64);
+        bitmaps.clear();
+        bitmaps.resize(degree * words, 0);
+        for (b, lanes) in wave.iter().enumerate() {
+            let first = start + b * width;
+            let lanes = &lanes[v * moves..v * moves + degree];
+            for (o, &c) in octet_column[first / OCTET..end.div_ceil(OCTET).min((first + width) / OCTET)]
+                .iter()
+                .enumerate()
+            {
+                let to = (c as usize - start) / OCTET;
+                for (i, lane) in lanes.iter().enumerate() {
+                    let byte = (lane[o / 8] >> (8 * (o % 8))) & 0xFF;
+                    bitmaps[i * words + to / 8] |= byte << (8 * (to % 8));
                 }
             }
-            let mut chunks = entries[..end - start].chunks_exact(8);
-            for (j, chunk) in (&mut chunks).enumerate() {
-                row.push8((start + 8 * j) as u32, u64::from_le_bytes(chunk.try_into().expect("8 entries")));
-            }
-            let tail = end - chunks.remainder().len();
-            for (j, &mask) in chunks.remainder().iter().enumerate() {
-                row.push((tail + j) as u32, mask);
-            }
-        };
+        }
+        row.push_masks(start as u32, end - start, bitmaps, degree);
+    };
     in_waves(n, total, WAVE, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
 }
 
@@ -1148,7 +1164,7 @@ impl CompressedGraph {
 
 #[cfg(test)]
 mod tests {
-    use super::{Adjacency, CompressedGraph, RowBuilder, compact_batches, dfs_order};
+    use super::{Adjacency, CompressedGraph, OCTET, RowBuilder, compact_batches, dfs_order};
     use crate::{Error, GraphBuilder, NodeId};
 
     /// Files with a valid checksum but broken contents are refused by the invariant checks.
@@ -1182,21 +1198,33 @@ mod tests {
     }
 
     #[test]
-    fn eight_entries_at_once_fold_like_one_by_one() {
+    fn move_bitmaps_fold_like_entries_one_by_one() {
         let mut rng = crate::generate::SplitMix64::new(11);
-        for _ in 0..2000 {
-            let state = rng.next_u64();
-            // Entries drawn from few masks, many empty, so that runs continue often.
-            let bytes: Vec<u8> =
-                (0..64).map(|i| [0u8, 1, 3, 2, 6, 4][((state >> (i % 60)) % 6) as usize]).collect();
+        for round in 0..3000 {
+            // Entries drawn from few masks, many empty, so that runs continue often; lengths
+            // that end mid-word and rows folded in several calls.
+            let len = 1 + (rng.next_u64() % 300) as usize;
+            let moves = 1 + round % 4;
+            let choices: &[u8] = &[0, 1, 3, 2, 6, 4, 5, 15, 8, 12];
+            let entries: Vec<u8> = (0..len)
+                .map(|_| choices[(rng.next_u64() % choices.len() as u64) as usize] & ((1 << moves) - 1))
+                .collect();
+            let split = (rng.next_u64() % (len as u64 + 1)) as usize;
             let (mut fast, mut slow) = (RowBuilder::default(), RowBuilder::default());
-            for (i, chunk) in bytes.chunks(8).enumerate() {
-                fast.push8((i * 8) as u32, u64::from_le_bytes(chunk.try_into().unwrap()));
+            for (first, part) in [(0, &entries[..split]), (split, &entries[split..])] {
+                let words = part.len().div_ceil(64);
+                let mut masks = vec![0u64; moves * words];
+                for (p, &e) in part.iter().enumerate() {
+                    for i in 0..moves {
+                        masks[i * words + p / 64] |= u64::from(e >> i & 1) << (p % 64);
+                    }
+                }
+                fast.push_masks(first as u32, part.len(), &masks, moves);
             }
-            for (i, &b) in bytes.iter().enumerate() {
-                slow.push(i as u32, b);
+            for (i, &e) in entries.iter().enumerate() {
+                slow.push(i as u32, e);
             }
-            assert_eq!(fast.finish(), slow.finish());
+            assert_eq!(fast.finish(), slow.finish(), "entries {entries:?}");
         }
     }
 
@@ -1239,6 +1267,7 @@ mod tests {
             tails: &heads,
             component: &component,
             peeled: &[],
+            padded: &[],
         };
         let (span, width) = (96, 24);
         let batched = compact_batches(g, &order, &column, span, width);
@@ -1249,6 +1278,15 @@ mod tests {
         for (p, &v) in batched.iter().enumerate() {
             assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
         }
+        // 399 targets: 49 octets and a short one, searched last; octets stay whole and in order.
+        for octet in batched.chunks(OCTET) {
+            let first = column[octet[0] as usize] as usize;
+            assert_eq!(first % OCTET, 0);
+            for (i, &v) in octet.iter().enumerate() {
+                assert_eq!(column[v as usize] as usize, first + i);
+            }
+        }
+        assert_eq!(column[batched[batched.len() - 1] as usize] as usize, order.len() - 1);
     }
 
     #[test]
