@@ -1,7 +1,8 @@
 //! Differential tests for weighted and directed graphs: every answer against Floyd–Warshall.
 
 use proptest::prelude::*;
-use signposts::{GraphBuilder, NodeId};
+use signposts::grid::{Connectivity, Grid, GridOracle};
+use signposts::{Cost, GraphBuilder, NodeId};
 
 const INF: u64 = u64::MAX;
 
@@ -79,6 +80,45 @@ fn check(b: &GraphBuilder) {
     assert_eq!(rebuilt.build(), g);
 }
 
+/// An undirected random graph with costs `1..=max_cost`.
+fn undirected(max_nodes: usize, max_cost: u32) -> impl Strategy<Value = GraphBuilder> {
+    (1..max_nodes).prop_flat_map(move |n| {
+        proptest::collection::vec((0..n, 0..n, 1..=max_cost), 0..n * 3).prop_map(move |edges| {
+            let mut b = GraphBuilder::new(n);
+            for (a, c, cost) in edges {
+                b.connect_weighted(a as NodeId, c as NodeId, cost);
+            }
+            b
+        })
+    })
+}
+
+/// The octile cost of a grid graph's arc: 1 straight, 2 diagonal (√2).
+fn octile(b: &GraphBuilder, u: NodeId, w: NodeId) -> Cost {
+    match b.cost(u, w).expect("an arc") {
+        2 => Cost { straight: 0, diagonal: 1 },
+        _ => Cost::integer(1),
+    }
+}
+
+/// Exact octile costs from every node to `t`: Dijkstra over all nodes, comparing [`Cost`]s.
+fn octile_costs_to(b: &GraphBuilder, t: NodeId) -> Vec<Option<Cost>> {
+    let n = b.nodes_len();
+    let mut cost: Vec<Option<Cost>> = vec![None; n];
+    let mut done = vec![false; n];
+    cost[t as usize] = Some(Cost::ZERO);
+    while let Some(v) = (0..n).filter(|&v| !done[v] && cost[v].is_some()).min_by_key(|&v| cost[v]) {
+        done[v] = true;
+        for &w in b.neighbors(v as NodeId) {
+            let through = cost[v].unwrap() + octile(b, v as NodeId, w);
+            if cost[w as usize].is_none_or(|c| through < c) {
+                cost[w as usize] = Some(through);
+            }
+        }
+    }
+    cost
+}
+
 /// A random graph: each entry is (kind, a, b, cost) with kind 0 = undirected, 1 = one-way.
 fn graph(max_nodes: usize, max_cost: u32) -> impl Strategy<Value = GraphBuilder> {
     (1..max_nodes).prop_flat_map(move |n| {
@@ -108,6 +148,48 @@ proptest! {
     #[test]
     fn one_way_unit_arcs_match_floyd_warshall(b in graph(60, 1)) {
         check(&b);
+    }
+
+    /// Costs 1 and 2 on undirected graphs take the bucketed search of packed costs.
+    #[test]
+    fn undirected_costs_of_one_and_two_match_floyd_warshall(b in undirected(50, 2)) {
+        check(&b);
+    }
+
+    /// Octile grids, dense and compressed, against an exact Dijkstra written here: every
+    /// optimal move (the dense table keeps them all, the compressed one a non-empty subset of
+    /// them) and every path's exact cost.
+    #[test]
+    fn octile_grids_match_an_exact_dijkstra(
+        width in 1u32..11,
+        height in 1u32..11,
+        open in proptest::collection::vec(proptest::bool::weighted(0.75), 1..120),
+    ) {
+        let grid = Grid::from_fn(width, height, |c| open[(c.y * width + c.x) as usize % open.len()]);
+        let b = GridOracle::graph_builder(&grid, Connectivity::Eight);
+        let dense = b.build();
+        let compressed = b.build_compressed().unwrap();
+        let n = b.nodes_len() as NodeId;
+        for t in 0..n {
+            let to_t = octile_costs_to(&b, t);
+            for u in 0..n {
+                let want: Vec<NodeId> = match to_t[u as usize] {
+                    Some(c) if u != t => b
+                        .neighbors(u)
+                        .iter()
+                        .copied()
+                        .filter(|&w| to_t[w as usize].is_some_and(|cw| cw + octile(&b, u, w) == c))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                prop_assert_eq!(dense.neighbors_to(u, t).collect::<Vec<_>>(), want.clone(), "{} -> {}", u, t);
+                let kept: Vec<NodeId> = compressed.neighbors_to(u, t).collect();
+                prop_assert!(kept.iter().all(|w| want.contains(w)) && kept.is_empty() == want.is_empty());
+                let path: Vec<NodeId> = compressed.path_to(u, t).collect();
+                let cost = path.windows(2).fold(Cost::ZERO, |c, s| c + octile(&b, s[0], s[1]));
+                prop_assert_eq!(to_t[u as usize].map(|_| cost), to_t[u as usize]);
+            }
+        }
     }
 
     #[test]

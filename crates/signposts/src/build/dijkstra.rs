@@ -9,6 +9,10 @@
 //!
 //! A batch runs 64 targets one after the other, accumulating one bit per target in a word per
 //! arc, then writes one lane of 64 columns of the table; batches run in parallel.
+//!
+//! Undirected graphs whose arcs cost from 1 to 2 (octile grids; integer costs 1 and 2) take a
+//! leaner search, [`Octile`]: packed step counts instead of [`Cost`], three buckets, no
+//! settled flags.
 
 use core::cmp::Reverse;
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -122,6 +126,8 @@ pub(crate) struct Scratch {
     touched: Vec<u32>,
     queue: Queue,
     acc: Vec<u64>,
+    /// The search for small counts of unit and √2 steps, when the graph allows it.
+    octile: Option<Octile>,
 }
 
 impl Scratch {
@@ -132,6 +138,19 @@ impl Scratch {
             touched: Vec::new(),
             queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
             acc: vec![0; g.heads.len()],
+            octile: Octile::new(g, nodes),
+        }
+    }
+
+    /// Searches from each of up to 64 `targets`, adding bit `j` to the mask in `acc` of
+    /// every optimal arc toward `targets[j]`.
+    fn search_all(&mut self, g: Arcs<'_>, targets: &[NodeId]) {
+        if let Some(octile) = &mut self.octile {
+            octile.search_batch(g, targets, &mut self.acc);
+            return;
+        }
+        for (j, &t) in targets.iter().enumerate() {
+            search(g, t, 1 << j, self);
         }
     }
 
@@ -139,9 +158,7 @@ impl Scratch {
     /// set when the arc is an optimal first move toward `targets[j]`.
     pub(crate) fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], out: &mut Vec<u64>) {
         debug_assert!(targets.len() <= BATCH);
-        for (j, &t) in targets.iter().enumerate() {
-            search(g, t, 1 << j, self);
-        }
+        self.search_all(g, targets);
         out.clear();
         out.extend_from_slice(&self.acc);
         self.acc.fill(0);
@@ -162,9 +179,7 @@ pub(crate) fn fill(
     let run = |s: &mut Scratch, batch: usize| {
         let first_column = batch * BATCH;
         let these = &targets[first_column..targets.len().min(first_column + BATCH)];
-        for (j, &t) in these.iter().enumerate() {
-            search(g, t, 1 << j, s);
-        }
+        s.search_all(g, these);
         let block = first_column / BLOCK;
         let lane = (first_column % BLOCK) / 64;
         for (v, &row) in rows.iter().enumerate() {
@@ -193,9 +208,150 @@ pub(crate) fn fill(
     super::for_each_batch(total, scratch, run);
 }
 
+/// Counts of unit and √2 steps of at most this many per path: the [`Octile`] search's values
+/// then order them exactly.
+const OCTILE_COUNTS: u64 = 1 << 20;
+
+/// A path cost `a + b·√2` packed as `a << 32 | b`.
+#[inline]
+fn pack(cost: Cost) -> u64 {
+    cost.straight << 32 | cost.diagonal
+}
+
+/// `a + b·√2` of a packed cost, rounded once.
+#[inline]
+#[expect(clippy::cast_precision_loss, reason = "counts below 2^20 convert exactly")]
+fn packed_value(packed: u64) -> f64 {
+    (packed >> 32) as f64 + (packed & 0xFFFF_FFFF) as f64 * core::f64::consts::SQRT_2
+}
+
+/// A packed cost no path reaches: adding an arc's counts to it never gives a path's, and its
+/// value is larger than any path's.
+const UNREACHED: u64 = 1 << 62 | 1 << 31;
+
+/// The search for undirected graphs whose arcs cost between 1 and 2 and whose paths count
+/// fewer than 2^20 unit and √2 steps (octile grids under a million cells; costs 1 and 2).
+/// Against the general search:
+///
+/// - A node's cost is its two counts packed in a `u64`, compared for equality, and ordered by
+///   their value `a + b·√2`, rounded once from the counts (never summed along the path). Two
+///   different costs of such paths differ by more than `1 / (2^20 · (1 + √2))`
+///   (`|p + q√2| = |p² − 2q²| / |p − q√2|`, a non-zero integer over less than `2^20 (1 + √2)`),
+///   far above the values' rounding error (below 2^-30), so comparing values is exact.
+/// - The queue is three buckets of width 1: arcs cost 1 to 2, so a bucket only feeds the next
+///   two, and every node of a bucket is final when its bucket is reached (see [`Queue`]). A
+///   node whose cost fell into an earlier bucket after it was queued is skipped when its old
+///   entry comes up; one queued twice in the same bucket is settled twice, the second time
+///   changing nothing. No settled flags, no separate distance array.
+/// - A node's optimal moves are the arcs toward a neighbour whose cost plus the arc's equals
+///   its own, tested when it is settled, as in [`search`] (an unsettled neighbour's tentative
+///   cost is never that low). They are kept as one byte per node and target, written without
+///   a branch; the batch's bytes are turned into one mask per arc at its end.
+///
+/// Measured (`OCTILE=1 cargo run --release -p signposts --example profile_compressed --
+/// ../shared/maps/lak303d.map`, 14,784 cells, alternating binaries): the compressed octile
+/// build takes 16–17 s on one thread against 26–35 s with the general search, 9–10.5 s on 2
+/// cores against 14 s.
+pub(crate) struct Octile {
+    /// Packed counts of each arc.
+    arc_pair: Vec<u64>,
+    /// Per node: packed counts of the best path found, and their value.
+    pair: Vec<(u64, f64)>,
+    touched: Vec<u32>,
+    buckets: [Vec<u32>; 3],
+    /// Per target of the batch, then per node: the slots of the optimal moves.
+    moves: Vec<u8>,
+}
+
+impl Octile {
+    /// The search's scratch, or `None` when `g` does not meet its conditions.
+    fn new(g: Arcs<'_>, nodes: usize) -> Option<Octile> {
+        let largest = g.cost.iter().map(|c| c.straight.max(c.diagonal)).max().unwrap_or(0);
+        let fits = (nodes as u64).saturating_mul(largest.max(1)) < OCTILE_COUNTS;
+        let steps = g.cost.iter().all(|c| (1.0..=2.0).contains(&c.value()));
+        let slots = (0..nodes).all(|v| g.offsets[v + 1] - g.offsets[v] <= 8);
+        if !g.symmetric || !fits || !steps || !slots {
+            return None;
+        }
+        Some(Octile {
+            arc_pair: g.cost.iter().map(|&c| pack(c)).collect(),
+            pair: vec![(UNREACHED, f64::INFINITY); nodes],
+            touched: Vec::new(),
+            buckets: [Vec::new(), Vec::new(), Vec::new()],
+            moves: vec![0; nodes * BATCH],
+        })
+    }
+
+    /// Searches from each of the `targets`, then adds bit `j` of every optimal arc toward
+    /// `targets[j]` to its mask in `acc`.
+    fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], acc: &mut [u64]) {
+        let n = self.pair.len();
+        for (j, &t) in targets.iter().enumerate() {
+            self.search(g, t, j);
+        }
+        for v in 0..n {
+            let arcs = &mut acc[g.offsets[v] as usize..g.offsets[v + 1] as usize];
+            for j in 0..targets.len() {
+                let m = self.moves[j * n + v];
+                for (slot, mask) in arcs.iter_mut().enumerate() {
+                    *mask |= u64::from(m >> slot & 1) << j;
+                }
+            }
+        }
+    }
+
+    /// One search from `target`, leaving each node's optimal moves toward it in row `index`
+    /// of `moves`.
+    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "values are below 2^22")]
+    fn search(&mut self, g: Arcs<'_>, target: NodeId, index: usize) {
+        let Octile { arc_pair, pair, touched, buckets, moves } = self;
+        let nodes = pair.len();
+        let moves = &mut moves[index * nodes..(index + 1) * nodes];
+        moves.fill(0);
+        pair[target as usize] = (0, 0.0);
+        touched.push(target);
+        buckets[0].push(target);
+        let mut pending = 1usize;
+        let mut bucket = 0usize;
+        while pending > 0 {
+            while let Some(v) = buckets[bucket % 3].pop() {
+                pending -= 1;
+                let vi = v as usize;
+                let (own, value) = pair[vi];
+                if value as usize != bucket {
+                    continue; // its cost fell into an earlier bucket, where it was settled
+                }
+                let arcs = g.offsets[vi] as usize..g.offsets[vi + 1] as usize;
+                let mut optimal = 0u8;
+                for (slot, a) in arcs.enumerate() {
+                    let w = g.heads[a] as usize;
+                    let (pw, vw) = pair[w];
+                    optimal |= u8::from(pw.wrapping_add(arc_pair[a]) == own) << slot;
+                    let np = own + arc_pair[a];
+                    let nv = packed_value(np);
+                    if nv < vw {
+                        if pw == UNREACHED {
+                            touched.push(w as NodeId);
+                        }
+                        pair[w] = (np, nv);
+                        buckets[nv as usize % 3].push(w as NodeId);
+                        pending += 1;
+                    }
+                }
+                moves[vi] = optimal;
+            }
+            bucket += 1;
+        }
+        for &v in touched.iter() {
+            pair[v as usize] = (UNREACHED, f64::INFINITY);
+        }
+        touched.clear();
+    }
+}
+
 /// One backward Dijkstra search from `target`, setting `bit` on every optimal arc.
 fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
-    let Scratch { dist, settled, touched, queue, acc } = s;
+    let Scratch { dist, settled, touched, queue, acc, .. } = s;
     dist[target as usize] = Cost::ZERO;
     touched.push(target);
     queue.push(Cost::ZERO, target, g.integer);
