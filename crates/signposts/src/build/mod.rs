@@ -55,9 +55,9 @@ impl Progress {
 ///
 /// A batch fills `lanes` of the 4 lanes of one block of the table. Wider batches amortise the
 /// per-node work of a level over more targets; narrower ones keep the per-thread scratch
-/// (about `(3n + m) · 8 · lanes` bytes) and the live band closer to the cache. Measured on
-/// 2 cores: 2 lanes build a 100×100 grid about 25% faster than 4, 4 lanes a 320×320 grid
-/// about 15% faster than 2.
+/// (about `2n · 8 · lanes` bytes) and the live band closer to the cache. Measured on 2 cores
+/// (with the engine's earlier five lanes per node): 2 lanes build a 100×100 grid about 25%
+/// faster than 4, 4 lanes a 320×320 grid about 15% faster than 2.
 pub(crate) fn batch_width(nodes: usize) -> usize {
     if nodes <= 1 << 16 { 128 } else { 256 }
 }
