@@ -57,7 +57,10 @@ impl Progress {
 /// per-node work of a level over more targets; narrower ones keep the per-thread scratch
 /// (about `2n · 8 · lanes` bytes) and the live band closer to the cache. Measured on 2 cores
 /// (with the engine's earlier five lanes per node): 2 lanes build a 100×100 grid about 25%
-/// faster than 4, 4 lanes a 320×320 grid about 15% faster than 2.
+/// faster than 4, 4 lanes a 320×320 grid about 15% faster than 2; with two lanes per node,
+/// 4 lanes build the 320×320 grid in 27 s against 34–35 s (`cargo run --release -p
+/// signposts-bench --bin big`, alternating). The compressed build keeps 2 (see
+/// `compressed::fill_runs_lanes`).
 pub(crate) fn batch_width(nodes: usize) -> usize {
     if nodes <= 1 << 16 { 128 } else { 256 }
 }
