@@ -559,6 +559,13 @@ const OCTET: usize = 8;
 /// batches of 128 on every graph: with a node's state in 32 bytes, batches of 256 (twice the
 /// targets per level, about 1.4 times the levels) measured no faster on 2 cores
 /// (random512-40-0 44 s against 43 s, AR0602SR 20 s both), with wave buffers twice as large.
+/// One search's output in [`fill_runs_lanes`]: move lanes per node, and which nodes it reached.
+#[derive(Debug, Default)]
+struct SearchLanes<const LANES: usize> {
+    lanes: Vec<[u64; LANES]>,
+    reached: Vec<u64>,
+}
+
 fn fill_runs_lanes<const LANES: usize>(
     g: Adjacency<'_>,
     order: &[NodeId],
@@ -577,22 +584,23 @@ fn fill_runs_lanes<const LANES: usize>(
     let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
     let done = AtomicUsize::new(0);
     // Per node, `moves` lanes: bit `j` of lane `i` set when move `i` is optimal toward target
-    // `j` of the batch.
-    let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, lanes: &mut Vec<[u64; LANES]>| {
-        lanes.clear();
+    // `j` of the batch; valid for the nodes set in `reached` (the others hold stale lanes, which
+    // saves a memset of the whole buffer per batch: 8% of AR0602SR's build).
+    let search = |bfs: &mut build::bfs::BfsBatch<LANES>, batch: usize, buffer: &mut SearchLanes<LANES>| {
+        let SearchLanes { lanes, reached } = buffer;
         lanes.resize(n * moves, [0; LANES]);
+        reached.clear();
+        reached.resize(n.div_ceil(64), 0);
         let first = batch * width;
         let targets = &batched[first..batched.len().min(first + width)];
-        bfs.run(g, targets, |v, masks| {
-            lanes[v * moves..v * moves + masks.len()].copy_from_slice(masks);
-        });
+        bfs.run_into(g, targets, lanes, moves, reached);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
     let fold = |bitmaps: &mut Vec<u64>,
                 v: usize,
                 row: &mut RowBuilder,
                 first_batch: usize,
-                wave: &[Vec<[u64; LANES]>]| {
+                wave: &[SearchLanes<LANES>]| {
         // The wave's bitmaps of `v`, one per move, back in column order an octet at a time.
         let degree = g.arcs(v).len();
         let start = first_batch * width;
@@ -600,7 +608,10 @@ fn fill_runs_lanes<const LANES: usize>(
         let words = (end - start).div_ceil(64);
         bitmaps.clear();
         bitmaps.resize(degree * words, 0);
-        for (b, lanes) in wave.iter().enumerate() {
+        for (b, SearchLanes { lanes, reached }) in wave.iter().enumerate() {
+            if reached[v / 64] & (1 << (v % 64)) == 0 {
+                continue;
+            }
             let first = start + b * width;
             let lanes = &lanes[v * moves..v * moves + degree];
             for (o, &c) in octet_column[first / OCTET..end.div_ceil(OCTET).min((first + width) / OCTET)]

@@ -203,14 +203,13 @@ fn code(r: u32) -> (u64, u64) {
     }
 }
 
-/// Sets `masks` to the slot masks of `v` from the codes: neighbour `w` is optimal toward `t`
-/// iff `d(w, t) ≡ d(v, t) − 1 (mod 3)`, for targets that reach both.
-fn slot_masks<const K: usize>(g: Adjacency<'_>, v: usize, codes: &[Codes<K>], masks: &mut Vec<Lane<K>>) {
+/// Writes the slot masks of `v` from the codes to `masks` (one per arc): neighbour `w` is
+/// optimal toward `t` iff `d(w, t) ≡ d(v, t) − 1 (mod 3)`, for targets that reach both.
+fn slot_masks<const K: usize>(g: Adjacency<'_>, v: usize, codes: &[Codes<K>], masks: &mut [Lane<K>]) {
     let [h, l] = codes[v];
-    masks.clear();
-    masks.extend(g.heads[g.arcs(v)].iter().map(|&w| {
+    for (mask, &w) in masks.iter_mut().zip(&g.heads[g.arcs(v)]) {
         let [hw, lw] = codes[w as usize];
-        core::array::from_fn(|k| {
+        *mask = core::array::from_fn(|k| {
             // Residue 1 and residue 2 of each end; reached with neither: residue 0.
             let (a1, a2) = (h[k] & !l[k], h[k] & l[k]);
             let (b1, b2) = (hw[k] & !lw[k], hw[k] & lw[k]);
@@ -218,8 +217,8 @@ fn slot_masks<const K: usize>(g: Adjacency<'_>, v: usize, codes: &[Codes<K>], ma
             // (d(w), d(v)) mod 3 ∈ {(0, 1), (1, 2), (2, 0)}
             let one_after = (!b1 & !b2 & a1) | (b1 & a2) | (b2 & !a1 & !a2);
             both & one_after
-        })
-    }));
+        });
+    }
 }
 
 /// Reusable scratch for batch runs on one graph: two lanes per node, reset in O(touched).
@@ -253,9 +252,51 @@ impl<const K: usize> BfsBatch<K> {
     /// `emit(node, masks)` once for every node reached by some target, with that node's
     /// per-slot lanes. Nodes not reached have all-zero entries and are not emitted.
     pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[Lane<K>])) {
+        self.search(g, targets);
+        let BfsBatch { codes, masks, touched, .. } = self;
+        for &v in touched.iter() {
+            masks.resize(g.arcs(v as usize).len(), [0; K]);
+            slot_masks(g, v as usize, codes, masks);
+            emit(v as usize, masks);
+        }
+        self.reset();
+    }
+
+    /// As [`BfsBatch::run`], writing the slot masks of each node `v` reached to
+    /// `out[v * stride..]` (one per arc) and setting bit `v` of `reached`, which the caller
+    /// clears between runs; entries of nodes not reached are left as they were.
+    pub fn run_into(
+        &mut self,
+        g: Adjacency<'_>,
+        targets: &[NodeId],
+        out: &mut [Lane<K>],
+        stride: usize,
+        reached: &mut [u64],
+    ) {
+        self.search(g, targets);
+        let BfsBatch { codes, touched, .. } = self;
+        for &v in touched.iter() {
+            let v = v as usize;
+            slot_masks(g, v, codes, &mut out[v * stride..v * stride + g.arcs(v).len()]);
+            reached[v / 64] |= 1 << (v % 64);
+        }
+        self.reset();
+    }
+
+    /// Clears the codes of the nodes the last search reached.
+    fn reset(&mut self) {
+        for &v in &self.touched {
+            self.codes[v as usize] = [[0; K]; 2];
+        }
+        self.touched.clear();
+    }
+
+    /// The searches of `targets`: leaves the codes of every node reached, and the nodes
+    /// reached in `touched`.
+    fn search(&mut self, g: Adjacency<'_>, targets: &[NodeId]) {
         debug_assert!(targets.len() <= Self::WIDTH);
         debug_assert!(g.padded.is_empty() || g.padded.len() == g.nodes());
-        let BfsBatch { codes, masks, live, touched, goals } = self;
+        let BfsBatch { codes, live, touched, goals, .. } = self;
 
         collect_goals(g.component, targets, goals);
         let only_goal = if let [(_, only)] = goals.as_slice() { Some(*only) } else { None };
@@ -337,15 +378,6 @@ impl<const K: usize> BfsBatch<K> {
             });
         }
         live.clear();
-
-        for &v in touched.iter() {
-            slot_masks(g, v as usize, codes, masks);
-            emit(v as usize, masks);
-        }
-        for &v in touched.iter() {
-            codes[v as usize] = [[0; K]; 2];
-        }
-        touched.clear();
     }
 }
 
