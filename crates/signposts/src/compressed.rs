@@ -477,13 +477,13 @@ fn wave_batches(wave: usize) -> usize {
 /// buffer by `search(scratch, batch, buffer)` on all cores, then folds each wave into the
 /// rows in target order by `fold(scratch, node, row, first batch of the wave, buffers)`, nodes
 /// on all cores.
-fn in_waves<S, B: Default + Send + Sync>(
+fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,
     total: usize,
     wave: usize,
     scratch: impl Fn() -> S + Sync + Send,
     search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
-    fold: impl Fn(&mut Vec<u64>, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
+    fold: impl Fn(&mut F, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
 ) -> Vec<RowBuilder> {
     let wave = wave_batches(wave);
     let mut rows = vec![RowBuilder::default(); n];
@@ -505,17 +505,17 @@ fn in_waves<S, B: Default + Send + Sync>(
             }
         }
         let used = &*used;
-        let fold_node = |scratch: &mut Vec<u64>, (v, row): (usize, &mut RowBuilder)| {
+        let fold_node = |scratch: &mut F, (v, row): (usize, &mut RowBuilder)| {
             fold(scratch, v, row, first_batch, used);
         };
         #[cfg(feature = "parallel")]
         {
             use rayon::prelude::*;
-            rows.par_iter_mut().enumerate().with_min_len(1024).for_each_init(Vec::new, fold_node);
+            rows.par_iter_mut().enumerate().with_min_len(1024).for_each_init(F::default, fold_node);
         }
         #[cfg(not(feature = "parallel"))]
         {
-            let mut scratch = Vec::new();
+            let mut scratch = F::default();
             rows.iter_mut().enumerate().for_each(|node| fold_node(&mut scratch, node));
         }
     }
@@ -578,8 +578,10 @@ fn fill_runs_lanes<const LANES: usize>(
     let total = order.len().div_ceil(width);
     let span = wave_batches(WAVE) * width;
     let batched = build::order::compact_batches(|v| &g.heads[g.arcs(v)], order, column, span, width, OCTET);
-    // The first column of each searched octet, read by the fold.
-    let octet_column: Vec<u32> = batched.iter().step_by(OCTET).map(|&v| column[v as usize]).collect();
+    // Where each searched octet goes in its wave's bitmaps, in bytes: every octet stays in
+    // its span, which is its wave.
+    let octet_slot: Vec<u32> =
+        batched.iter().step_by(OCTET).map(|&v| (column[v as usize] as usize % span / OCTET) as u32).collect();
     // Move bitmaps kept per node: as many as the largest degree.
     let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
     let done = AtomicUsize::new(0);
@@ -596,35 +598,36 @@ fn fill_runs_lanes<const LANES: usize>(
         bfs.run_into(g, targets, lanes, moves, reached);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
-    let fold = |bitmaps: &mut Vec<u64>,
+    let fold = |(bytes, bitmaps): &mut (Vec<u8>, Vec<u64>),
                 v: usize,
                 row: &mut RowBuilder,
                 first_batch: usize,
                 wave: &[SearchLanes<LANES>]| {
-        // The wave's bitmaps of `v`, one per move, back in column order an octet at a time.
+        // The wave's bitmaps of `v`, one per move, back in column order an octet (a byte) at a
+        // time: plain byte stores, each byte written once (ORs into words chained a
+        // read-modify-write per octet through memory).
         let degree = g.arcs(v).len();
         let start = first_batch * width;
         let end = order.len().min(start + wave.len() * width);
-        let words = (end - start).div_ceil(64);
-        bitmaps.clear();
-        bitmaps.resize(degree * words, 0);
+        let stride = (end - start).div_ceil(64) * 8;
+        bytes.clear();
+        bytes.resize(degree * stride, 0);
         for (b, SearchLanes { lanes, reached }) in wave.iter().enumerate() {
             if reached[v / 64] & (1 << (v % 64)) == 0 {
                 continue;
             }
             let first = start + b * width;
-            let lanes = &lanes[v * moves..v * moves + degree];
-            for (o, &c) in octet_column[first / OCTET..end.div_ceil(OCTET).min((first + width) / OCTET)]
-                .iter()
-                .enumerate()
+            let slots = &octet_slot[first / OCTET..end.div_ceil(OCTET).min((first + width) / OCTET)];
+            for (lane, to) in lanes[v * moves..v * moves + degree].iter().zip(bytes.chunks_exact_mut(stride))
             {
-                let to = (c as usize - start) / OCTET;
-                for (i, lane) in lanes.iter().enumerate() {
-                    let byte = (lane[o / 8] >> (8 * (o % 8))) & 0xFF;
-                    bitmaps[i * words + to / 8] |= byte << (8 * (to % 8));
+                for (o, &slot) in slots.iter().enumerate() {
+                    to[slot as usize] = (lane[o / 8] >> (8 * (o % 8))) as u8;
                 }
             }
         }
+        bitmaps.clear();
+        bitmaps
+            .extend(bytes.chunks_exact(8).map(|word| u64::from_le_bytes(word.try_into().expect("8 bytes"))));
         row.push_masks(start as u32, end - start, bitmaps, degree);
     };
     in_waves(n, total, WAVE, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
