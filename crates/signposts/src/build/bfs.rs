@@ -190,6 +190,27 @@ impl LiveSet {
     }
 }
 
+/// Sets the bits of `nodes` in `bitmap`.
+fn mark(nodes: &[u32], bitmap: &mut [u64]) {
+    for &v in nodes {
+        bitmap[v as usize / 64] |= 1 << (v % 64);
+    }
+}
+
+/// Calls `f(v)` for every bit `v` set in `bitmap`, in increasing order. The reached nodes'
+/// masks are derived in id order, not in the order first reached: the state and the output
+/// are then read and written in a few streams (AR0602SR's compressed build 11.1-12.3 s ->
+/// 10.6-11.1 s, alternating).
+fn for_each_bit(bitmap: &[u64], mut f: impl FnMut(usize)) {
+    for (i, &word) in bitmap.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(i * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// A node's state, one 2-bit code per target: `[high, low]` planes.
 type Codes<const K: usize> = [Lane<K>; 2];
 
@@ -231,6 +252,8 @@ pub(crate) struct BfsBatch<const K: usize> {
     live: LiveSet,
     /// The nodes reached so far, in the order first reached.
     touched: Vec<u32>,
+    /// The nodes reached, as a bitmap (all zero between runs).
+    reached: Vec<u64>,
     goals: Vec<(u32, Lane<K>)>,
 }
 
@@ -244,6 +267,7 @@ impl<const K: usize> BfsBatch<K> {
             masks: Vec::new(),
             live: LiveSet::new(nodes),
             touched: Vec::new(),
+            reached: vec![0; nodes.div_ceil(64)],
             goals: Vec::new(),
         }
     }
@@ -253,18 +277,21 @@ impl<const K: usize> BfsBatch<K> {
     /// per-slot lanes. Nodes not reached have all-zero entries and are not emitted.
     pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[Lane<K>])) {
         self.search(g, targets);
-        let BfsBatch { codes, masks, touched, .. } = self;
-        for &v in touched.iter() {
-            masks.resize(g.arcs(v as usize).len(), [0; K]);
-            slot_masks(g, v as usize, codes, masks);
-            emit(v as usize, masks);
-        }
-        self.reset();
+        let BfsBatch { codes, masks, touched, reached, .. } = self;
+        mark(touched, reached);
+        for_each_bit(reached, |v| {
+            masks.resize(g.arcs(v).len(), [0; K]);
+            slot_masks(g, v, codes, masks);
+            emit(v, masks);
+        });
+        for_each_bit(reached, |v| codes[v] = [[0; K]; 2]);
+        reached.fill(0);
+        touched.clear();
     }
 
     /// As [`BfsBatch::run`], writing the slot masks of each node `v` reached to
     /// `out[v * stride..]` (one per arc) and setting bit `v` of `reached`, which the caller
-    /// clears between runs; entries of nodes not reached are left as they were.
+    /// clears before each run; entries of nodes not reached are left as they were.
     pub fn run_into(
         &mut self,
         g: Adjacency<'_>,
@@ -273,22 +300,15 @@ impl<const K: usize> BfsBatch<K> {
         stride: usize,
         reached: &mut [u64],
     ) {
+        debug_assert!(reached.iter().all(|&w| w == 0));
         self.search(g, targets);
         let BfsBatch { codes, touched, .. } = self;
-        for &v in touched.iter() {
-            let v = v as usize;
+        mark(touched, reached);
+        for_each_bit(reached, |v| {
             slot_masks(g, v, codes, &mut out[v * stride..v * stride + g.arcs(v).len()]);
-            reached[v / 64] |= 1 << (v % 64);
-        }
-        self.reset();
-    }
-
-    /// Clears the codes of the nodes the last search reached.
-    fn reset(&mut self) {
-        for &v in &self.touched {
-            self.codes[v as usize] = [[0; K]; 2];
-        }
-        self.touched.clear();
+        });
+        for_each_bit(reached, |v| codes[v] = [[0; K]; 2]);
+        touched.clear();
     }
 
     /// The searches of `targets`: leaves the codes of every node reached, and the nodes
