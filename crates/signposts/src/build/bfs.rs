@@ -199,8 +199,8 @@ fn mark(nodes: &[u32], bitmap: &mut [u64]) {
 
 /// Calls `f(v)` for every bit `v` set in `bitmap`, in increasing order. The reached nodes'
 /// masks are derived in id order, not in the order first reached: the state and the output
-/// are then read and written in a few streams (AR0602SR's compressed build 11.1-12.3 s ->
-/// 10.6-11.1 s, alternating).
+/// are then read and written in a few streams (AR0602SR's compressed build 11.1–12.3 s →
+/// 10.6–11.1 s, alternating).
 fn for_each_bit(bitmap: &[u64], mut f: impl FnMut(usize)) {
     for (i, &word) in bitmap.iter().enumerate() {
         let mut bits = word;
@@ -242,7 +242,8 @@ fn slot_masks<const K: usize>(g: Adjacency<'_>, v: usize, codes: &[Codes<K>], ma
     }
 }
 
-/// Reusable scratch for batch runs on one graph: two lanes per node, reset in O(touched).
+/// Reusable scratch for batch runs on one graph: two lanes per node, reset in O(reached +
+/// nodes / 64).
 #[derive(Debug)]
 pub(crate) struct BfsBatch<const K: usize> {
     /// Per node (and the sentinel, never reached): `d(v, t) mod 3` per target.

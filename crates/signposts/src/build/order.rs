@@ -19,6 +19,15 @@
 //! ragged and far apart). On the dense build's 100×100 grids (open, and with 20% walls) the
 //! regrouped depth-first order measured no faster than [`ball_order`] for spans of 4 to 1000
 //! batches, so the dense build keeps it.
+//!
+//! Also measured for the compressed build, and dropped: spans of 8 to 32 batches (one wave's
+//! worth is 4 on 2 cores) and balls cut by recursive bisection instead of grown greedily, with
+//! octets or single targets: nodes stay live 41–48 levels in every case on brc202d and
+//! AR0602SR, the batches' diameters 40–56 steps (brc202d's corridors set them, not the
+//! grouping). Column orders compact at every scale cost runs: a depth-first order that visits
+//! neighbours by Hilbert-curve index built brc202d 15% faster but with 19–21% more runs
+//! (den312d, lak303d, brc202d), recursive bisection by breadth-first distance with three
+//! times the runs.
 
 use crate::NodeId;
 use crate::table::NodeRow;
