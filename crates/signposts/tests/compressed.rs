@@ -210,9 +210,9 @@ proptest! {
     }
 }
 
-/// A graph of more than 32,768 nodes (more than one summary word of the build's live set, and
-/// the size past which the engines' choices change): the compressed table's moves against BFS
-/// from sampled targets.
+/// A graph of more than 32,768 nodes (at least eight summary words of the build's live set, whose
+/// levels then cross several of them): the compressed table's moves against BFS from sampled
+/// targets.
 #[test]
 fn a_large_map_answers_like_bfs() {
     let builder =
