@@ -136,7 +136,7 @@ fn collect_goals<const K: usize>(component: &[u32], targets: &[NodeId], goals: &
 /// numbered row by row a level's loads then sweep memory in a few streams the processor
 /// prefetches, with no list to sort or merge (which took 13% of brc202d's build as a sorted
 /// list merged with each level's joins).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct LiveSet {
     words: Vec<u64>,
     summary: Vec<u64>,
@@ -159,12 +159,8 @@ impl LiveSet {
     }
 
     fn clear(&mut self) {
-        for (i, s) in self.summary.iter_mut().enumerate() {
-            while *s != 0 {
-                self.words[i * 64 + s.trailing_zeros() as usize] = 0;
-                *s &= *s - 1;
-            }
-        }
+        for_each_bit(&self.summary, |w| self.words[w] = 0);
+        self.summary.fill(0);
     }
 
     /// Calls `keep(v)` for every live node in id order; nodes for which it returns `false`
