@@ -208,36 +208,39 @@ pub(crate) fn fill(
     super::for_each_batch(total, scratch, run);
 }
 
-/// Counts of unit and √2 steps of at most this many per path: the [`Octile`] search's values
+/// Counts of unit and √2 steps of at most this many per path: the [`Octile`] search's keys
 /// then order them exactly.
 const OCTILE_COUNTS: u64 = 1 << 20;
 
-/// A path cost `a + b·√2` packed as `a << 32 | b`.
+/// Fixed-point bits of an [`Octile`] key.
+const KEY_SHIFT: u32 = 42;
+
+/// `√2 · 2^42`, rounded to the nearest integer.
+#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "below 2^43")]
+const SQRT_2_KEY: u64 = (core::f64::consts::SQRT_2 * (1u64 << KEY_SHIFT) as f64 + 0.5) as u64;
+
+/// The key of a path cost `a + b·√2`: `a · 2^42 + b · round(√2 · 2^42)`, an integer.
+///
+/// Keys of costs whose counts are below 2^20 add exactly (an arc's key plus a path's key is
+/// the longer path's key) and order exactly as the costs: a key is off the cost's exact
+/// multiple of 2^42 by at most `b / 2 < 2^19`, and two different costs differ by more than
+/// `1 / (2^20 · (1 + √2))` (`|p + q√2| = |p² − 2q²| / |p − q√2|`, a non-zero integer over
+/// less than `2^20 (1 + √2)`), which is more than `1.7 · 10^6` at this scale. They are also
+/// below 2^64 (`2^20 · (1 + √2) < 2^22`), and `key >> 42` is `⌊a + b√2⌋`: such a cost is
+/// never within `1 / (3 · 2^20)` below an integer unless `b = 0`, when the key is exact.
 #[inline]
-fn pack(cost: Cost) -> u64 {
-    cost.straight << 32 | cost.diagonal
+fn key(cost: Cost) -> u64 {
+    (cost.straight << KEY_SHIFT) + cost.diagonal * SQRT_2_KEY
 }
 
-/// `a + b·√2` of a packed cost, rounded once.
-#[inline]
-#[expect(clippy::cast_precision_loss, reason = "counts below 2^20 convert exactly")]
-fn packed_value(packed: u64) -> f64 {
-    (packed >> 32) as f64 + (packed & 0xFFFF_FFFF) as f64 * core::f64::consts::SQRT_2
-}
-
-/// A packed cost no path reaches: adding an arc's counts to it never gives a path's, and its
-/// value is larger than any path's.
-const UNREACHED: u64 = 1 << 62 | 1 << 31;
+/// The key of a node no path has reached yet.
+const UNREACHED: u64 = u64::MAX;
 
 /// The search for undirected graphs whose arcs cost between 1 and 2 and whose paths count
 /// fewer than 2^20 unit and √2 steps (octile grids under a million cells; costs 1 and 2).
 /// Against the general search:
 ///
-/// - A node's cost is its two counts packed in a `u64`, compared for equality, and ordered by
-///   their value `a + b·√2`, rounded once from the counts (never summed along the path). Two
-///   different costs of such paths differ by more than `1 / (2^20 · (1 + √2))`
-///   (`|p + q√2| = |p² − 2q²| / |p − q√2|`, a non-zero integer over less than `2^20 (1 + √2)`),
-///   far above the values' rounding error (below 2^-30), so comparing values is exact.
+/// - A node's cost is one integer [`key`], added and compared exactly.
 /// - The queue is three buckets of width 1: arcs cost 1 to 2, so a bucket only feeds the next
 ///   two, and every node of a bucket is final when its bucket is reached (see [`Queue`]). A
 ///   node whose cost fell into an earlier bucket after it was queued is skipped when its old
@@ -245,18 +248,21 @@ const UNREACHED: u64 = 1 << 62 | 1 << 31;
 ///   changing nothing. No settled flags, no separate distance array.
 /// - A node's optimal moves are the arcs toward a neighbour whose cost plus the arc's equals
 ///   its own, tested when it is settled, as in [`search`] (an unsettled neighbour's tentative
-///   cost is never that low). They are kept as one byte per node and target, written without
-///   a branch; the batch's bytes are turned into one mask per arc at its end.
+///   cost is never that low); the target's bit is set in those arcs' masks then.
 ///
 /// Measured (`OCTILE=1 cargo run --release -p signposts --example profile_compressed --
 /// ../shared/maps/lak303d.map`, 14,784 cells, alternating binaries): the compressed octile
 /// build takes 16–17 s on one thread against 26–35 s with the general search, 9–10.5 s on 2
 /// cores against 14 s.
 pub(crate) struct Octile {
-    /// Packed counts of each arc.
-    arc_pair: Vec<u64>,
-    /// Per node: packed counts of the best path found, and their value.
-    pair: Vec<(u64, f64)>,
+    /// Each arc as its head shifted left by 2, or'ed with its cost's index in `arc_keys`
+    /// (4 bytes an arc, where a head and a key took 12: a search streams these for every node
+    /// it settles).
+    arcs: Vec<u32>,
+    /// The keys of the (at most three) arc costs from 1 to 2: 1, 2 and √2.
+    arc_keys: [u64; 4],
+    /// Per node: the key of the best path found.
+    key: Vec<u64>,
     touched: Vec<u32>,
     buckets: [Vec<u32>; 3],
     /// Per target of the batch, then per node: the slots of the optimal moves.
@@ -273,42 +279,64 @@ impl Octile {
         if !g.symmetric || !fits || !steps || !slots {
             return None;
         }
+        // Costs from 1 to 2 are 1, 2 or √2: three keys.
+        let arc_keys =
+            [key(Cost::integer(1)), key(Cost::integer(2)), key(Cost { straight: 0, diagonal: 1 }), 0];
+        let arcs = g
+            .heads
+            .iter()
+            .zip(g.cost)
+            .map(|(&w, &c)| {
+                let class = arc_keys.iter().position(|&k| k == key(c)).expect("a cost from 1 to 2");
+                w << 2 | class as u32
+            })
+            .collect();
         Some(Octile {
-            arc_pair: g.cost.iter().map(|&c| pack(c)).collect(),
-            pair: vec![(UNREACHED, f64::INFINITY); nodes],
+            arcs,
+            arc_keys,
+            key: vec![UNREACHED; nodes],
             touched: Vec::new(),
             buckets: [Vec::new(), Vec::new(), Vec::new()],
             moves: vec![0; nodes * BATCH],
         })
     }
 
-    /// Searches from each of the `targets`, then adds bit `j` of every optimal arc toward
-    /// `targets[j]` to its mask in `acc`.
+    /// Searches from each of the `targets`, then sets bit `j` in the mask in `acc` of every
+    /// optimal arc toward `targets[j]` (`acc` holds zeros).
+    ///
+    /// Each search writes its nodes' move bytes into a row of its own (`n` bytes, where its
+    /// writes stay in cache); blocks of 8 nodes × 64 targets are then turned into masks by
+    /// one 64 × 64 bit transpose.
     fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], acc: &mut [u64]) {
-        let n = self.pair.len();
+        let n = self.key.len();
         for (j, &t) in targets.iter().enumerate() {
             self.search(g, t, j);
         }
-        for v in 0..n {
-            let arcs = &mut acc[g.offsets[v] as usize..g.offsets[v + 1] as usize];
-            for j in 0..targets.len() {
-                let m = self.moves[j * n + v];
-                for (slot, mask) in arcs.iter_mut().enumerate() {
-                    *mask |= u64::from(m >> slot & 1) << j;
-                }
+        for first in (0..n).step_by(8) {
+            let nodes = (n - first).min(8);
+            let mut block = [0u64; 64];
+            for (j, word) in block.iter_mut().enumerate().take(targets.len()) {
+                let mut bytes = [0u8; 8];
+                bytes[..nodes].copy_from_slice(&self.moves[j * n + first..j * n + first + nodes]);
+                *word = u64::from_le_bytes(bytes);
+            }
+            transpose64(&mut block);
+            for (k, slots) in block.chunks_exact(8).take(nodes).enumerate() {
+                let v = first + k;
+                let arcs = &mut acc[g.offsets[v] as usize..g.offsets[v + 1] as usize];
+                arcs.copy_from_slice(&slots[..arcs.len()]);
             }
         }
     }
 
     /// One search from `target`, leaving each node's optimal moves toward it in row `index`
     /// of `moves`.
-    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "values are below 2^22")]
     fn search(&mut self, g: Arcs<'_>, target: NodeId, index: usize) {
-        let Octile { arc_pair, pair, touched, buckets, moves } = self;
-        let nodes = pair.len();
+        let Octile { arcs: packed, arc_keys, key, touched, buckets, moves } = self;
+        let nodes = key.len();
         let moves = &mut moves[index * nodes..(index + 1) * nodes];
         moves.fill(0);
-        pair[target as usize] = (0, 0.0);
+        key[target as usize] = 0;
         touched.push(target);
         buckets[0].push(target);
         let mut pending = 1usize;
@@ -317,24 +345,24 @@ impl Octile {
             while let Some(v) = buckets[bucket % 3].pop() {
                 pending -= 1;
                 let vi = v as usize;
-                let (own, value) = pair[vi];
-                if value as usize != bucket {
+                let own = key[vi];
+                if (own >> KEY_SHIFT) as usize != bucket {
                     continue; // its cost fell into an earlier bucket, where it was settled
                 }
                 let arcs = g.offsets[vi] as usize..g.offsets[vi + 1] as usize;
                 let mut optimal = 0u8;
-                for (slot, a) in arcs.enumerate() {
-                    let w = g.heads[a] as usize;
-                    let (pw, vw) = pair[w];
-                    optimal |= u8::from(pw.wrapping_add(arc_pair[a]) == own) << slot;
-                    let np = own + arc_pair[a];
-                    let nv = packed_value(np);
-                    if nv < vw {
-                        if pw == UNREACHED {
-                            touched.push(w as NodeId);
+                for (slot, &head) in packed[arcs].iter().enumerate() {
+                    let (w, arc) = (head >> 2, arc_keys[(head & 3) as usize]);
+                    let wi = w as usize;
+                    let kw = key[wi];
+                    optimal |= u8::from(kw.wrapping_add(arc) == own && kw != UNREACHED) << slot;
+                    let nk = own + arc;
+                    if nk < kw {
+                        if kw == UNREACHED {
+                            touched.push(w);
                         }
-                        pair[w] = (np, nv);
-                        buckets[nv as usize % 3].push(w as NodeId);
+                        key[wi] = nk;
+                        buckets[(nk >> KEY_SHIFT) as usize % 3].push(w);
                         pending += 1;
                     }
                 }
@@ -343,9 +371,27 @@ impl Octile {
             bucket += 1;
         }
         for &v in touched.iter() {
-            pair[v as usize] = (UNREACHED, f64::INFINITY);
+            key[v as usize] = UNREACHED;
         }
         touched.clear();
+    }
+}
+
+/// Transposes a 64 × 64 bit matrix in place: bit `c` of `rows[r]` becomes bit `r` of
+/// `rows[c]` (blocks of 32, 16, …, 1 swapped across the diagonal).
+fn transpose64(rows: &mut [u64; 64]) {
+    let mut width = 32;
+    let mut mask = 0x0000_0000_FFFF_FFFF_u64;
+    while width != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = (rows[k] >> width ^ rows[k + width]) & mask;
+            rows[k] ^= t << width;
+            rows[k + width] ^= t;
+            k = (k + width + 1) & !width;
+        }
+        width >>= 1;
+        mask ^= mask << width;
     }
 }
 
@@ -406,4 +452,27 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
         settled[v as usize] = false;
     }
     touched.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::transpose64;
+
+    #[test]
+    fn transpose64_moves_every_bit_across_the_diagonal() {
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let rows: [u64; 64] = core::array::from_fn(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        });
+        let mut got = rows;
+        transpose64(&mut got);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, column) in got.iter().enumerate() {
+                assert_eq!(column >> r & 1, row >> c & 1, "row {r} column {c}");
+            }
+        }
+    }
 }
