@@ -156,6 +156,42 @@ proptest! {
         check(&b);
     }
 
+    /// Costs 1 and 2 where arcs join nodes more than 8,192 ids apart: the bucketed search
+    /// stores such heads whole instead of as offsets. The graph's last node is moved to id
+    /// 9,000 (the ids between stay isolated); compressed answers against Floyd–Warshall on
+    /// the graph as generated.
+    #[test]
+    fn far_apart_node_ids_take_whole_heads(b in undirected(24, 2)) {
+        const FAR: NodeId = 9_000;
+        let n = b.nodes_len() as NodeId;
+        let id = |v: NodeId| if v + 1 == n { FAR } else { v };
+        // Compressed tables take up to 8 neighbours a node: edges past that are left out.
+        let mut small = GraphBuilder::new(n as usize);
+        let mut far = GraphBuilder::new(FAR as usize + 1);
+        for u in 0..n {
+            for &w in b.neighbors(u) {
+                if u < w && small.neighbors(u).len() < 8 && small.neighbors(w).len() < 8 {
+                    small.connect_weighted(u, w, b.cost(u, w).unwrap());
+                    far.connect_weighted(id(u), id(w), b.cost(u, w).unwrap());
+                }
+            }
+        }
+        let b = small;
+        let compressed = far.build_compressed().unwrap();
+        let d = all_pairs(&b);
+        for u in 0..n {
+            for t in 0..n {
+                let dut = d[u as usize][t as usize];
+                prop_assert_eq!(compressed.distance(id(u), id(t)), (dut != INF).then_some(dut), "{} -> {}", u, t);
+                if let Some(w) = compressed.neighbor_to(id(u), id(t)) {
+                    let w = if w == FAR { n - 1 } else { w };
+                    let arc = u64::from(b.cost(u, w).unwrap());
+                    prop_assert_eq!(d[w as usize][t as usize] + arc, dut, "{} -> {} via {}", u, t, w);
+                }
+            }
+        }
+    }
+
     /// Octile grids, dense and compressed, against an exact Dijkstra written here: every
     /// optimal move (the dense table keeps them all, the compressed one a non-empty subset of
     /// them) and every path's exact cost.

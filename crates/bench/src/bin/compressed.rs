@@ -3,9 +3,10 @@
 //! compressed-path-database (SRC) implementation's sizes; 4-connected tables checked against
 //! breadth-first searches from sampled sources, octile ones against every scenario length.
 //!
-//! `cargo run --release -p signposts-bench --bin compressed [-- [--four] MAP.map ...]`
+//! `cargo run --release -p signposts-bench --bin compressed [-- [--four | --eight] MAP.map ...]`
 //! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze;
-//! `--four`: 4-connected tables only, for the large maps whose octile builds take hours)
+//! `--four`: 4-connected tables only, for the large maps whose octile builds take far longer;
+//! `--eight`: octile tables only)
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -87,7 +88,8 @@ fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let four_only = args.iter().any(|a| a == "--four");
-    let mut paths: Vec<PathBuf> = args.iter().filter(|a| *a != "--four").map(PathBuf::from).collect();
+    let eight_only = args.iter().any(|a| a == "--eight");
+    let mut paths: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
     if paths.is_empty() {
         let mut all: Vec<PathBuf> = std::fs::read_dir(maps_dir())
             .expect("../shared/maps")
@@ -113,7 +115,11 @@ fn main() {
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
         let kinds = [(Connectivity::Four, SRC_FOUR), (Connectivity::Eight, SRC_OCTILE)];
-        for (connectivity, src) in kinds.into_iter().take(if four_only { 1 } else { 2 }) {
+        let kinds = kinds.into_iter().filter(|(c, _)| match c {
+            Connectivity::Four => !eight_only,
+            Connectivity::Eight => !four_only,
+        });
+        for (connectivity, src) in kinds {
             let builder = GridOracle::graph_builder(&grid, connectivity);
             let n = builder.nodes_len();
             let start = Instant::now();

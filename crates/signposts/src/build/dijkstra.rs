@@ -11,8 +11,8 @@
 //! arc, then writes one lane of 64 columns of the table; batches run in parallel.
 //!
 //! Undirected graphs whose arcs cost from 1 to 2 (octile grids; integer costs 1 and 2) take a
-//! leaner search, [`Octile`]: packed step counts instead of [`Cost`], three buckets, no
-//! settled flags.
+//! leaner search, [`Octile`]: one exact integer key per cost instead of [`Cost`], three
+//! buckets, no settled flags, eight arc slots per node tested without a branch.
 
 use core::cmp::Reverse;
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -248,25 +248,109 @@ const UNREACHED: u64 = u64::MAX;
 ///   changing nothing. No settled flags, no separate distance array.
 /// - A node's optimal moves are the arcs toward a neighbour whose cost plus the arc's equals
 ///   its own, tested when it is settled, as in [`search`] (an unsettled neighbour's tentative
-///   cost is never that low); the target's bit is set in those arcs' masks then.
+///   cost is never that low). They are kept as one byte per node and target, in a row per
+///   target; the batch's rows become one mask per arc by 64 × 64 bit transposes.
 ///
-/// Measured (`OCTILE=1 cargo run --release -p signposts --example profile_compressed --
-/// ../shared/maps/lak303d.map`, 14,784 cells, alternating binaries): the compressed octile
-/// build takes 16–17 s on one thread against 26–35 s with the general search, 9–10.5 s on 2
-/// cores against 14 s.
+/// Measured (`OCTILE=1 cargo run --release -p signposts --example profile_compressed -- MAP`,
+/// alternating binaries, 2 cores): lak303d (14,784 cells) 9.8–10.3 s with counts packed in a
+/// `u64` beside a float value, a byte of moves per node and target turned into masks a bit at
+/// a time, and a head and a cost per arc; 4.5–5.3 s with keys, transposes and packed slots;
+/// brc202d (43,151 cells) 152–164 s → 39–50 s. Tried and dropped:
+///
+/// - pushing every neighbour without a branch (each entry written, the bucket's length
+///   advanced by the comparison): 6.5–7.5 s on lak303d against 4.7–5.2 s; the stores make
+///   each settle wait on the previous one's;
+/// - prefetching the next queued node's slots and key: no faster;
+/// - indexing the search by the cells of the padded grid (neighbours at fixed offsets, no
+///   arcs read): lak303d 10% faster, brc202d (43,151 open cells of 254,930) 3% slower: its
+///   rows grow sixfold;
+/// - one mask per arc written when a node settles, instead of a move byte per node: 28% of
+///   the samples on that store, the masks (64 bytes a node) not staying in cache.
 pub(crate) struct Octile {
-    /// Per node, its arcs in slot order as the head shifted left by 2, or'ed with the cost's
-    /// index in `arc_keys`; slots past the node's degree hold the node itself at cost 1, which
-    /// is never optimal and never improves it. A settled node's eight slots are then tested
-    /// without a branch, and 32 bytes a node are streamed where heads and costs took 12 an arc.
-    arcs: Vec<[u32; 8]>,
-    /// The keys of the (at most three) arc costs from 1 to 2: 1, 2 and √2.
-    arc_keys: [u64; 4],
+    /// Each node's arcs.
+    arcs: OctileArcs,
     /// Per node: the key of the best path found.
     key: Vec<u64>,
     buckets: [Vec<u32>; 3],
     /// Per target of the batch, then per node: the slots of the optimal moves.
     moves: Vec<u8>,
+}
+
+/// Per node, its arcs in slot order as the head shifted left by 2, or'ed with the cost's index
+/// in `keys`; slots past the node's degree hold the node itself at cost 1, which is never
+/// optimal and never improves it, so a settled node's eight slots are tested without a branch.
+///
+/// Heads are stored as their offset from the node in 14 bits when every arc allows it (grid
+/// maps up to 8,000 cells wide): 16 bytes a node instead of 32, which the search streams for
+/// every node it settles (brc202d's octile build 49–54 s → 42–46 s, alternating).
+enum OctileArcs {
+    Near(Vec<[u16; 8]>),
+    Far(Vec<[u32; 8]>),
+}
+
+/// The keys of the (at most three) arc costs from 1 to 2: 1, 2 and √2, by their index in an
+/// [`OctileArcs`] slot.
+const ARC_KEYS: [u64; 4] = [1 << KEY_SHIFT, 2 << KEY_SHIFT, SQRT_2_KEY, 0];
+
+/// A stored arc slot of [`OctileArcs`].
+trait Slot: Copy {
+    /// The head of the arc in this slot of node `v`, and the arc's key.
+    fn arc(self, v: usize) -> (usize, u64);
+}
+
+impl Slot for u16 {
+    #[inline]
+    fn arc(self, v: usize) -> (usize, u64) {
+        (v.wrapping_add_signed((self.cast_signed() >> 2) as isize), ARC_KEYS[(self & 3) as usize])
+    }
+}
+
+impl Slot for u32 {
+    #[inline]
+    fn arc(self, _: usize) -> (usize, u64) {
+        ((self >> 2) as usize, ARC_KEYS[(self & 3) as usize])
+    }
+}
+
+impl OctileArcs {
+    fn new(g: Arcs<'_>, nodes: usize) -> OctileArcs {
+        let class = |a: usize| {
+            let k = key(g.cost[a]);
+            ARC_KEYS.iter().position(|&c| c == k).expect("a cost from 1 to 2") as u32
+        };
+        let slots = |v: usize| g.offsets[v] as usize..g.offsets[v + 1] as usize;
+        // The head's offset from the node, when it fits in 14 bits.
+        let near = |v: usize, a: usize| {
+            let offset = i64::from(g.heads[a]) - i64::try_from(v).ok()?;
+            (-(1 << 13)..1 << 13).contains(&offset).then(|| i16::try_from(offset).ok()).flatten()
+        };
+        if (0..nodes).all(|v| slots(v).all(|a| near(v, a).is_some())) {
+            OctileArcs::Near(
+                (0..nodes)
+                    .map(|v| {
+                        let mut slot_arcs = [0u16; 8];
+                        for (slot, a) in slots(v).enumerate() {
+                            let offset = near(v, a).expect("checked above");
+                            slot_arcs[slot] = (offset << 2).cast_unsigned() | class(a) as u16;
+                        }
+                        slot_arcs
+                    })
+                    .collect(),
+            )
+        } else {
+            OctileArcs::Far(
+                (0..nodes)
+                    .map(|v| {
+                        let mut far = [(v as u32) << 2; 8];
+                        for (slot, a) in slots(v).enumerate() {
+                            far[slot] = g.heads[a] << 2 | class(a);
+                        }
+                        far
+                    })
+                    .collect(),
+            )
+        }
+    }
 }
 
 impl Octile {
@@ -279,23 +363,8 @@ impl Octile {
         if !g.symmetric || !fits || !steps || !slots {
             return None;
         }
-        // Costs from 1 to 2 are 1, 2 or √2: three keys.
-        let arc_keys =
-            [key(Cost::integer(1)), key(Cost::integer(2)), key(Cost { straight: 0, diagonal: 1 }), 0];
-        let arcs = (0..nodes)
-            .map(|v| {
-                let mut slots = [(v as u32) << 2; 8];
-                for (slot, a) in (g.offsets[v] as usize..g.offsets[v + 1] as usize).enumerate() {
-                    let k = key(g.cost[a]);
-                    let class = arc_keys.iter().position(|&c| c == k).expect("a cost from 1 to 2");
-                    slots[slot] = g.heads[a] << 2 | class as u32;
-                }
-                slots
-            })
-            .collect();
         Some(Octile {
-            arcs,
-            arc_keys,
+            arcs: OctileArcs::new(g, nodes),
             key: vec![UNREACHED; nodes],
             buckets: [Vec::new(), Vec::new(), Vec::new()],
             moves: vec![0; nodes * BATCH],
@@ -311,7 +380,12 @@ impl Octile {
     fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], acc: &mut [u64]) {
         let n = self.key.len();
         for (j, &t) in targets.iter().enumerate() {
-            self.search(t, j);
+            let Octile { arcs, key, buckets, moves } = self;
+            let moves = &mut moves[j * n..(j + 1) * n];
+            match arcs {
+                OctileArcs::Near(near) => octile_search(near, t, key, buckets, moves),
+                OctileArcs::Far(far) => octile_search(far, t, key, buckets, moves),
+            }
         }
         for first in (0..n).step_by(8) {
             let nodes = (n - first).min(8);
@@ -329,47 +403,49 @@ impl Octile {
             }
         }
     }
+}
 
-    /// One search from `target`, leaving each node's optimal moves toward it in row `index`
-    /// of `moves`.
-    fn search(&mut self, target: NodeId, index: usize) {
-        let Octile { arcs, arc_keys, key, buckets, moves } = self;
-        let nodes = key.len();
-        let moves = &mut moves[index * nodes..(index + 1) * nodes];
-        moves.fill(0);
-        key.fill(UNREACHED);
-        key[target as usize] = 0;
-        buckets[0].push(target);
-        let mut pending = 1usize;
-        let mut bucket = 0usize;
-        while pending > 0 {
-            while let Some(v) = buckets[bucket % 3].pop() {
-                pending -= 1;
-                let vi = v as usize;
-                let own = key[vi];
-                if (own >> KEY_SHIFT) as usize != bucket {
-                    continue; // its cost fell into an earlier bucket, where it was settled
-                }
-                let slots = &arcs[vi];
-                let (mut optimal, mut improved) = (0u8, 0u8);
-                for (slot, &head) in slots.iter().enumerate() {
-                    let kw = key[(head >> 2) as usize];
-                    let arc = arc_keys[(head & 3) as usize];
-                    optimal |= u8::from(kw.wrapping_add(arc) == own && kw != UNREACHED) << slot;
-                    improved |= u8::from(own + arc < kw) << slot;
-                }
-                moves[vi] = optimal;
-                while improved != 0 {
-                    let head = slots[improved.trailing_zeros() as usize];
-                    improved &= improved - 1;
-                    let nk = own + arc_keys[(head & 3) as usize];
-                    key[(head >> 2) as usize] = nk;
-                    buckets[(nk >> KEY_SHIFT) as usize % 3].push(head >> 2);
-                    pending += 1;
-                }
+/// One [`Octile`] search from `target`, leaving each node's optimal moves toward it in `moves`.
+fn octile_search<S: Slot>(
+    arcs: &[[S; 8]],
+    target: NodeId,
+    key: &mut [u64],
+    buckets: &mut [Vec<u32>; 3],
+    moves: &mut [u8],
+) {
+    moves.fill(0);
+    key.fill(UNREACHED);
+    key[target as usize] = 0;
+    buckets[0].push(target);
+    let mut pending = 1usize;
+    let mut bucket = 0usize;
+    while pending > 0 {
+        while let Some(v) = buckets[bucket % 3].pop() {
+            pending -= 1;
+            let vi = v as usize;
+            let own = key[vi];
+            if (own >> KEY_SHIFT) as usize != bucket {
+                continue; // its cost fell into an earlier bucket, where it was settled
             }
-            bucket += 1;
+            let slots = &arcs[vi];
+            let (mut optimal, mut improved) = (0u8, 0u8);
+            for (slot, &a) in slots.iter().enumerate() {
+                let (w, arc) = a.arc(vi);
+                let kw = key[w];
+                optimal |= u8::from(kw.wrapping_add(arc) == own && kw != UNREACHED) << slot;
+                improved |= u8::from(own + arc < kw) << slot;
+            }
+            moves[vi] = optimal;
+            while improved != 0 {
+                let (w, arc) = slots[improved.trailing_zeros() as usize].arc(vi);
+                improved &= improved - 1;
+                let nk = own + arc;
+                key[w] = nk;
+                buckets[(nk >> KEY_SHIFT) as usize % 3].push(w as u32);
+                pending += 1;
+            }
         }
+        bucket += 1;
     }
 }
 
