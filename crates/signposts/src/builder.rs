@@ -682,6 +682,7 @@ impl GraphBuilder {
             tails: &tails,
             integer: self.model == CostModel::Integer,
             symmetric: !self.is_directed(),
+            skip: &[],
         };
         let total = n.div_ceil(build::dijkstra::BATCH);
         let done = AtomicUsize::new(0);

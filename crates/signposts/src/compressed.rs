@@ -418,6 +418,7 @@ impl GraphBuilder {
                 tails: &[],
                 integer: self.model() == CostModel::Integer,
                 symmetric: true,
+                skip: &peel.peeled,
             };
             fill_runs_weighted(arcs, core, &progress)
         } else {

@@ -42,6 +42,10 @@ pub(crate) struct Arcs<'a> {
     /// Whether every arc has a reverse arc of the same cost (an undirected graph): then one
     /// pass over a node's arcs both checks and relaxes.
     pub symmetric: bool,
+    /// Nodes left out of the searches (empty: none): the trees the compressed build peels,
+    /// which hold no shortest path between other nodes and get no rows. Their entries stay
+    /// empty, and no move toward another node leads into them.
+    pub skip: &'a [bool],
 }
 
 /// Targets per batch: one lane.
@@ -319,6 +323,8 @@ impl OctileArcs {
             ARC_KEYS.iter().position(|&c| c == k).expect("a cost from 1 to 2") as u32
         };
         let slots = |v: usize| g.offsets[v] as usize..g.offsets[v + 1] as usize;
+        // A slot toward a skipped node is left as padding: never optimal, never relaxed.
+        let skipped = |a: usize| g.skip.get(g.heads[a] as usize).is_some_and(|&s| s);
         // The head's offset from the node, when it fits in 14 bits.
         let near = |v: usize, a: usize| {
             let offset = i64::from(g.heads[a]) - i64::try_from(v).ok()?;
@@ -329,7 +335,7 @@ impl OctileArcs {
                 (0..nodes)
                     .map(|v| {
                         let mut slot_arcs = [0u16; 8];
-                        for (slot, a) in slots(v).enumerate() {
+                        for (slot, a) in slots(v).enumerate().filter(|&(_, a)| !skipped(a)) {
                             let offset = near(v, a).expect("checked above");
                             slot_arcs[slot] = (offset << 2).cast_unsigned() | class(a) as u16;
                         }
@@ -342,7 +348,7 @@ impl OctileArcs {
                 (0..nodes)
                     .map(|v| {
                         let mut far = [(v as u32) << 2; 8];
-                        for (slot, a) in slots(v).enumerate() {
+                        for (slot, a) in slots(v).enumerate().filter(|&(_, a)| !skipped(a)) {
                             far[slot] = g.heads[a] << 2 | class(a);
                         }
                         far
@@ -489,6 +495,9 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
                     *acc |= bit;
                 }
             } else if g.symmetric {
+                if g.skip.get(wi).is_some_and(|&s| s) {
+                    continue;
+                }
                 // The arc w → v has the same cost: relax it here.
                 let nd = d + c;
                 if nd < dist[wi] {
@@ -506,7 +515,7 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
         for &a in &g.incoming[g.in_offsets[vi] as usize..g.in_offsets[vi + 1] as usize] {
             let u = g.tails[a as usize];
             let ui = u as usize;
-            if settled[ui] {
+            if settled[ui] || g.skip.get(ui).is_some_and(|&s| s) {
                 continue;
             }
             let nd = d + g.cost[a as usize];
