@@ -18,12 +18,17 @@ use std::collections::BinaryHeap;
 
 use super::workspace::Workspace;
 use super::{Column, Lost, Old, Seeds, Shorter};
+use crate::builder::CostModel;
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
 /// The weighted repair's own scratch: its queue and the walk it is following.
 pub(super) struct Walks {
-    heap: BinaryHeap<Reverse<(Cost, usize)>>,
+    /// Nodes by the key of their distance ([`Walks::push`]); the distance itself is read
+    /// back from the scratch when a node leaves.
+    heap: BinaryHeap<Reverse<(u64, usize)>>,
+    /// Whether costs are integers (else octile).
+    integer: bool,
     path: Vec<(usize, Cost)>,
     /// Walk steps allowed per column before the column is left to a search.
     limit: usize,
@@ -34,7 +39,26 @@ pub(super) type WeightedLocal = Workspace<Cost, Walks>;
 
 impl WeightedLocal {
     pub(super) fn new(n: usize) -> WeightedLocal {
-        Workspace::with_queue(n, Walks { heap: BinaryHeap::new(), path: Vec::new(), limit: (n / 4).max(64) })
+        Workspace::with_queue(
+            n,
+            Walks { heap: BinaryHeap::new(), integer: true, path: Vec::new(), limit: (n / 4).max(64) },
+        )
+    }
+}
+
+impl Walks {
+    /// Queues `x` by the key of its distance `cost` ([`Cost::queue_key`]: the sum on integer
+    /// costs; on octile ones the bits of the value in floating point, which order the costs of
+    /// any graph with a dense table exactly, two different costs differing by far more than
+    /// the value's rounding, see the octile build's keys). One integer comparison per heap
+    /// step instead of [`Cost`]'s.
+    fn push(&mut self, cost: Cost, x: usize) {
+        self.heap.push(Reverse((cost.queue_key(self.integer), x)));
+    }
+
+    /// The key `push` gives `cost`.
+    fn key(&self, cost: Cost) -> u64 {
+        cost.queue_key(self.integer)
     }
 }
 
@@ -69,6 +93,7 @@ impl Graph {
         let Column { seeds, .. } = column;
         local.start();
         local.queue.heap.clear();
+        local.queue.integer = self.model == CostModel::Integer;
         let done = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
             (false, true) => self.weighted_lost(column, local),
             (true, false) => self.weighted_shorter(column, local),
@@ -166,11 +191,12 @@ impl Graph {
             local.join(u);
             local.set_old(u, old);
             local.saw(u);
-            local.queue.heap.push(Reverse((old, u)));
+            local.queue.push(old, u);
         }
         // Candidates leave the queue in order of old distance: by then every move of theirs
-        // (strictly closer) is decided.
-        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
+        // (strictly closer) is decided. A node is queued once, with the old distance it keeps.
+        while let Some(Reverse((_, x))) = local.queue.heap.pop() {
+            let d = local.old(x);
             if !local.in_region(x) {
                 let moves = self.cached_moves(local, x, col);
                 let heads = self.table.neighbors(x);
@@ -190,7 +216,7 @@ impl Graph {
                 local.saw(y);
                 let dy = d + self.slot_cost(y, slot);
                 local.set_old(y, dy);
-                local.queue.heap.push(Reverse((dy, y)));
+                local.queue.push(dy, y);
             }
         }
         if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
@@ -214,7 +240,7 @@ impl Graph {
             }
             local.set_new(x, best);
             if best != Cost::INFINITE {
-                local.queue.heap.push(Reverse((best, x)));
+                local.queue.push(best, x);
             }
         }
         self.settle_region(local);
@@ -225,9 +251,10 @@ impl Graph {
 
     /// Dijkstra inside the region from the seeds queued with their new distances.
     fn settle_region(&self, local: &mut WeightedLocal) {
-        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
-            if d > local.new_distance(x) {
-                continue;
+        while let Some(Reverse((key, x))) = local.queue.heap.pop() {
+            let d = local.new_distance(x);
+            if key > local.queue.key(d) {
+                continue; // queued before its distance dropped
             }
             for (i, &y) in self.table.neighbors(x).iter().enumerate() {
                 let y = y as usize;
@@ -235,7 +262,7 @@ impl Graph {
                     let dy = d + self.slot_cost(x, i);
                     if dy < local.new_distance(y) {
                         local.set_new(y, dy);
-                        local.queue.heap.push(Reverse((dy, y)));
+                        local.queue.push(dy, y);
                     }
                 }
             }
@@ -252,12 +279,13 @@ impl Graph {
             if !local.in_region(u) || new < local.new_distance(u) {
                 local.join(u);
                 local.set_new(u, new);
-                local.queue.heap.push(Reverse((new, u)));
+                local.queue.push(new, u);
             }
         }
-        while let Some(Reverse((d, x))) = local.queue.heap.pop() {
-            if d > local.new_distance(x) {
-                continue;
+        while let Some(Reverse((key, x))) = local.queue.heap.pop() {
+            let d = local.new_distance(x);
+            if key > local.queue.key(d) {
+                continue; // queued before its distance dropped
             }
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
@@ -277,7 +305,7 @@ impl Graph {
                 if dy < local.old(y) && (!local.in_region(y) || dy < local.new_distance(y)) {
                     local.join(y);
                     local.set_new(y, dy);
-                    local.queue.heap.push(Reverse((dy, y)));
+                    local.queue.push(dy, y);
                 }
             }
         }
