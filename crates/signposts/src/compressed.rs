@@ -27,7 +27,9 @@
 //! - [`CompressedGraph::neighbors_to`] returns the moves optimal toward every target of the run
 //!   (at least one, all of them optimal), which is a subset of all optimal moves; keeping every
 //!   optimal move would cut a run wherever the set changes, about doubling the size on grids.
-//!   Use the dense table where all ties matter.
+//!   On graphs of more than 65,536 nodes some of which have more than four neighbours (large
+//!   octile maps), a run after a row's first keeps one of those moves, which keeps its record
+//!   in 3 bytes. Use the dense table where all ties matter.
 //!
 //! Unit-cost graphs (4-connected grids) are searched by the bit-parallel breadth-first engine
 //! of the dense build, weighted ones (octile grids: straight 1, diagonal √2, compared exactly)
@@ -80,7 +82,10 @@ pub struct CompressedGraph {
 /// Runs packed as little-endian records `first column << move_bits | moves`: 4 bits of moves
 /// when no node has more than four neighbours, else 8; 3 bytes per record when the column
 /// fits in the rest of 24 bits (4-connected maps up to a million cells, octile ones up to
-/// 65,536), else 4. Comparing records compares first columns.
+/// 65,536). Past that, nodes of more than four neighbours keep one move of each run, as its
+/// slot in 3 bits, so that records stay 3 bytes up to 2^21 nodes (a quarter smaller than 4,
+/// the runs unchanged); 4 bytes of a whole move set beyond. Comparing records compares first
+/// columns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Packed {
     /// The records, then padding so that any record reads as a whole `u32`.
@@ -93,6 +98,9 @@ struct Packed {
 /// Padding after the records.
 const PAD: usize = 1;
 
+/// Bits of a record that holds one move, as its slot (below [`MAX_DEGREE`]).
+const SLOT_BITS: u32 = 3;
+
 impl Packed {
     fn new(width: usize, move_bits: u32) -> Packed {
         Packed { bytes: vec![0; PAD], len: 0, width, move_bits }
@@ -100,13 +108,25 @@ impl Packed {
 
     /// The record layout for `nodes` nodes of at most `degree` neighbours.
     fn for_graph(nodes: usize, degree: usize) -> Packed {
-        let move_bits = if degree <= 4 { 4 } else { 8 };
         let column_bits = usize::BITS - nodes.leading_zeros();
-        Packed::new(if move_bits + column_bits <= 24 { 3 } else { 4 }, move_bits)
+        match (degree <= 4, column_bits) {
+            (true, bits) => Packed::new(if 4 + bits <= 24 { 3 } else { 4 }, 4),
+            (false, bits) if 8 + bits <= 24 => Packed::new(3, 8),
+            (false, bits) if SLOT_BITS + bits <= 24 => Packed::new(3, SLOT_BITS),
+            (false, _) => Packed::new(4, 8),
+        }
     }
 
+    /// Whether records hold one move's slot instead of a set of moves.
+    fn single(&self) -> bool {
+        self.move_bits == SLOT_BITS
+    }
+
+    /// Appends a run from column `start` whose moves are `moves` (not empty).
     fn push(&mut self, start: u32, moves: u8) {
-        let record = start << self.move_bits | u32::from(moves);
+        debug_assert!(moves != 0);
+        let low = if self.single() { moves.trailing_zeros() as u8 } else { moves };
+        let record = start << self.move_bits | u32::from(low);
         self.bytes.truncate(self.bytes.len() - PAD);
         self.bytes.extend_from_slice(&record.to_le_bytes()[..self.width]);
         self.bytes.resize(self.bytes.len() + PAD, 0);
@@ -125,9 +145,11 @@ impl Packed {
         self.record(i) >> self.move_bits
     }
 
+    /// The moves of record `i`, as a set of slots.
     #[inline]
     fn moves(&self, i: usize) -> u8 {
-        (self.record(i) & ((1 << self.move_bits) - 1)) as u8
+        let low = (self.record(i) & ((1 << self.move_bits) - 1)) as u8;
+        if self.single() { 1 << low } else { low }
     }
 
     /// In records `range`, the number of runs starting at or before column `col`.
@@ -1041,7 +1063,9 @@ impl CompressedGraph {
         }
         let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         let column_bits = u64::BITS - nodes.leading_zeros();
-        if !matches!((width, move_bits), (3 | 4, 4 | 8)) || move_bits + column_bits > 8 * width as u32 {
+        if !matches!((width, move_bits), (3 | 4, SLOT_BITS | 4 | 8))
+            || move_bits + column_bits > 8 * width as u32
+        {
             return Err(corrupt("a run layout too narrow for the graph"));
         }
         let mut runs = Packed::new(width, move_bits);

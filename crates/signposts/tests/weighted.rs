@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use signposts::grid::{Connectivity, Grid, GridOracle};
-use signposts::{Cost, GraphBuilder, NodeId};
+use signposts::{CompressedGraph, Cost, GraphBuilder, NodeId};
 
 const INF: u64 = u64::MAX;
 
@@ -156,13 +156,14 @@ proptest! {
         check(&b);
     }
 
-    /// Costs 1 and 2 where arcs join nodes more than 8,192 ids apart: the bucketed search
-    /// stores such heads whole instead of as offsets. The graph's last node is moved to id
-    /// 9,000 (the ids between stay isolated); compressed answers against Floyd–Warshall on
-    /// the graph as generated.
+    /// Costs 1 and 2 where arcs join nodes more than 8,192 ids apart, in a graph of more than
+    /// 65,536 nodes: the bucketed search stores such heads whole instead of as offsets, and
+    /// runs keep one move each (3-byte records). The graph's last node is moved to id 70,000
+    /// (the ids between stay isolated); compressed answers, also after saving and loading,
+    /// against Floyd–Warshall on the graph as generated.
     #[test]
     fn far_apart_node_ids_take_whole_heads(b in undirected(24, 2)) {
-        const FAR: NodeId = 9_000;
+        const FAR: NodeId = 70_000;
         let n = b.nodes_len() as NodeId;
         let id = |v: NodeId| if v + 1 == n { FAR } else { v };
         // Compressed tables take up to 8 neighbours a node: edges past that are left out.
@@ -177,14 +178,20 @@ proptest! {
             }
         }
         let b = small;
-        let compressed = far.build_compressed().unwrap();
+        let built = far.build_compressed().unwrap();
+        let mut bytes = Vec::new();
+        built.save(&mut bytes).unwrap();
+        let loaded = CompressedGraph::load(bytes.as_slice()).unwrap();
+        prop_assert_eq!(&loaded, &built);
         let d = all_pairs(&b);
+        let node = |w: NodeId| if w == FAR { n - 1 } else { w };
         for u in 0..n {
             for t in 0..n {
                 let dut = d[u as usize][t as usize];
-                prop_assert_eq!(compressed.distance(id(u), id(t)), (dut != INF).then_some(dut), "{} -> {}", u, t);
-                if let Some(w) = compressed.neighbor_to(id(u), id(t)) {
-                    let w = if w == FAR { n - 1 } else { w };
+                prop_assert_eq!(built.distance(id(u), id(t)), (dut != INF).then_some(dut), "{} -> {}", u, t);
+                let moves: Vec<NodeId> = built.neighbors_to(id(u), id(t)).map(node).collect();
+                prop_assert_eq!(moves.is_empty(), dut == INF || u == t);
+                for w in moves {
                     let arc = u64::from(b.cost(u, w).unwrap());
                     prop_assert_eq!(d[w as usize][t as usize] + arc, dut, "{} -> {} via {}", u, t, w);
                 }
