@@ -545,7 +545,7 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
     rows
 }
 
-/// As [`fill_runs`], for arc costs: one exact Dijkstra search per target, 64 targets a
+/// As [`fill_runs_lanes`], for arc costs: one exact Dijkstra search per target, 64 targets a
 /// batch (the dense build's weighted engine); a batch leaves one mask of targets per arc.
 fn fill_runs_weighted(
     g: build::dijkstra::Arcs<'_>,

@@ -25,7 +25,7 @@ use crate::NodeId;
 pub(crate) struct NodeRow {
     /// Low 56 bits: `Σ width(v)` over the nodes `v` before this one, the word offset of this
     /// node's chunk in a block per lane of 64 columns (see [`Layout::chunk`]). High 8 bits:
-    /// `log2(width)`. Set by [`Layout::assign`]; packed so that a query reads one 16-byte
+    /// `log2(width)`. Set by [`Layout::assign_widths`]; packed so that a query reads one 16-byte
     /// record.
     pub word: u64,
     /// Index of this node's first neighbour slot in [`Table::neighbors`].

@@ -227,11 +227,13 @@ const SQRT_2_KEY: u64 = (core::f64::consts::SQRT_2 * (1u64 << KEY_SHIFT) as f64 
 ///
 /// Keys of costs whose counts are below 2^20 add exactly (an arc's key plus a path's key is
 /// the longer path's key) and order exactly as the costs: a key is off the cost's exact
-/// multiple of 2^42 by at most `b / 2 < 2^19`, and two different costs differ by more than
-/// `1 / (2^20 · (1 + √2))` (`|p + q√2| = |p² − 2q²| / |p − q√2|`, a non-zero integer over
-/// less than `2^20 (1 + √2)`), which is more than `1.7 · 10^6` at this scale. They are also
-/// below 2^64 (`2^20 · (1 + √2) < 2^22`), and `key >> 42` is `⌊a + b√2⌋`: such a cost is
-/// never within `1 / (3 · 2^20)` below an integer unless `b = 0`, when the key is exact.
+/// multiple of 2^42 by at most `b / 2 < 2^19`, two keys together by less than 2^20, and two
+/// different costs differ by more than `1 / (2^20 · (1 + √2))` (`|p + q√2| = |p² − 2q²| /
+/// |p − q√2|`, a non-zero integer over less than `2^20 (1 + √2)`), which is more than
+/// `1.7 · 10^6` at this scale. They are also below 2^64 (`2^20 · (1 + √2) < 2^22`), and
+/// `key >> 42` is `⌊a + b√2⌋`: the key's error is below `2^-23` at the scale of the cost, and
+/// such a cost is never within `1 / (3 · 2^20)` of an integer unless `b = 0`, when the key is
+/// exact.
 #[inline]
 fn key(cost: Cost) -> u64 {
     (cost.straight << KEY_SHIFT) + cost.diagonal * SQRT_2_KEY
@@ -266,8 +268,8 @@ const UNREACHED: u64 = u64::MAX;
 ///   each settle wait on the previous one's;
 /// - prefetching the next queued node's slots and key: no faster;
 /// - indexing the search by the cells of the padded grid (neighbours at fixed offsets, no
-///   arcs read): lak303d 10% faster, brc202d (43,151 open cells of 254,930) 3% slower: its
-///   rows grow sixfold;
+///   arcs read, the grid's layout handed down from the grid layer): lak303d 9% faster,
+///   brc202d (43,151 open cells of 254,930) 3% slower in one run each: its rows grow sixfold;
 /// - one mask per arc written when a node settles, instead of a move byte per node: 28% of
 ///   the samples on that store, the masks (64 bytes a node) not staying in cache.
 pub(crate) struct Octile {
