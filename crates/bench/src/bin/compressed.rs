@@ -89,6 +89,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let four_only = args.iter().any(|a| a == "--four");
     let eight_only = args.iter().any(|a| a == "--eight");
+    if let Some(unknown) = args.iter().find(|a| a.starts_with("--") && *a != "--four" && *a != "--eight") {
+        eprintln!("unknown option {unknown}: expected --four or --eight");
+        std::process::exit(2);
+    }
+    if four_only && eight_only {
+        eprintln!("--four and --eight together would build nothing: give one or neither");
+        std::process::exit(2);
+    }
     let mut paths: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
     if paths.is_empty() {
         let mut all: Vec<PathBuf> = std::fs::read_dir(maps_dir())
