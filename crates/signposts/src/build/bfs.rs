@@ -331,7 +331,7 @@ impl<const K: usize> BfsBatch<K> {
         // Adds `v` to the live set (a node that left it may join again: it then gains nothing
         // and leaves after one look).
         let join = |v: u32, live: &mut LiveSet| {
-            if !g.peeled.get(v as usize).is_some_and(|&p| p) {
+            if !super::flagged(g.peeled, v as usize) {
                 live.insert(v as usize);
             }
         };

@@ -326,7 +326,7 @@ impl OctileArcs {
         };
         let slots = |v: usize| g.offsets[v] as usize..g.offsets[v + 1] as usize;
         // A slot toward a skipped node is left as padding: never optimal, never relaxed.
-        let skipped = |a: usize| g.skip.get(g.heads[a] as usize).is_some_and(|&s| s);
+        let skipped = |a: usize| super::flagged(g.skip, g.heads[a] as usize);
         // The head's offset from the node, when it fits in 14 bits.
         let near = |v: usize, a: usize| {
             let offset = i64::from(g.heads[a]) - i64::try_from(v).ok()?;
@@ -497,7 +497,7 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
                     *acc |= bit;
                 }
             } else if g.symmetric {
-                if g.skip.get(wi).is_some_and(|&s| s) {
+                if super::flagged(g.skip, wi) {
                     continue;
                 }
                 // The arc w → v has the same cost: relax it here.
@@ -517,7 +517,7 @@ fn search(g: Arcs<'_>, target: NodeId, bit: u64, s: &mut Scratch) {
         for &a in &g.incoming[g.in_offsets[vi] as usize..g.in_offsets[vi + 1] as usize] {
             let u = g.tails[a as usize];
             let ui = u as usize;
-            if settled[ui] || g.skip.get(ui).is_some_and(|&s| s) {
+            if settled[ui] || super::flagged(g.skip, ui) {
                 continue;
             }
             let nd = d + g.cost[a as usize];

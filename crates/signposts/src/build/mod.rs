@@ -51,6 +51,13 @@ impl Progress {
     }
 }
 
+/// Whether node `v` is flagged in `flags`, a per-node list that is empty when no node is (the
+/// peeled trees the searches leave out).
+#[inline]
+pub(crate) fn flagged(flags: &[bool], v: usize) -> bool {
+    flags.get(v).is_some_and(|&f| f)
+}
+
 /// Targets per batch: `64 · lanes`, where a lane is one `u64` of target bits.
 ///
 /// A batch fills `lanes` of the 4 lanes of one block of the table. Wider batches amortise the
