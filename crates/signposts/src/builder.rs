@@ -618,7 +618,7 @@ impl GraphBuilder {
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
-        let padded = build::bfs::padded(offsets, neighbors);
+        let padded = build::bfs::padded(offsets, neighbors, &peel.peeled);
         let adjacency = Adjacency {
             offsets,
             heads: neighbors,

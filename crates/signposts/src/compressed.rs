@@ -418,7 +418,7 @@ impl GraphBuilder {
             })
             .collect();
         let size: Vec<u32> = order[peel.core_len..].iter().map(|&v| peel.size[v as usize]).collect();
-        let padded = if weighted { Vec::new() } else { build::bfs::padded(&offsets, &heads) };
+        let padded = if weighted { Vec::new() } else { build::bfs::padded(&offsets, &heads, &peel.peeled) };
         let adjacency = Adjacency {
             offsets: &offsets,
             heads: &heads,
