@@ -261,12 +261,26 @@ const UNREACHED: u64 = u64::MAX;
 /// alternating binaries, 2 cores): lak303d (14,784 cells) 9.8–10.3 s with counts packed in a
 /// `u64` beside a float value, a byte of moves per node and target turned into masks a bit at
 /// a time, and a head and a cost per arc; 4.5–5.3 s with keys, transposes and packed slots;
-/// brc202d (43,151 cells) 152–164 s → 39–50 s. Tried and dropped:
+/// brc202d (43,151 cells) 152–164 s → 39–50 s.
+///
+/// A node's slots are prefetched when it is queued, one or two buckets before it is settled:
+/// past a few tens of thousands of cells they do not stay in the level-2 cache, and the load
+/// of the settled node's slots took a third of the samples (maze512-4-0). Searches alone,
+/// one thread, 384 targets: AR0602SR 57 → 38 ns per node, maze512-4-0 80 → 52–57 ns
+/// (alternating); whole builds: brc202d 50 → 41 s, lak303d (whose slots fit that cache)
+/// 5.0 → 4.6 s.
+///
+/// Tried and dropped:
 ///
 /// - pushing every neighbour without a branch (each entry written, the bucket's length
 ///   advanced by the comparison): 6.5–7.5 s on lak303d against 4.7–5.2 s; the stores make
 ///   each settle wait on the previous one's;
-/// - prefetching the next queued node's slots and key: no faster;
+/// - prefetching the next queued node's slots and key (one settle ahead, too late): no
+///   faster; also prefetching, at queue time, the key of the cell beyond the queued one:
+///   no faster than the slots alone;
+/// - the buckets as bitmaps over node ids (each settled in id order, a node queued twice in
+///   a bucket settled once): 10–20% slower (AR0602SR 47 → 54 ns per node, maze512-4-0 66 →
+///   79) — the stacks settle first what was queued last, whose lines are still in cache;
 /// - indexing the search by the cells of the padded grid (neighbours at fixed offsets, no
 ///   arcs read, the grid's layout handed down from the grid layer): lak303d 9% faster,
 ///   brc202d (43,151 open cells of 254,930) 3% slower in one run each: its rows grow sixfold;
@@ -449,6 +463,8 @@ fn octile_search<S: Slot>(
                 improved &= improved - 1;
                 let nk = own + arc;
                 key[w] = nk;
+                // Settled one or two buckets from now: its slots will be in cache by then.
+                crate::prefetch::prefetch(&arcs[w]);
                 buckets[(nk >> KEY_SHIFT) as usize % 3].push(w as u32);
                 pending += 1;
             }
