@@ -176,7 +176,8 @@ impl LiveSet {
 
     /// Calls `keep(v)` for every live node in id order; nodes for which it returns `false`
     /// leave the set.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "compiled once per caller's target features")]
+    #[inline(always)]
     fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
         for (i, summary) in self.summary.iter_mut().enumerate() {
             let mut nonempty = *summary;
@@ -233,6 +234,8 @@ fn code(r: u32) -> (u64, u64) {
 
 /// Writes the slot masks of `v` from the codes to `masks` (one per arc): neighbour `w` is
 /// optimal toward `t` iff `d(w, t) ≡ d(v, t) − 1 (mod 3)`, for targets that reach both.
+#[expect(clippy::inline_always, reason = "compiled once per caller's target features")]
+#[inline(always)]
 fn slot_masks<const K: usize>(g: Adjacency<'_>, v: usize, codes: &[Codes<K>], masks: &mut [Lane<K>]) {
     let [h, l] = codes[v];
     for (mask, &w) in masks.iter_mut().zip(&g.heads[g.arcs(v)]) {
@@ -283,8 +286,12 @@ impl<const K: usize> BfsBatch<K> {
     /// Runs the searches of up to `64 · K` `targets` (bit `j` = `targets[j]`), then calls
     /// `emit(node, masks)` once for every node reached by some target, with that node's
     /// per-slot lanes. Nodes not reached have all-zero entries and are not emitted.
+    ///
+    /// The dense build's engine, compiled for the baseline only: a copy for AVX2 (as
+    /// [`BfsBatch::run_into`] has), with 128 or 256 targets a batch, measured no faster on
+    /// 200 × 200 grids (`profile_build`, alternating).
     pub fn run(&mut self, g: Adjacency<'_>, targets: &[NodeId], mut emit: impl FnMut(usize, &[Lane<K>])) {
-        self.search(g, targets);
+        self.search::<0>(g, targets);
         let BfsBatch { codes, masks, touched, reached, .. } = self;
         mark(touched, reached);
         for_each_bit(reached, |v| {
@@ -299,8 +306,49 @@ impl<const K: usize> BfsBatch<K> {
 
     /// As [`BfsBatch::run`], writing the slot masks of each node `v` reached to
     /// `out[v * stride..]` (one per arc) and setting bit `v` of `reached`, which the caller
-    /// clears before each run; entries of nodes not reached are left as they were.
+    /// clears before each run; entries of nodes not reached are left as they were. With
+    /// `avx2`, runs a copy compiled for AVX2 (a lane of 256 targets in one instruction).
     pub fn run_into(
+        &mut self,
+        avx2: Option<super::Avx2>,
+        g: Adjacency<'_>,
+        targets: &[NodeId],
+        out: &mut [Lane<K>],
+        stride: usize,
+        reached: &mut [u64],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = avx2 {
+            // SAFETY: the token exists only when the processor has AVX2.
+            unsafe { self.run_into_avx2(token, g, targets, out, stride, reached) };
+            return;
+        }
+        let _ = avx2;
+        self.run_into_here::<1>(g, targets, out, stride, reached);
+    }
+
+    /// [`BfsBatch::run_into`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn run_into_avx2(
+        &mut self,
+        _: super::Avx2,
+        g: Adjacency<'_>,
+        targets: &[NodeId],
+        out: &mut [Lane<K>],
+        stride: usize,
+        reached: &mut [u64],
+    ) {
+        self.run_into_here::<2>(g, targets, out, stride, reached);
+    }
+
+    /// The body of [`BfsBatch::run_into`], inlined into each copy with its caller's target
+    /// features (the search and its level loop with it). `COPY` tells the copies (and
+    /// [`BfsBatch::run`]) apart, so that each has closures of its own, each called from one
+    /// place and inlined.
+    #[expect(clippy::inline_always, reason = "compiled once per caller's target features")]
+    #[inline(always)]
+    fn run_into_here<const COPY: u8>(
         &mut self,
         g: Adjacency<'_>,
         targets: &[NodeId],
@@ -309,7 +357,7 @@ impl<const K: usize> BfsBatch<K> {
         reached: &mut [u64],
     ) {
         debug_assert!(reached.iter().all(|&w| w == 0));
-        self.search(g, targets);
+        self.search::<COPY>(g, targets);
         let BfsBatch { codes, touched, .. } = self;
         mark(touched, reached);
         for_each_bit(reached, |v| {
@@ -321,7 +369,9 @@ impl<const K: usize> BfsBatch<K> {
 
     /// The searches of `targets`: leaves the codes of every node reached, and the nodes
     /// reached in `touched`.
-    fn search(&mut self, g: Adjacency<'_>, targets: &[NodeId]) {
+    #[expect(clippy::inline_always, reason = "compiled once per caller's target features")]
+    #[inline(always)]
+    fn search<const COPY: u8>(&mut self, g: Adjacency<'_>, targets: &[NodeId]) {
         debug_assert!(targets.len() <= Self::WIDTH);
         debug_assert!(g.padded.is_empty() || g.padded.len() == g.nodes());
         let BfsBatch { codes, live, touched, goals, .. } = self;
@@ -390,12 +440,12 @@ impl<const K: usize> BfsBatch<K> {
             level += 1;
             reached = touched.len();
             if g.padded.is_empty() {
-                evaluate(live, codes, level, &goal, touched, |v| {
+                evaluate::<K, COPY, _>(live, codes, level, &goal, touched, |v| {
                     g.heads[g.arcs(v)].iter().map(|&w| w as usize)
                 });
             } else {
                 let padded = g.padded;
-                evaluate(live, codes, level, &goal, touched, |v| padded[v].map(|w| w as usize));
+                evaluate::<K, COPY, _>(live, codes, level, &goal, touched, |v| padded[v].map(|w| w as usize));
             }
         }
         live.clear();
@@ -409,8 +459,9 @@ impl<const K: usize> BfsBatch<K> {
 /// A function of its own, on slices: with the node state a `&mut` slice argument the compiler
 /// keeps its address in a register (inside the search's closures it reloaded it after every
 /// store).
-#[inline]
-fn evaluate<const K: usize, N: IntoIterator<Item = usize>>(
+#[expect(clippy::inline_always, reason = "compiled once per caller's target features")]
+#[inline(always)]
+fn evaluate<const K: usize, const COPY: u8, N: IntoIterator<Item = usize>>(
     live: &mut LiveSet,
     codes: &mut [Codes<K>],
     level: u32,

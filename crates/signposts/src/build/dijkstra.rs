@@ -136,14 +136,15 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    pub(crate) fn new(g: Arcs<'_>, nodes: usize) -> Scratch {
+    /// Scratch for searches on `g`; with `avx2`, octile searches test slots with AVX2.
+    pub(crate) fn new(g: Arcs<'_>, nodes: usize, avx2: Option<super::Avx2>) -> Scratch {
         Scratch {
             dist: vec![Cost::INFINITE; nodes],
             settled: vec![false; nodes],
             touched: Vec::new(),
             queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
             acc: vec![0; g.heads.len()],
-            octile: Octile::new(g, nodes),
+            octile: Octile::new(g, nodes, avx2),
         }
     }
 
@@ -209,7 +210,8 @@ pub(crate) fn fill(
         s.acc.fill(0);
         batch_done();
     };
-    let scratch = || Scratch::new(g, n);
+    let avx2 = super::Avx2::detect();
+    let scratch = || Scratch::new(g, n, avx2);
     super::for_each_batch(total, scratch, run);
 }
 
@@ -304,9 +306,8 @@ pub(crate) struct Octile {
     buckets: [Vec<u32>; 3],
     /// Per target of the batch, then per node: the slots of the optimal moves.
     moves: Vec<u8>,
-    /// Present when the processor has AVX2: slots are then tested eight at a time.
-    #[cfg(target_arch = "x86_64")]
-    avx2: Option<avx2::Avx2>,
+    /// Present when the processor has AVX2: slots are then tested four at a time.
+    avx2: Option<super::Avx2>,
 }
 
 /// Per node, its arcs in slot order as the head shifted left by 2, or'ed with the cost's index
@@ -405,7 +406,7 @@ impl OctileArcs {
 
 impl Octile {
     /// The search's scratch, or `None` when `g` does not meet its conditions.
-    fn new(g: Arcs<'_>, nodes: usize) -> Option<Octile> {
+    fn new(g: Arcs<'_>, nodes: usize, avx2: Option<super::Avx2>) -> Option<Octile> {
         let largest = g.cost.iter().map(|c| c.straight.max(c.diagonal)).max().unwrap_or(0);
         let fits = (nodes as u64).saturating_mul(largest.max(1)) < OCTILE_COUNTS;
         let steps = g.cost.iter().all(|c| (1.0..=2.0).contains(&c.value()));
@@ -418,8 +419,7 @@ impl Octile {
             key: vec![UNREACHED; nodes],
             buckets: [Vec::new(), Vec::new(), Vec::new()],
             moves: vec![0; nodes * BATCH],
-            #[cfg(target_arch = "x86_64")]
-            avx2: avx2::Avx2::detect(),
+            avx2,
         })
     }
 
@@ -437,8 +437,7 @@ impl Octile {
             match arcs {
                 #[cfg(target_arch = "x86_64")]
                 OctileArcs::Near(near) if self.avx2.is_some() => {
-                    let token = self.avx2.expect("checked");
-                    token.search(near, t, key, buckets, moves);
+                    avx2::search(self.avx2.expect("checked"), near, t, key, buckets, moves);
                 }
                 OctileArcs::Near(near) => octile_search(Scalar, near, t, key, buckets, moves),
                 OctileArcs::Far(far) => octile_search(Scalar, far, t, key, buckets, moves),
@@ -555,35 +554,26 @@ mod avx2 {
         _mm256_setr_epi64x, _mm256_slli_epi64, _mm256_xor_si256,
     };
 
+    use super::super::Avx2;
     use super::{ARC_KEYS, NodeId, SlotTests, Slots};
 
-    /// Proof that the processor has AVX2: made only by [`Avx2::detect`].
-    #[derive(Debug, Clone, Copy)]
-    pub(super) struct Avx2(());
-
-    impl Avx2 {
-        pub(super) fn detect() -> Option<Avx2> {
-            std::is_x86_feature_detected!("avx2").then_some(Avx2(()))
-        }
-
-        /// [`super::octile_search`] compiled for AVX2 (so that the slot tests inline).
-        #[inline]
-        pub(super) fn search(
-            self,
-            arcs: &Slots<u16>,
-            target: NodeId,
-            key: &mut [u64],
-            buckets: &mut [Vec<u32>; 3],
-            moves: &mut [u8],
-        ) {
-            // SAFETY: `self` exists only when the processor has AVX2.
-            unsafe { search(self, arcs, target, key, buckets, moves) }
-        }
+    /// [`super::octile_search`] with the AVX2 slot tests, compiled for AVX2 (so that the
+    /// slot tests inline).
+    #[inline]
+    pub(super) fn search(
+        token: Avx2,
+        arcs: &Slots<u16>,
+        target: NodeId,
+        key: &mut [u64],
+        buckets: &mut [Vec<u32>; 3],
+        moves: &mut [u8],
+    ) {
+        // SAFETY: the token exists only when the processor has AVX2.
+        unsafe { search_avx2(token, arcs, target, key, buckets, moves) }
     }
 
-    /// [`super::octile_search`] with the AVX2 slot tests, compiled for AVX2.
     #[target_feature(enable = "avx2")]
-    fn search(
+    fn search_avx2(
         token: Avx2,
         arcs: &Slots<u16>,
         target: NodeId,
@@ -742,7 +732,8 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx2_slot_tests_match_scalar() {
-        use super::{ARC_KEYS, KEY_SHIFT, Scalar, SlotTests, UNREACHED, avx2::Avx2};
+        use super::super::Avx2;
+        use super::{ARC_KEYS, KEY_SHIFT, Scalar, SlotTests, UNREACHED};
         let Some(avx2) = Avx2::detect() else { return };
         let mut x = 0x2545_F491_4F6C_DD1D_u64;
         let mut next = move || {

@@ -51,6 +51,22 @@ impl Progress {
     }
 }
 
+/// Proof that the processor has AVX2, made only by [`Avx2::detect`]: the engines then run
+/// copies of their inner loops compiled for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// `Some` when the processor has AVX2 (never on other architectures than x86-64).
+    pub(crate) fn detect() -> Option<Avx2> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            return Some(Avx2(()));
+        }
+        None
+    }
+}
+
 /// Whether node `v` is flagged in `flags`, a per-node list that is empty when no node is (the
 /// peeled trees the searches leave out).
 #[inline]
@@ -66,8 +82,8 @@ pub(crate) fn flagged(flags: &[bool], v: usize) -> bool {
 /// (with the engine's earlier five lanes per node): 2 lanes build a 100×100 grid about 25%
 /// faster than 4, 4 lanes a 320×320 grid about 15% faster than 2; with two lanes per node,
 /// 4 lanes build the 320×320 grid in 27 s against 34–35 s (`cargo run --release -p
-/// signposts-bench --bin big`, alternating). The compressed build keeps 2 (see
-/// `compressed::fill_runs_lanes`).
+/// signposts-bench --bin big`, alternating). The compressed build takes 4 lanes with AVX2
+/// and 2 without (see `compressed::fill_runs_lanes`).
 pub(crate) fn batch_width(nodes: usize) -> usize {
     if nodes <= 1 << 16 { 128 } else { 256 }
 }
