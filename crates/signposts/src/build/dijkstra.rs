@@ -432,15 +432,13 @@ impl Octile {
     fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], acc: &mut [u64]) {
         let n = self.key.len();
         for (j, &t) in targets.iter().enumerate() {
-            let Octile { arcs, key, buckets, moves, .. } = self;
+            let Octile { arcs, key, buckets, moves, avx2: detected } = self;
             let moves = &mut moves[j * n..(j + 1) * n];
-            match arcs {
+            match (arcs, *detected) {
                 #[cfg(target_arch = "x86_64")]
-                OctileArcs::Near(near) if self.avx2.is_some() => {
-                    avx2::search(self.avx2.expect("checked"), near, t, key, buckets, moves);
-                }
-                OctileArcs::Near(near) => octile_search(Scalar, near, t, key, buckets, moves),
-                OctileArcs::Far(far) => octile_search(Scalar, far, t, key, buckets, moves),
+                (OctileArcs::Near(near), Some(token)) => avx2::search(token, near, t, key, buckets, moves),
+                (OctileArcs::Near(near), _) => octile_search(Scalar, near, t, key, buckets, moves),
+                (OctileArcs::Far(far), _) => octile_search(Scalar, far, t, key, buckets, moves),
             }
         }
         for first in (0..n).step_by(8) {
