@@ -67,6 +67,27 @@ impl Avx2 {
     }
 }
 
+/// Proof that the processor has AVX-512 with byte permutes (F, BW and VBMI), made only by
+/// [`Vbmi::detect`]: the compressed build's fold then moves a wave's bytes back to column
+/// order 64 at a time.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Vbmi(());
+
+impl Vbmi {
+    /// `Some` when the processor has AVX-512 F, BW and VBMI (never on other architectures
+    /// than x86-64).
+    pub(crate) fn detect() -> Option<Vbmi> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
+        {
+            return Some(Vbmi(()));
+        }
+        None
+    }
+}
+
 /// Whether node `v` is flagged in `flags`, a per-node list that is empty when no node is (the
 /// peeled trees the searches leave out).
 #[inline]
