@@ -567,7 +567,7 @@ fn fill_runs_weighted(
     let n = g.offsets.len() - 1;
     let total = order.len().div_ceil(WIDTH);
     let done = AtomicUsize::new(0);
-    let search = |scratch: &mut build::dijkstra::Scratch, batch: usize, acc: &mut Vec<u64>| {
+    let search = |scratch: &mut build::dijkstra::Scratch<'_>, batch: usize, acc: &mut Vec<u64>| {
         let first = batch * WIDTH;
         scratch.search_batch(g, &order[first..order.len().min(first + WIDTH)], acc);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
@@ -580,7 +580,8 @@ fn fill_runs_weighted(
             row.push_masks(first as u32, WIDTH.min(order.len() - first), &acc[arcs.clone()], arcs.len());
         }
     };
-    in_waves(n, total, 4, || build::dijkstra::Scratch::new(g, n, avx2), search, fold)
+    let prepared = build::dijkstra::Prepared::new(g, n);
+    in_waves(n, total, 4, || build::dijkstra::Scratch::new(&prepared, n, avx2), search, fold)
 }
 
 /// Targets that move together between the column order and the searched order

@@ -124,33 +124,59 @@ impl Queue {
     }
 }
 
+/// What the searches on one graph share, made once per build (each batch's scratch used to
+/// redo it: 8–10% of brc202d's octile build went to finding the largest arc cost and
+/// re-deriving the arc slots): the largest arc cost, which sizes the queue, and the
+/// [`Octile`] search's arc slots when the graph allows that search.
+pub(crate) struct Prepared {
+    max_arc: Cost,
+    octile: Option<OctileArcs>,
+}
+
+impl Prepared {
+    pub(crate) fn new(g: Arcs<'_>, nodes: usize) -> Prepared {
+        Prepared {
+            max_arc: g.cost.iter().copied().max().unwrap_or(Cost::ZERO),
+            octile: Octile::fits(g, nodes).then(|| OctileArcs::new(g, nodes)),
+        }
+    }
+}
+
 /// Per-thread scratch.
-pub(crate) struct Scratch {
+pub(crate) struct Scratch<'a> {
     dist: Vec<Cost>,
     settled: Vec<bool>,
     touched: Vec<u32>,
     queue: Queue,
+    /// One mask per arc, allocated on first use.
     acc: Vec<u64>,
     /// The search for small counts of unit and √2 steps, when the graph allows it.
-    octile: Option<Octile>,
+    octile: Option<Octile<'a>>,
 }
 
-impl Scratch {
-    /// Scratch for searches on `g`; with `avx2`, octile searches test slots with AVX2.
-    pub(crate) fn new(g: Arcs<'_>, nodes: usize, avx2: Option<super::Avx2>) -> Scratch {
+impl<'a> Scratch<'a> {
+    /// Scratch for searches on the graph `prepared` was made from; with `avx2`, octile
+    /// searches test slots with AVX2.
+    pub(crate) fn new(prepared: &'a Prepared, nodes: usize, avx2: Option<super::Avx2>) -> Scratch<'a> {
+        let octile = prepared.octile.as_ref().map(|arcs| Octile::new(arcs, nodes, avx2));
+        // The general search's arrays, which the octile search does without.
+        let general = if octile.is_some() { 0 } else { nodes };
         Scratch {
-            dist: vec![Cost::INFINITE; nodes],
-            settled: vec![false; nodes],
+            dist: vec![Cost::INFINITE; general],
+            settled: vec![false; general],
             touched: Vec::new(),
-            queue: Queue::new(g.cost.iter().copied().max().unwrap_or(Cost::ZERO)),
-            acc: vec![0; g.heads.len()],
-            octile: Octile::new(g, nodes, avx2),
+            queue: Queue::new(prepared.max_arc),
+            acc: Vec::new(),
+            octile,
         }
     }
 
     /// Searches from each of up to 64 `targets`, adding bit `j` to the mask in `acc` of
     /// every optimal arc toward `targets[j]`.
     fn search_all(&mut self, g: Arcs<'_>, targets: &[NodeId]) {
+        if self.acc.len() != g.heads.len() {
+            self.acc = vec![0; g.heads.len()];
+        }
         if let Some(octile) = &mut self.octile {
             octile.search_batch(g, targets, &mut self.acc);
             return;
@@ -164,6 +190,12 @@ impl Scratch {
     /// set when the arc is an optimal first move toward `targets[j]`.
     pub(crate) fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], out: &mut Vec<u64>) {
         debug_assert!(targets.len() <= BATCH);
+        if let Some(octile) = &mut self.octile {
+            // The octile search writes every arc's mask: `out` needs no clearing, nor a copy.
+            out.resize(g.heads.len(), 0);
+            octile.search_batch(g, targets, out);
+            return;
+        }
         self.search_all(g, targets);
         out.clear();
         out.extend_from_slice(&self.acc);
@@ -211,7 +243,8 @@ pub(crate) fn fill(
         batch_done();
     };
     let avx2 = super::Avx2::detect();
-    let scratch = || Scratch::new(g, n, avx2);
+    let prepared = Prepared::new(g, n);
+    let scratch = || Scratch::new(&prepared, n, avx2);
     super::for_each_batch(total, scratch, run);
 }
 
@@ -298,9 +331,9 @@ const UNREACHED: u64 = u64::MAX;
 ///   brc202d (43,151 open cells of 254,930) 3% slower in one run each: its rows grow sixfold;
 /// - one mask per arc written when a node settles, instead of a move byte per node: 28% of
 ///   the samples on that store, the masks (64 bytes a node) not staying in cache.
-pub(crate) struct Octile {
+pub(crate) struct Octile<'a> {
     /// Each node's arcs.
-    arcs: OctileArcs,
+    arcs: &'a OctileArcs,
     /// Per node: the key of the best path found.
     key: Vec<u64>,
     buckets: [Vec<u32>; 3],
@@ -404,27 +437,29 @@ impl OctileArcs {
     }
 }
 
-impl Octile {
-    /// The search's scratch, or `None` when `g` does not meet its conditions.
-    fn new(g: Arcs<'_>, nodes: usize, avx2: Option<super::Avx2>) -> Option<Octile> {
+impl<'a> Octile<'a> {
+    /// Whether `g` meets the search's conditions.
+    fn fits(g: Arcs<'_>, nodes: usize) -> bool {
         let largest = g.cost.iter().map(|c| c.straight.max(c.diagonal)).max().unwrap_or(0);
         let fits = (nodes as u64).saturating_mul(largest.max(1)) < OCTILE_COUNTS;
         let steps = g.cost.iter().all(|c| (1.0..=2.0).contains(&c.value()));
         let slots = (0..nodes).all(|v| g.offsets[v + 1] - g.offsets[v] <= 8);
-        if !g.symmetric || !fits || !steps || !slots {
-            return None;
-        }
-        Some(Octile {
-            arcs: OctileArcs::new(g, nodes),
+        g.symmetric && fits && steps && slots
+    }
+
+    /// The search's scratch over `arcs` (of a graph that [`Octile::fits`]).
+    fn new(arcs: &'a OctileArcs, nodes: usize, avx2: Option<super::Avx2>) -> Octile<'a> {
+        Octile {
+            arcs,
             key: vec![UNREACHED; nodes],
             buckets: [Vec::new(), Vec::new(), Vec::new()],
             moves: vec![0; nodes * BATCH],
             avx2,
-        })
+        }
     }
 
-    /// Searches from each of the `targets`, then sets bit `j` in the mask in `acc` of every
-    /// optimal arc toward `targets[j]` (`acc` holds zeros).
+    /// Searches from each of the `targets`, then writes every arc's mask in `acc` (one per
+    /// arc): bit `j` set when the arc is an optimal first move toward `targets[j]`.
     ///
     /// Each search writes its nodes' move bytes into a row of its own (`n` bytes, where its
     /// writes stay in cache); blocks of 8 nodes × 64 targets are then turned into masks by
@@ -445,9 +480,15 @@ impl Octile {
             let nodes = (n - first).min(8);
             let mut block = [0u64; 64];
             for (j, word) in block.iter_mut().enumerate().take(targets.len()) {
-                let mut bytes = [0u8; 8];
-                bytes[..nodes].copy_from_slice(&self.moves[j * n + first..j * n + first + nodes]);
-                *word = u64::from_le_bytes(bytes);
+                let row = &self.moves[j * n + first..j * n + first + nodes];
+                // Eight bytes as one load (a copy of a variable length was a call to memmove).
+                *word = if let Ok(eight) = row.try_into() {
+                    u64::from_le_bytes(eight)
+                } else {
+                    let mut bytes = [0u8; 8];
+                    bytes[..nodes].copy_from_slice(row);
+                    u64::from_le_bytes(bytes)
+                };
             }
             transpose64(&mut block);
             for (k, slots) in block.chunks_exact(8).take(nodes).enumerate() {
