@@ -153,6 +153,11 @@ impl Packed {
     }
 
     /// In records `range`, the number of runs starting at or before column `col`.
+    ///
+    /// A plain binary search. Measured slower (medians of 15 alternating rounds on saved
+    /// tables): the same search without branches, by conditional moves (brc202d path steps
+    /// 15.6 → 24 ns: the branchy search's speculation runs ahead), and every 16th run's column
+    /// copied in front of long rows to search first (Berlin octile 82 → 96 ns a step).
     #[inline]
     fn starting_by(&self, range: core::ops::Range<usize>, col: u32) -> usize {
         let key = (col << self.move_bits) | ((1 << self.move_bits) - 1);
@@ -510,6 +515,12 @@ fn wave_batches(wave: usize) -> usize {
 /// buffer by `search(scratch, batch, buffer)` on all cores, then folds each wave into the
 /// rows in target order by `fold(scratch, node, row, first batch of the wave, buffers)`, nodes
 /// on all cores.
+///
+/// Each batch takes fresh scratch (`scratch()`, zeroed just before its search): reusing a
+/// worker's scratch across batches measured 1.5× slower on AR0602SR and random512-40-0. On 2
+/// cores the workers wait for a wave's slowest batch about 16% of the search time, but
+/// searching the next wave while folding this one (two sets of buffers, `rayon::join`)
+/// measured 8% slower.
 fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,
     total: usize,
@@ -630,6 +641,12 @@ fn fill_runs_unit(
 /// ([`Gather`], planned once per wave); otherwise a byte at a time. AR0602SR's whole build
 /// 6.20 → 5.18 s, random512-40-0 12.4 → 11.8 s (medians of 3 alternating runs, 2 cores); the
 /// byte-at-a-time fold had taken 23% of AR0602SR's build.
+///
+/// Tried and dropped: regrouping the column order itself into the searched balls, so that
+/// the fold would need no permutation (43–64% more runs: brc202d 387,707 → 554,721, AR0602SR
+/// 813,170 → 1,261,133; no faster); 512 targets a batch compiled for AVX-512 (AR0602SR's
+/// searches 4.3–4.6 s → 7.0–7.2 s); streaming (non-temporal) stores of the searches' output
+/// lanes (no faster).
 fn fill_runs_lanes<const LANES: usize>(
     g: Adjacency<'_>,
     order: &[NodeId],
@@ -649,20 +666,25 @@ fn fill_runs_lanes<const LANES: usize>(
     let octet_slot: Vec<u32> =
         batched.iter().step_by(OCTET).map(|&v| (column[v as usize] as usize % span / OCTET) as u32).collect();
     // With byte permutes (lanes of 32 bytes only), each wave's plan of them.
-    let vbmi = vbmi.filter(|_| LANES == 4);
-    let waves = wave_batches(WAVE);
-    let plans: Vec<Vec<Gather>> = if vbmi.is_some() {
-        (0..total)
-            .step_by(waves)
-            .map(|first_batch| {
-                let start = first_batch * width;
-                let end = order.len().min(start + span);
-                Gather::plan(start, end, width, &octet_slot)
-            })
-            .collect()
-    } else {
-        Vec::new()
+    #[cfg(target_arch = "x86_64")]
+    let (vbmi, waves, plans) = {
+        let vbmi = vbmi.filter(|_| LANES == 4);
+        let waves = wave_batches(WAVE);
+        let plans: Vec<Vec<Gather>> = if vbmi.is_some() {
+            (0..total)
+                .step_by(waves)
+                .map(|first_batch| {
+                    let start = first_batch * width;
+                    Gather::plan(start, order.len().min(start + span), width, &octet_slot)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (vbmi, waves, plans)
     };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = vbmi;
     // Move bitmaps kept per node: as many as the largest degree.
     let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
     let done = AtomicUsize::new(0);
@@ -733,6 +755,7 @@ fn fill_runs_lanes<const LANES: usize>(
 /// from in one quad of the wave's batches (their lanes of that move, 4 × 32 bytes), for the
 /// fold with byte permutes: byte `k` of the chunk is byte `index[k]` of the quad when bit `k`
 /// of `mask` is set.
+#[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone)]
 struct Gather {
     chunk: usize,
@@ -741,6 +764,7 @@ struct Gather {
     mask: u64,
 }
 
+#[cfg(target_arch = "x86_64")]
 impl Gather {
     /// The gathers of the wave of columns `start..end`, searched in batches of `width` (256)
     /// targets whose octets go to the bytes `octet_slot` gives.

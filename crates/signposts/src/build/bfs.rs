@@ -456,6 +456,11 @@ impl<const K: usize> BfsBatch<K> {
 /// `neighbors` at the level before, and leaves the live set once it holds its `goal`; nodes
 /// reached for the first time are pushed to `touched`.
 ///
+/// Each look at a live node costs about 7 ns (256 targets, AVX2), on maps whose state fits
+/// the level-2 cache (arena) as on large ones. Compiling it for AVX-512VL (the logic then
+/// fuses into `vpternlog`), appending to `touched` without `Vec::push`'s growth path, and
+/// returning the goal by reference all measured within the noise.
+///
 /// A function of its own, on slices: with the node state a `&mut` slice argument the compiler
 /// keeps its address in a register (inside the search's closures it reloaded it after every
 /// store).
