@@ -607,6 +607,14 @@ struct SearchLanes<const LANES: usize> {
     reached: Vec<u64>,
 }
 
+impl<const LANES: usize> SearchLanes<LANES> {
+    /// Node `v`'s lanes, one per move of its `degree` (`stride` lanes kept per node), or
+    /// `None` when the search did not reach it (its lanes are then stale).
+    fn of(&self, v: usize, stride: usize, degree: usize) -> Option<&[[u64; LANES]]> {
+        (self.reached[v / 64] & (1 << (v % 64)) != 0).then(|| &self.lanes[v * stride..v * stride + degree])
+    }
+}
+
 /// [`fill_runs_lanes`] in batches of 256 targets with AVX2, 128 without; `vbmi` is only
 /// used with AVX2 (the byte permutes take lanes of 256 targets).
 fn fill_runs_unit(
@@ -659,7 +667,8 @@ fn fill_runs_lanes<const LANES: usize>(
     let n = g.nodes();
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
-    let span = wave_batches(WAVE) * width;
+    let waves = wave_batches(WAVE);
+    let span = waves * width;
     let batched = build::order::compact_batches(|v| &g.heads[g.arcs(v)], order, column, span, width, OCTET);
     // Where each searched octet goes in its wave's bitmaps, in bytes: every octet stays in
     // its span, which is its wave.
@@ -667,9 +676,8 @@ fn fill_runs_lanes<const LANES: usize>(
         batched.iter().step_by(OCTET).map(|&v| (column[v as usize] as usize % span / OCTET) as u32).collect();
     // With byte permutes (lanes of 32 bytes only), each wave's plan of them.
     #[cfg(target_arch = "x86_64")]
-    let (vbmi, waves, plans) = {
+    let (vbmi, plans) = {
         let vbmi = vbmi.filter(|_| LANES == 4);
-        let waves = wave_batches(WAVE);
         let plans: Vec<Vec<Gather>> = if vbmi.is_some() {
             (0..total)
                 .step_by(waves)
@@ -681,7 +689,7 @@ fn fill_runs_lanes<const LANES: usize>(
         } else {
             Vec::new()
         };
-        (vbmi, waves, plans)
+        (vbmi, plans)
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = vbmi;
@@ -718,11 +726,7 @@ fn fill_runs_lanes<const LANES: usize>(
             bitmaps.clear();
             bitmaps.resize(degree * words, 0);
             // Batch `b`'s lanes of `v`, when it reached `v` (a wave's last batches may be missing).
-            let lanes = |b: usize| {
-                let SearchLanes { lanes, reached } = wave.get(b)?;
-                (reached[v / 64] & (1 << (v % 64)) != 0)
-                    .then(|| lanes[v * moves..v * moves + degree].as_flattened())
-            };
+            let lanes = |b: usize| wave.get(b)?.of(v, moves, degree).map(<[[u64; LANES]]>::as_flattened);
             vbmi::fold(token, &plans[first_batch / waves], lanes, words, bitmaps);
             row.push_masks(start as u32, end - start, bitmaps, degree);
             return;
@@ -730,14 +734,11 @@ fn fill_runs_lanes<const LANES: usize>(
         let stride = (end - start).div_ceil(64) * 8;
         bytes.clear();
         bytes.resize(degree * stride, 0);
-        for (b, SearchLanes { lanes, reached }) in wave.iter().enumerate() {
-            if reached[v / 64] & (1 << (v % 64)) == 0 {
-                continue;
-            }
+        for (b, search) in wave.iter().enumerate() {
+            let Some(lanes) = search.of(v, moves, degree) else { continue };
             let first = start + b * width;
             let slots = &octet_slot[first / OCTET..end.div_ceil(OCTET).min((first + width) / OCTET)];
-            for (lane, to) in lanes[v * moves..v * moves + degree].iter().zip(bytes.chunks_exact_mut(stride))
-            {
+            for (lane, to) in lanes.iter().zip(bytes.chunks_exact_mut(stride)) {
                 for (o, &slot) in slots.iter().enumerate() {
                     to[slot as usize] = (lane[o / 8] >> (8 * (o % 8))) as u8;
                 }
