@@ -21,9 +21,11 @@
 //!
 //! ## What is exact
 //!
-//! - [`CompressedGraph::neighbor_to`], [`CompressedGraph::path_to`], [`CompressedGraph::distance`]
-//!   (by walking the path) and [`CompressedGraph::path_exists`] answer exactly what the dense
-//!   [`Graph`](crate::Graph) answers: every move returned is optimal.
+//! - [`CompressedGraph::neighbor_to`] (and [`CompressedGraph::neighbor_to_each`], the same for
+//!   many entities at once, its memory reads overlapped), [`CompressedGraph::path_to`],
+//!   [`CompressedGraph::distance`] (by walking the path) and [`CompressedGraph::path_exists`]
+//!   answer exactly what the dense [`Graph`](crate::Graph) answers: every move returned is
+//!   optimal.
 //! - [`CompressedGraph::neighbors_to`] returns the moves optimal toward every target of the run
 //!   (at least one, all of them optimal), which is a subset of all optimal moves; keeping every
 //!   optimal move would cut a run wherever the set changes, about doubling the size on grids.
@@ -178,6 +180,9 @@ impl Packed {
     }
 }
 
+/// Queries whose memory [`CompressedGraph::neighbor_to_each`] asks for at a time.
+const PREFETCH_GROUP: usize = 16;
+
 /// Bits of a run's first column.
 const START_BITS: u32 = 24;
 
@@ -244,6 +249,13 @@ impl RowStarts {
     #[inline]
     fn start(&self, i: usize) -> usize {
         self.base[i >> self.shift] as usize + usize::from(self.offset[i])
+    }
+
+    /// Asks for the cache lines [`RowStarts::row`] reads for row `v`.
+    #[inline]
+    fn prefetch(&self, v: usize) {
+        crate::prefetch::prefetch(&self.base[v >> self.shift]);
+        crate::prefetch::prefetch(&self.offset[v]);
     }
 
     /// The runs of row `v`.
@@ -987,6 +999,101 @@ impl CompressedGraph {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
         let moves = self.moves(u, t);
         (moves != 0).then(|| self.heads[self.offsets[u] as usize + moves.trailing_zeros() as usize])
+    }
+
+    /// [`CompressedGraph::neighbor_to`] for many `(from, to)` queries at once, written to
+    /// `out` (which is cleared first): the step of each entity toward its target.
+    ///
+    /// Answers equal one [`CompressedGraph::neighbor_to`] call per query, but the memory of a
+    /// group of queries is asked for before any of it is read, in two rounds (each query's
+    /// node data, then each row's runs), so that the cache misses of many queries overlap: on
+    /// tables larger than the cache this is several times faster per query than single calls
+    /// (see the README's table of compressed oracles).
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`CompressedGraph::try_neighbor_to_each`].
+    ///
+    /// ```
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let g = b.build_compressed()?;
+    /// let mut steps = Vec::new();
+    /// g.neighbor_to_each(&[(0, 2), (2, 0), (1, 1), (0, 3)], &mut steps);
+    /// assert_eq!(steps, [Some(1), Some(1), None, None]);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[track_caller]
+    pub fn neighbor_to_each(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) {
+        if let Err(e) = self.try_neighbor_to_each(queries, out) {
+            crate::error::panic_with(&e);
+        }
+    }
+
+    /// [`CompressedGraph::neighbor_to_each`] with an error for out-of-range ids (then `out`
+    /// is left empty).
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    ///
+    /// ```
+    /// let g = signposts::Graph::builder(2).build_compressed()?;
+    /// let mut out = Vec::new();
+    /// assert!(g.try_neighbor_to_each(&[(0, 1), (0, 7)], &mut out).is_err());
+    /// assert!(out.is_empty());
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        out.clear();
+        if let Some(&(from, to)) =
+            queries.iter().find(|&&(from, to)| self.index(from).is_err() || self.index(to).is_err())
+        {
+            return Err(self.index(from).and(self.index(to)).expect_err("a bad id"));
+        }
+        out.reserve(queries.len());
+        for group in queries.chunks(PREFETCH_GROUP) {
+            for &(from, to) in group {
+                self.prefetch_nodes(from as usize, to as usize);
+            }
+            for &(from, _) in group {
+                self.prefetch_row(from as usize);
+            }
+            out.extend(group.iter().map(|&(from, to)| {
+                let u = from as usize;
+                let moves = self.moves(u, to as usize);
+                (moves != 0).then(|| self.heads[self.offsets[u] as usize + moves.trailing_zeros() as usize])
+            }));
+        }
+        Ok(())
+    }
+
+    /// Asks for what [`CompressedGraph::moves`] reads of `u` and `t` before the row.
+    #[inline]
+    fn prefetch_nodes(&self, u: usize, t: usize) {
+        use crate::prefetch::prefetch;
+        if !self.component.is_empty() {
+            prefetch(&self.component[u]);
+            prefetch(&self.component[t]);
+        }
+        prefetch(&self.parent_slot[u]);
+        prefetch(&self.parent_slot[t]);
+        prefetch(&self.column.bytes[3 * t]);
+        prefetch(&self.first_moves[u]);
+        prefetch(&self.offsets[u]);
+        self.first_run.prefetch(u);
+    }
+
+    /// Asks for the runs of `u`'s row (its first lines: a row of up to 8 lines whole).
+    #[inline]
+    fn prefetch_row(&self, u: usize) {
+        let row = self.first_run.row(u);
+        let bytes = &self.runs.bytes[row.start * self.runs.width..row.end * self.runs.width];
+        for line in bytes.iter().step_by(64).take(8) {
+            crate::prefetch::prefetch(line);
+        }
     }
 
     /// The optimal next nodes from `from` toward `to` kept in its run (at least one when a

@@ -35,6 +35,14 @@ fn same_answers(builder: &GraphBuilder) {
             }
         }
     }
+    // Every pair at once, in groups of every phase, as single queries answer.
+    let pairs: Vec<(NodeId, NodeId)> = (0..n).flat_map(|u| (0..n).map(move |t| (u, t))).rev().collect();
+    let mut steps = vec![Some(7)];
+    compressed.neighbor_to_each(&pairs, &mut steps);
+    let single: Vec<Option<NodeId>> = pairs.iter().map(|&(u, t)| compressed.neighbor_to(u, t)).collect();
+    assert_eq!(steps, single);
+    compressed.neighbor_to_each(&pairs[..pairs.len() / 3], &mut steps);
+    assert_eq!(steps, single[..pairs.len() / 3]);
 }
 
 proptest! {
@@ -83,6 +91,19 @@ fn out_of_range_ids_panic_with_the_reason() {
     let compressed =
         signposts::generate::grid(3, 3, signposts::generate::Connectivity::Four).build_compressed().unwrap();
     let _ = compressed.neighbor_to(0, 9);
+}
+
+#[test]
+fn batched_queries_name_the_first_bad_id() {
+    let compressed =
+        signposts::generate::grid(3, 3, signposts::generate::Connectivity::Four).build_compressed().unwrap();
+    let mut out = vec![Some(1)];
+    let bad = compressed.try_neighbor_to_each(&[(0, 8), (12, 0), (0, 9)], &mut out);
+    assert!(matches!(bad, Err(Error::NodeOutOfRange { node: 12, nodes: 9 })), "{bad:?}");
+    assert!(out.is_empty());
+    compressed.try_neighbor_to_each(&[(0, 8), (8, 8)], &mut out).expect("ids in range");
+    assert_eq!(out, [compressed.neighbor_to(0, 8), None]);
+    assert!(out[0].is_some());
 }
 
 /// A random grid: `open` flags row by row.
