@@ -381,16 +381,18 @@ impl GraphBuilder {
         &self,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<CompressedGraph, Error> {
-        self.build_compressed_using(progress, build::Avx2::detect(), build::Vbmi::detect())
+        self.build_compressed_using(progress, build::Avx2::detect(), build::Vbmi::detect(), WAVE_BYTES)
     }
 
     /// [`GraphBuilder::build_compressed_with_progress`], with the engines' AVX2 copies when
-    /// `avx2` is given (the tables are the same either way).
+    /// `avx2` is given, and the unit build's search buffers sized by `wave_bytes` (see
+    /// [`unit_wave`]); the tables are the same either way.
     pub(crate) fn build_compressed_using(
         &self,
         progress: impl Fn(Progress) + Sync,
         avx2: Option<build::Avx2>,
         vbmi: Option<build::Vbmi>,
+        wave_bytes: usize,
     ) -> Result<CompressedGraph, Error> {
         if self.is_directed() {
             return Err(Error::Unsupported { what: "compressed tables of graphs with one-way arcs" });
@@ -471,7 +473,7 @@ impl GraphBuilder {
             };
             fill_runs_weighted(arcs, core, &progress, avx2)
         } else {
-            fill_runs_unit(adjacency, core, &column, &progress, avx2, vbmi)
+            fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes)
         };
         if components <= 1 {
             component = Vec::new();
@@ -523,6 +525,20 @@ fn wave_batches(wave: usize) -> usize {
     wave.max(1)
 }
 
+/// Bytes the unit build's search buffers may take: each worker takes as many batches a wave
+/// (from 2 to 8) as fit in it.
+const WAVE_BYTES: usize = 512 << 20;
+
+/// Batches per worker in a wave of the unit build, whose searches leave `batch_bytes` each,
+/// within `wave_bytes` ([`WAVE_BYTES`] but in tests).
+///
+/// The workers wait at the end of each wave for its slowest batch; more batches a wave wait
+/// less often. On 2 cores, 8 batches a worker against 2 (medians of 2 alternating runs):
+/// random512-10-0 61.7 → 55.9 s, `64room_000` 55.2 → 52.5 s (buffers of 483 and 504 MB).
+fn unit_wave(wave_bytes: usize, batch_bytes: usize) -> usize {
+    (wave_bytes / wave_batches(1).saturating_mul(batch_bytes).max(1)).clamp(2, 8)
+}
+
 /// Searches the `total` batches a wave at a time (`wave` per worker), each into its own
 /// buffer by `search(scratch, batch, buffer)` on all cores, then folds each wave into the
 /// rows in target order by `fold(scratch, node, row, first batch of the wave, buffers)`, nodes
@@ -530,9 +546,9 @@ fn wave_batches(wave: usize) -> usize {
 ///
 /// Each batch takes fresh scratch (`scratch()`, zeroed just before its search): reusing a
 /// worker's scratch across batches measured 1.5× slower on AR0602SR and random512-40-0. On 2
-/// cores the workers wait for a wave's slowest batch about 16% of the search time, but
-/// searching the next wave while folding this one (two sets of buffers, `rayon::join`)
-/// measured 8% slower.
+/// cores, with 2 batches a worker, the workers waited for a wave's slowest batch about 16% of
+/// the search time (larger waves wait less: [`unit_wave`]); searching the next wave while
+/// folding this one (two sets of buffers, `rayon::join`) measured 8% slower.
 fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,
     total: usize,
@@ -634,12 +650,12 @@ fn fill_runs_unit(
     order: &[NodeId],
     column: &[u32],
     progress: &(dyn Fn(Progress) + Sync),
-    avx2: Option<build::Avx2>,
-    vbmi: Option<build::Vbmi>,
+    (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
+    wave_bytes: usize,
 ) -> Vec<RowBuilder> {
     match avx2 {
-        Some(avx2) => fill_runs_lanes::<4>(g, order, column, progress, Some(avx2), vbmi),
-        None => fill_runs_lanes::<2>(g, order, column, progress, None, None),
+        Some(avx2) => fill_runs_lanes::<4>(g, order, column, progress, (Some(avx2), vbmi), wave_bytes),
+        None => fill_runs_lanes::<2>(g, order, column, progress, (None, None), wave_bytes),
     }
 }
 
@@ -672,14 +688,16 @@ fn fill_runs_lanes<const LANES: usize>(
     order: &[NodeId],
     column: &[u32],
     progress: &(dyn Fn(Progress) + Sync),
-    avx2: Option<build::Avx2>,
-    vbmi: Option<build::Vbmi>,
+    (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
+    wave_bytes: usize,
 ) -> Vec<RowBuilder> {
-    const WAVE: usize = 2;
     let n = g.nodes();
+    // Move bitmaps kept per node: as many as the largest degree.
+    let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
+    let wave = unit_wave(wave_bytes, n * moves * core::mem::size_of::<[u64; LANES]>());
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
-    let waves = wave_batches(WAVE);
+    let waves = wave_batches(wave);
     let span = waves * width;
     let batched = build::order::compact_batches(|v| &g.heads[g.arcs(v)], order, column, span, width, OCTET);
     // Where each searched octet goes in its wave's bitmaps, in bytes: every octet stays in
@@ -705,8 +723,6 @@ fn fill_runs_lanes<const LANES: usize>(
     };
     #[cfg(not(target_arch = "x86_64"))]
     let _ = vbmi;
-    // Move bitmaps kept per node: as many as the largest degree.
-    let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
     let done = AtomicUsize::new(0);
     // Per node, `moves` lanes: bit `j` of lane `i` set when move `i` is optimal toward target
     // `j` of the batch; valid for the nodes set in `reached` (the others hold stale lanes, which
@@ -761,7 +777,7 @@ fn fill_runs_lanes<const LANES: usize>(
             .extend(bytes.chunks_exact(8).map(|word| u64::from_le_bytes(word.try_into().expect("8 bytes"))));
         row.push_masks(start as u32, end - start, bitmaps, degree);
     };
-    in_waves(n, total, WAVE, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
+    in_waves(n, total, wave, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
 }
 
 /// Where the bytes of one 64-byte chunk of a move's bitmap (a wave's columns, in order) come
@@ -1434,7 +1450,7 @@ mod tests {
             let save = |avx2, vbmi| {
                 let mut bytes = Vec::new();
                 builder
-                    .build_compressed_using(|_| {}, avx2, vbmi)
+                    .build_compressed_using(|_| {}, avx2, vbmi, super::WAVE_BYTES)
                     .expect("fits")
                     .save(&mut bytes)
                     .expect("saved");
@@ -1442,6 +1458,11 @@ mod tests {
             };
             let baseline = save(None, None);
             assert!(save(Some(avx2), None) == baseline, "{} nodes", builder.nodes_len());
+            // Waves of the fewest batches (2 a worker), so more of them, as the largest.
+            let mut small = Vec::new();
+            let built = builder.build_compressed_using(|_| {}, Some(avx2), crate::build::Vbmi::detect(), 1);
+            built.expect("fits").save(&mut small).expect("saved");
+            assert!(small == baseline, "{} nodes, small waves", builder.nodes_len());
             if let Some(vbmi) = crate::build::Vbmi::detect() {
                 assert!(
                     save(Some(avx2), Some(vbmi)) == baseline,
@@ -1453,7 +1474,7 @@ mod tests {
         for seed in 0..4 {
             same(&walled_grid(37, 29, 0.3, seed, crate::generate::Connectivity::Four));
         }
-        // Waves of more than four batches (six workers: twelve), whose byte permutes take
+        // Waves of more than four batches (six workers: 12 to 48), whose byte permutes take
         // their bytes from several quads of batches.
         #[cfg(feature = "parallel")]
         rayon::ThreadPoolBuilder::new().num_threads(6).build().expect("a pool").install(|| {

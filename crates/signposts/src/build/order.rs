@@ -20,8 +20,8 @@
 //! regrouped depth-first order measured no faster than [`ball_order`] for spans of 4 to 1000
 //! batches, so the dense build keeps it.
 //!
-//! Also measured for the compressed build, and dropped: spans of 8 to 32 batches (one wave's
-//! worth is 4 on 2 cores) and balls cut by recursive bisection instead of grown greedily, with
+//! Also measured for the compressed build, and dropped: spans of 8 to 32 batches (a wave's
+//! worth was then 4 on 2 cores) and balls cut by recursive bisection instead of grown greedily, with
 //! octets or single targets: nodes stay live 41–48 levels in every case on brc202d and
 //! AR0602SR, the batches' diameters 40–56 steps (brc202d's corridors set them, not the
 //! grouping). Column orders compact at every scale cost runs: a depth-first order that visits
