@@ -35,7 +35,8 @@
 //! [`grid::GridOracle`] answers in cells and [`grid::Direction`]s on 4-connected grids (steps
 //! cost 1) and 8-connected grids (diagonals cost √2, no corner cutting). Octile costs are
 //! compared exactly as `a + b·√2` ([`Cost`]): no rounding decides which move is optimal.
-//! [`grid::parse_map`] and [`grid::parse_scenarios`] read the Moving AI benchmark formats
+//! [`grid::GridOracle::next_step_each`] answers a crowd's steps in one call, their table
+//! reads overlapped. [`grid::parse_map`] and [`grid::parse_scenarios`] read the Moving AI benchmark formats
 //! (every malformed input is an error naming its line and column), and
 //! [`grid::ScenarioCheck`] checks an oracle against a scenario file.
 //!

@@ -143,6 +143,16 @@ proptest! {
                 }
             }
         }
+        // Every pair at once, with a cell outside the grid, as single queries answer.
+        let mut around = cells.clone();
+        around.push(Cell::new(width, 0));
+        let pairs: Vec<(Cell, Cell)> = around.iter().flat_map(|&a| around.iter().map(move |&b| (a, b))).collect();
+        let mut steps = vec![None; 3];
+        for oracle in [&dense, &compressed, &loaded] {
+            oracle.next_step_each(&pairs, &mut steps);
+            let single: Vec<Option<Direction>> = pairs.iter().map(|&(a, b)| oracle.next_step(a, b)).collect();
+            prop_assert_eq!(&steps, &single);
+        }
     }
 }
 
