@@ -1022,7 +1022,8 @@ impl CompressedGraph {
     ///
     /// Answers equal one [`CompressedGraph::neighbor_to`] call per query, but the memory of a
     /// group of queries is asked for before any of it is read, in two rounds (each query's
-    /// node data, then each row's runs), so that the cache misses of many queries overlap: on
+    /// node data, then each row's runs: with the first round alone, no faster than single
+    /// calls on random512-10-0), so that the cache misses of many queries overlap: on
     /// tables larger than the cache about twice as fast per query as single calls
     /// (random512-10-0, 4-connected: 146 → 77–81 ns), on tables that fit it a few
     /// nanoseconds slower (see the README's tables of compressed oracles).
