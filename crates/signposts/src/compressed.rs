@@ -1069,10 +1069,9 @@ impl CompressedGraph {
         out: &mut Vec<Option<NodeId>>,
     ) -> Result<(), Error> {
         out.clear();
-        if let Some(&(from, to)) =
-            queries.iter().find(|&&(from, to)| self.index(from).is_err() || self.index(to).is_err())
-        {
-            return Err(self.index(from).and(self.index(to)).expect_err("a bad id"));
+        for &(from, to) in queries {
+            self.index(from)?;
+            self.index(to)?;
         }
         out.reserve(queries.len());
         for group in queries.chunks(PREFETCH_GROUP) {
