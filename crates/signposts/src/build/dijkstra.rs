@@ -131,14 +131,16 @@ impl Queue {
 pub(crate) struct Prepared {
     max_arc: Cost,
     octile: Option<OctileArcs>,
+    /// The arcs of the 16-target octile engine, for graphs of unit and √2 arcs that the
+    /// [`Octile`] search also takes (it searches the batches the engine cannot).
+    levels: Option<super::levels::LevelArcs>,
 }
 
 impl Prepared {
     pub(crate) fn new(g: Arcs<'_>, nodes: usize) -> Prepared {
-        Prepared {
-            max_arc: g.cost.iter().copied().max().unwrap_or(Cost::ZERO),
-            octile: Octile::fits(g, nodes).then(|| OctileArcs::new(g, nodes)),
-        }
+        let octile = Octile::fits(g, nodes).then(|| OctileArcs::new(g, nodes));
+        let levels = octile.as_ref().and_then(|_| super::levels::LevelArcs::new(g, nodes));
+        Prepared { max_arc: g.cost.iter().copied().max().unwrap_or(Cost::ZERO), octile, levels }
     }
 }
 
@@ -152,6 +154,8 @@ pub(crate) struct Scratch<'a> {
     acc: Vec<u64>,
     /// The search for small counts of unit and √2 steps, when the graph allows it.
     octile: Option<Octile<'a>>,
+    /// The 16-target octile engine, when the graph allows it and the processor has AVX2.
+    levels: Option<super::levels::Levels<'a>>,
 }
 
 impl<'a> Scratch<'a> {
@@ -159,6 +163,11 @@ impl<'a> Scratch<'a> {
     /// searches test slots with AVX2.
     pub(crate) fn new(prepared: &'a Prepared, nodes: usize, avx2: Option<super::Avx2>) -> Scratch<'a> {
         let octile = prepared.octile.as_ref().map(|arcs| Octile::new(arcs, nodes, avx2));
+        let levels = prepared
+            .levels
+            .as_ref()
+            .zip(avx2)
+            .map(|(arcs, avx2)| super::levels::Levels::new(arcs, super::levels::Simd::detect(avx2)));
         // The general search's arrays, which the octile search does without.
         let general = if octile.is_some() { 0 } else { nodes };
         Scratch {
@@ -168,6 +177,7 @@ impl<'a> Scratch<'a> {
             queue: Queue::new(prepared.max_arc),
             acc: Vec::new(),
             octile,
+            levels,
         }
     }
 
@@ -176,6 +186,11 @@ impl<'a> Scratch<'a> {
     fn search_all(&mut self, g: Arcs<'_>, targets: &[NodeId]) {
         if self.acc.len() != g.heads.len() {
             self.acc = vec![0; g.heads.len()];
+        }
+        if let Some(levels) = &mut self.levels
+            && search_levels(levels, g, targets, &mut self.acc)
+        {
+            return;
         }
         if let Some(octile) = &mut self.octile {
             octile.search_batch(g, targets, &mut self.acc);
@@ -190,6 +205,13 @@ impl<'a> Scratch<'a> {
     /// set when the arc is an optimal first move toward `targets[j]`.
     pub(crate) fn search_batch(&mut self, g: Arcs<'_>, targets: &[NodeId], out: &mut Vec<u64>) {
         debug_assert!(targets.len() <= BATCH);
+        if let Some(levels) = &mut self.levels {
+            out.clear();
+            out.resize(g.heads.len(), 0);
+            if search_levels(levels, g, targets, out) {
+                return;
+            }
+        }
         if let Some(octile) = &mut self.octile {
             // The octile search writes every arc's mask: `out` needs no clearing, nor a copy.
             out.resize(g.heads.len(), 0);
@@ -201,6 +223,22 @@ impl<'a> Scratch<'a> {
         out.extend_from_slice(&self.acc);
         self.acc.fill(0);
     }
+}
+
+/// Searches `targets` 16 at a time with the octile engine, setting each one's bit in the masks
+/// of its optimal arcs in `acc` (zero on entry). `false` when a search passed the engine's
+/// level limit: `acc` is then partly written, and the caller searches the batch again with a
+/// search that overwrites every mask.
+fn search_levels(
+    levels: &mut super::levels::Levels<'_>,
+    g: Arcs<'_>,
+    targets: &[NodeId],
+    acc: &mut [u64],
+) -> bool {
+    targets.chunks(super::levels::LANES).enumerate().all(|(i, group)| {
+        let shift = u32::try_from(i * super::levels::LANES).expect("64 targets a batch");
+        levels.search(g, group, shift, acc)
+    })
 }
 
 /// Fills the table for `targets` (column `c` holds `targets[c]`).

@@ -6,6 +6,7 @@
 
 pub(crate) mod bfs;
 pub(crate) mod dijkstra;
+pub(crate) mod levels;
 pub(crate) mod order;
 pub(crate) mod peel;
 pub(crate) mod spread;
@@ -83,6 +84,22 @@ impl Vbmi {
             && std::is_x86_feature_detected!("avx512vbmi")
         {
             return Some(Vbmi(()));
+        }
+        None
+    }
+}
+
+/// Proof that the processor has AVX-512 F, made only by [`Avx512::detect`]: the octile
+/// engine ([`levels`]) then holds a node's 16 targets in one vector.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Avx512(());
+
+impl Avx512 {
+    /// `Some` when the processor has AVX-512 F (never on other architectures than x86-64).
+    pub(crate) fn detect() -> Option<Avx512> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512f") {
+            return Some(Avx512(()));
         }
         None
     }
