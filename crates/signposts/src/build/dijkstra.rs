@@ -13,7 +13,9 @@
 //! Undirected graphs whose arcs cost from 1 to 2 (octile grids; integer costs 1 and 2) take a
 //! leaner search, [`Octile`]: one exact integer key per cost instead of [`Cost`], three
 //! buckets, no settled flags, eight arc slots per node tested without a branch (four at a
-//! time with AVX2).
+//! time with AVX2). With AVX2, graphs whose arcs cost 1 or √2 (octile grids) are searched 16
+//! targets at a time by [`super::levels`] instead; [`Octile`] then only takes the batches
+//! whose costs pass that engine's level limit.
 
 use core::cmp::Reverse;
 use core::sync::atomic::{AtomicU64, Ordering};
