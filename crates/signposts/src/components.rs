@@ -28,7 +28,7 @@ pub(crate) fn label_weak(
 }
 
 /// Components of `n` nodes whose neighbours `adjacent(u, visit)` hands to `visit`.
-fn label_by(n: usize, adjacent: impl Fn(usize, &mut dyn FnMut(usize))) -> (Vec<u32>, u32) {
+pub(crate) fn label_by(n: usize, adjacent: impl Fn(usize, &mut dyn FnMut(usize))) -> (Vec<u32>, u32) {
     let mut label = vec![u32::MAX; n];
     let mut stack = Vec::new();
     let mut count = 0u32;

@@ -118,32 +118,10 @@ impl LevelArcs {
             slots.push(s);
             arc.push(a);
         }
-        let component = components(&slots);
+        let (component, _) =
+            crate::components::label_by(nodes, |v, visit| slots[v].iter().for_each(|&w| visit(w as usize)));
         Some(LevelArcs { slots, arc, component })
     }
-}
-
-/// Component labels over the slots: nodes are in the same component exactly when their
-/// labels are equal.
-fn components(slots: &[[NodeId; 8]]) -> Vec<u32> {
-    let mut label = vec![u32::MAX; slots.len()];
-    let mut stack = Vec::new();
-    for s in 0..slots.len() {
-        if label[s] != u32::MAX {
-            continue;
-        }
-        label[s] = s as u32;
-        stack.push(s);
-        while let Some(v) = stack.pop() {
-            for &w in &slots[v] {
-                if label[w as usize] == u32::MAX {
-                    label[w as usize] = s as u32;
-                    stack.push(w as usize);
-                }
-            }
-        }
-    }
-    label
 }
 
 /// The vector instructions a search runs on.
