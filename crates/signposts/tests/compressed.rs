@@ -291,3 +291,38 @@ fn many_components_across_waves_answer_like_the_dense_table() {
     assert!(core > 1024, "{core} core nodes: more than four batches");
     same_answers(&builder);
 }
+
+/// An octile grid of several waves of batches (the weighted build regroups each wave's
+/// targets into compact groups for the 16-and-more-target octile search, and puts the
+/// octets back in column order), with walls that cut it into several components: sampled
+/// targets from every cell against the dense table.
+#[test]
+fn octile_grids_across_waves_answer_like_the_dense_table() {
+    let (width, height) = (64u32, 40u32);
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let open: Vec<bool> = (0..width * height)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // A wall column every 21 cells, with one gap in the first: three components.
+            let (cx, cy) = (i % width, i / width);
+            !(cx % 21 == 20 && !(cx == 20 && cy == 7)) && !x.is_multiple_of(5)
+        })
+        .collect();
+    let grid = grid_from(width, height, &open);
+    let dense = GridOracle::build(&grid, Connectivity::Eight).unwrap();
+    let compressed = GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}).unwrap();
+    let core = compressed.compressed_table().expect("compressed").core_len();
+    assert!(core > 1024, "{core} core nodes: several waves");
+    let cells: Vec<Cell> = (0..height).flat_map(|y| (0..width).map(move |x| Cell::new(x, y))).collect();
+    for &b in cells.iter().step_by(7) {
+        for &a in &cells {
+            let all: Vec<Direction> = dense.next_steps(a, b).collect();
+            let kept: Vec<Direction> = compressed.next_steps(a, b).collect();
+            assert!(kept.iter().all(|d| all.contains(d)), "{a:?} -> {b:?}: {kept:?} not within {all:?}");
+            assert_eq!(kept.is_empty(), all.is_empty(), "{a:?} -> {b:?}");
+            assert_eq!(compressed.cost(a, b), dense.cost(a, b), "{a:?} -> {b:?}");
+        }
+    }
+}

@@ -13,7 +13,7 @@
 //! Undirected graphs whose arcs cost from 1 to 2 (octile grids; integer costs 1 and 2) take a
 //! leaner search, [`Octile`]: one exact integer key per cost instead of [`Cost`], three
 //! buckets, no settled flags, eight arc slots per node tested without a branch (four at a
-//! time with AVX2). With AVX2, graphs whose arcs cost 1 or √2 (octile grids) are searched 16
+//! time with AVX2). With AVX2, graphs whose arcs cost 1 or √2 (octile grids) are searched 32
 //! targets at a time by [`super::levels`] instead; [`Octile`] then only takes the batches
 //! whose costs pass that engine's level limit.
 
@@ -133,7 +133,7 @@ impl Queue {
 pub(crate) struct Prepared {
     max_arc: Cost,
     octile: Option<OctileArcs>,
-    /// The arcs of the 16-target octile engine, for graphs of unit and √2 arcs that the
+    /// The arcs of the 32-target octile engine, for graphs of unit and √2 arcs that the
     /// [`Octile`] search also takes (it searches the batches the engine cannot).
     levels: Option<super::levels::LevelArcs>,
 }
@@ -156,7 +156,7 @@ pub(crate) struct Scratch<'a> {
     acc: Vec<u64>,
     /// The search for small counts of unit and √2 steps, when the graph allows it.
     octile: Option<Octile<'a>>,
-    /// The 16-target octile engine, when the graph allows it and the processor has AVX2.
+    /// The 32-target octile engine, when the graph allows it and the processor has AVX2.
     levels: Option<super::levels::Levels<'a>>,
 }
 
@@ -227,7 +227,7 @@ impl<'a> Scratch<'a> {
     }
 }
 
-/// Searches `targets` 16 at a time with the octile engine, setting each one's bit in the masks
+/// Searches `targets` 32 at a time with the octile engine, setting each one's bit in the masks
 /// of its optimal arcs in `acc` (zero on entry). `false` when a search passed the engine's
 /// level limit: `acc` is then partly written, and the caller searches the batch again with a
 /// search that overwrites every mask.

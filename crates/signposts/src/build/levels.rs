@@ -1,4 +1,4 @@
-//! The octile engine: 16 targets a search, level by level, in vector registers.
+//! The octile engine: 32 targets a search, level by level, in vector registers.
 //!
 //! For undirected graphs whose arcs cost 1 or √2 (octile grids), with at most four of each
 //! per node. A path's cost is `a + b√2`; in the band `[L, L + 1)` of costs, a cost is
@@ -23,23 +23,37 @@
 //! Arcs cost at least 1, so the costs in band `L` come only from bands `L − 1` (a unit arc, or
 //! a √2 arc without carry) and `L − 2` (a √2 arc with carry). Level `L` looks at each *live*
 //! node (reached by some target, not yet by all it can be): for each of its slots and each
-//! target, the neighbour's cost plus the arc, less `L · 2^30`, is below `2^30` exactly when it
-//! lands in band `L` (neighbours reached at `L` itself, or not reached, never do); the least
-//! such sum over the slots is the node's cost toward that target if it had none. One add,
-//! one compare and one minimum per slot and 16 targets (AVX-512; two of each with AVX2).
+//! target, the neighbour's cost plus the arc, less `L · 2^30`, is below `2^30 − 1` exactly
+//! when it lands in band `L` (neighbours reached at `L` itself never do, nor unreached ones
+//! behind a unit arc: see [`IN_BAND`]); the least such sum over the slots is the node's cost
+//! toward that target if it had none. One add and one minimum per slot and 16 targets, and a
+//! compare for the √2 slots (AVX-512; two of each with AVX2).
 //! A node's optimal moves are read once after the search: slot `s` is optimal toward target
 //! `j` when the neighbour's cost plus the arc equals the node's (the levels can only agree
 //! modulo 4 when they are equal: neighbours' costs differ by at most √2).
 //!
 //! Nodes join the live set when a neighbour is first reached, which is the earliest level
 //! they can gain anything, and leave it once every target in their component has reached
-//! them. Each level looks at the nodes live when it starts, in id order, asking for the
-//! neighbours' states of the node six places ahead.
+//! them. Each level looks at the nodes live when it starts, in id order, asking for the state
+//! of the highest-numbered neighbour of the node six places ahead (the one least likely to be
+//! in cache: on a grid, the next row's).
 //!
 //! Measured against the per-target search ([`super::dijkstra`]'s `Octile`), one thread, 16
 //! nearby targets a search (a prototype of this engine, ns per node and target): brc202d
 //! 6.2 (AVX-512) and 9.7 (AVX2), random512-10-0 9.0 and 12.8, where the per-target search
 //! takes 35–40.
+//!
+//! Then, on an AMD EPYC with AVX-512 (2 cores, whole compressed builds of brc202d, lak303d
+//! and AR0602SR; the same tables): most of a look is its own instructions and branches, not
+//! waiting for memory. Taking out the branches that follow no pattern (whether a look gains
+//! anything, whether it finishes its node, the end of each live word's bits): brc202d 14.2 →
+//! 13.0 s, lak303d 1.55 → 1.33 s. 32 targets a search instead of 16 (two vectors a state with
+//! AVX-512): nodes stay live 18.4 levels a search on brc202d instead of 11.3, 0.58 looks per
+//! node and target instead of 0.71, and a look costs about 1.2 times as much: 13.0 → 12.7 s,
+//! lak303d 1.33 → 1.24 s. No reached test on unit slots: within the noise, kept as it does
+//! less. Prefetching the states of all eight neighbours of the node ahead cost 8% against
+//! none on AR0602SR (27.6 s against 25.5 s), the highest-numbered one alone 25.0 s. The same
+//! search ahead of the prototype measured about 10% faster on large maps on an Intel Xeon.
 
 use core::f64::consts::SQRT_2;
 
@@ -47,7 +61,7 @@ use super::dijkstra::Arcs;
 use crate::NodeId;
 
 /// Targets a search.
-pub(crate) const LANES: usize = 16;
+pub(crate) const LANES: usize = 32;
 
 /// A node's cost toward each of a search's targets.
 #[repr(C, align(64))]
@@ -63,6 +77,13 @@ const SQRT_2_FRAC: u32 = ((SQRT_2 - 1.0) * (1u64 << 29) as f64 + 0.5) as u32 * 2
 
 /// The level field's unit.
 const LEVEL: u32 = 1 << 30;
+
+/// Sums below this land in the band of the level they were taken at. A cost in band is at
+/// most `LEVEL - 2` past the level (bit 0 is zero). An unreached neighbour (all ones) plus a
+/// unit arc, less the level, is `LEVEL - 1` past some level, never below: unit slots need no
+/// test for unreached neighbours, √2 slots do (`frac(√2)` more lands in band once every four
+/// levels).
+const IN_BAND: u32 = LEVEL - 1;
 
 /// A unit arc's and a √2 arc's addend.
 const ARC: [u32; 2] = [LEVEL, LEVEL + SQRT_2_FRAC];
@@ -127,9 +148,9 @@ impl LevelArcs {
 /// The vector instructions a search runs on.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Simd {
-    /// Two 8-lane vectors per state.
+    /// Four 8-lane vectors per state.
     Avx2(super::Avx2),
-    /// One 16-lane vector per state.
+    /// Two 16-lane vectors per state.
     Avx512(super::Avx512),
 }
 
@@ -160,14 +181,14 @@ impl<'a> Levels<'a> {
             states: vec![State([UNREACHED; LANES]); n],
             live: vec![0; n.div_ceil(64)],
             summary: vec![0; n.div_ceil(64 * 64)],
-            list: Vec::new(),
+            list: vec![0; n + 8],
             goals: Vec::new(),
             simd,
             limit: LEVEL_LIMIT,
         }
     }
 
-    /// Searches from up to 16 `targets` and ORs bit `shift + j` into `out[a]` (one word per arc
+    /// Searches from up to 32 `targets` and ORs bit `shift + j` into `out[a]` (one word per arc
     /// of `g`) for every arc `a` that is an optimal first move toward `targets[j]`. `false`
     /// (and `out` unchanged) when a search would pass the level limit.
     pub(crate) fn search(&mut self, g: Arcs<'_>, targets: &[NodeId], shift: u32, out: &mut [u64]) -> bool {
@@ -196,13 +217,17 @@ impl<'a> Levels<'a> {
             self.summary.fill(0);
             return false;
         }
+        // The moves in a pass of their own: read in the look that finishes each node (its
+        // neighbours' states then in cache), brc202d's build took 13.3–13.6 s against
+        // 11.4–11.6 s.
+        let states = self.states.as_ptr();
         for (v, (slots, arc)) in arcs.slots.iter().zip(&arcs.arc).enumerate() {
             // SAFETY: the token in `simd` proves the instructions; slots lead to nodes.
             let masks = match self.simd {
                 #[cfg(target_arch = "x86_64")]
-                Simd::Avx2(_) => unsafe { x86::moves_avx2(&self.states, v, slots) },
+                Simd::Avx2(_) => unsafe { x86::moves_avx2(states, v, slots) },
                 #[cfg(target_arch = "x86_64")]
-                Simd::Avx512(_) => unsafe { x86::moves_avx512(&self.states, v, slots) },
+                Simd::Avx512(_) => unsafe { x86::moves_avx512(states, v, slots) },
                 #[cfg(not(target_arch = "x86_64"))]
                 _ => unreachable!("no token off x86-64"),
             };
@@ -230,7 +255,7 @@ trait Look: Copy {
 /// The search of [`Levels::search`], inlined into each instruction set's copy.
 #[inline(always)]
 fn run<L: Look>(look: L, s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
-    /// Looks ahead for which neighbours' states are asked for.
+    /// Looks ahead for which a neighbour's state is asked for.
     const AHEAD: usize = 6;
     let Levels { arcs, states, live, summary, list, goals, limit, .. } = s;
     let slots = &arcs.slots;
@@ -250,23 +275,31 @@ fn run<L: Look>(look: L, s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
         let c = arcs.component[v];
         goals.iter().find(|&&(gc, _)| gc == c).map_or(0, |&(_, lanes)| lanes)
     };
-    let all = (1u32 << LANES) - 1;
+    let all = u32::MAX >> (32 - LANES);
     let base = states.as_mut_ptr();
     let mut level = 1u32;
     loop {
-        list.clear();
+        // The live nodes in id order, eight at a time: a word's few live bits then take one
+        // round of a loop whose exit is predicted (not one per bit).
+        let mut len = 0;
         for (si, &word) in summary.iter().enumerate() {
             let mut words = word;
             while words != 0 {
                 let wi = si * 64 + words.trailing_zeros() as usize;
                 words &= words - 1;
                 let mut bits = live[wi];
-                while bits != 0 {
-                    list.push((wi * 64) as u32 + bits.trailing_zeros());
-                    bits &= bits - 1;
+                let first = (wi * 64) as u32;
+                let end = len + bits.count_ones() as usize;
+                while len < end {
+                    for slot in &mut list[len..len + 8] {
+                        *slot = first + bits.trailing_zeros();
+                        bits &= bits.wrapping_sub(1);
+                    }
+                    len = end.min(len + 8);
                 }
             }
         }
+        let list = &list[..len];
         if list.is_empty() {
             return true;
         }
@@ -276,9 +309,10 @@ fn run<L: Look>(look: L, s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
         let field = (level % 4) << 30;
         for i in 0..list.len() {
             if let Some(&ahead) = list.get(i + AHEAD) {
-                for &w in &slots[ahead as usize] {
+                let w = slots[ahead as usize].iter().copied().max().unwrap_or(0);
+                for line in 0..LANES / 16 {
                     // SAFETY: slots lead to nodes.
-                    crate::prefetch::prefetch(unsafe { &*base.add(w as usize) });
+                    crate::prefetch::prefetch(unsafe { &(*base.add(w as usize)).0[16 * line] });
                 }
             }
             let v = list[i] as usize;
@@ -289,12 +323,10 @@ fn run<L: Look>(look: L, s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
                     wake(live, summary, w as usize);
                 }
             }
-            if unreached & !gained & goal(v) == 0 {
-                live[v / 64] &= !(1 << (v % 64));
-                if live[v / 64] == 0 {
-                    summary[v / 4096] &= !(1 << ((v / 64) % 64));
-                }
-            }
+            // Without branches: whether a look finishes its node is as good as random.
+            let done = u64::from(unreached & !gained & goal(v) == 0);
+            live[v / 64] &= !(done << (v % 64));
+            summary[v / 4096] &= !(u64::from(live[v / 64] == 0) << ((v / 64) % 64));
         }
         level += 1;
     }
@@ -305,14 +337,14 @@ mod x86 {
     use core::arch::x86_64::{
         __m256i, __m512i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_epi8,
         _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_load_si256, _mm256_min_epu32, _mm256_movemask_ps,
-        _mm256_or_si256, _mm256_set1_epi32, _mm256_setzero_si256, _mm256_srli_epi32, _mm256_store_si256,
-        _mm512_add_epi32, _mm512_cmpeq_epu32_mask, _mm512_cmpneq_epu32_mask, _mm512_load_si512,
-        _mm512_mask_cmpeq_epu32_mask, _mm512_mask_cmplt_epu32_mask, _mm512_mask_min_epu32,
-        _mm512_mask_store_epi32, _mm512_or_si512, _mm512_set1_epi32,
+        _mm256_or_si256, _mm256_set1_epi32, _mm256_store_si256, _mm512_add_epi32, _mm512_cmpeq_epu32_mask,
+        _mm512_cmpneq_epu32_mask, _mm512_load_si512, _mm512_mask_cmpeq_epu32_mask,
+        _mm512_mask_cmplt_epu32_mask, _mm512_mask_min_epu32, _mm512_mask_store_epi32, _mm512_min_epu32,
+        _mm512_or_si512, _mm512_set1_epi32,
     };
 
     use super::super::{Avx2, Avx512};
-    use super::{ARC, LANES, Levels, Look, NodeId, State, UNREACHED};
+    use super::{ARC, IN_BAND, LANES, Levels, Look, NodeId, State, UNREACHED};
 
     /// The search with AVX2.
     ///
@@ -371,23 +403,28 @@ mod x86 {
                 let key =
                     unsafe { _mm256_load_si256((*states.add(w as usize)).0.as_ptr().add(8 * half).cast()) };
                 let sum = _mm256_add_epi32(key, _mm256_set1_epi32(addend(s, level)));
-                best = _mm256_min_epu32(best, _mm256_or_si256(sum, _mm256_cmpeq_epi32(key, none)));
+                best = _mm256_min_epu32(
+                    best,
+                    if s < 4 { sum } else { _mm256_or_si256(sum, _mm256_cmpeq_epi32(key, none)) },
+                );
             }
             // SAFETY: `v` is a node.
             let own_ptr: *mut __m256i = unsafe { (*states.add(v)).0.as_mut_ptr().add(8 * half).cast() };
             // SAFETY: as above, aligned.
             let own = unsafe { _mm256_load_si256(own_ptr) };
             let open = _mm256_cmpeq_epi32(own, none);
-            let in_band = _mm256_cmpeq_epi32(_mm256_srli_epi32::<30>(best), _mm256_setzero_si256());
+            let in_band = _mm256_cmpeq_epi32(
+                _mm256_min_epu32(best, _mm256_set1_epi32((IN_BAND - 1).cast_signed())),
+                best,
+            );
             let gain = _mm256_and_si256(open, in_band);
             let bits = _mm256_movemask_ps(_mm256_castsi256_ps(gain)).cast_unsigned();
             unreached |= _mm256_movemask_ps(_mm256_castsi256_ps(open)).cast_unsigned() << (8 * half);
-            if bits != 0 {
-                gained |= bits << (8 * half);
-                let new = _mm256_or_si256(best, _mm256_set1_epi32(level.cast_signed()));
-                // SAFETY: as above.
-                unsafe { _mm256_store_si256(own_ptr, _mm256_blendv_epi8(own, new, gain)) };
-            }
+            // Stored without a branch: whether a look gains anything follows no pattern.
+            gained |= bits << (8 * half);
+            let new = _mm256_or_si256(best, _mm256_set1_epi32(level.cast_signed()));
+            // SAFETY: as above.
+            unsafe { _mm256_store_si256(own_ptr, _mm256_blendv_epi8(own, new, gain)) };
         }
         (gained, unreached)
     }
@@ -397,50 +434,59 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     unsafe fn look_avx512(states: *mut State, v: usize, slots: &[NodeId; 8], level: u32) -> (u32, u32) {
         let none = _mm512_set1_epi32(-1);
-        let mut best = none;
-        for (s, &w) in slots.iter().enumerate() {
-            // SAFETY: `w` is a node; states are 64-byte aligned.
-            let key: __m512i = unsafe { _mm512_load_si512((*states.add(w as usize)).0.as_ptr().cast()) };
-            let reached = _mm512_cmpneq_epu32_mask(key, none);
-            let sum = _mm512_add_epi32(key, _mm512_set1_epi32(addend(s, level)));
-            best = _mm512_mask_min_epu32(best, reached, best, sum);
-        }
-        // SAFETY: `v` is a node.
-        let own_ptr: *mut i32 = unsafe { (*states.add(v)).0.as_mut_ptr().cast() };
-        // SAFETY: as above, aligned.
-        let own: __m512i = unsafe { _mm512_load_si512(own_ptr.cast()) };
-        let open = _mm512_cmpeq_epu32_mask(own, none);
-        let gain = _mm512_mask_cmplt_epu32_mask(open, best, _mm512_set1_epi32(1 << 30));
-        if gain != 0 {
+        let (mut gained, mut unreached) = (0u32, 0u32);
+        for half in 0..LANES / 16 {
+            let mut best = none;
+            for (s, &w) in slots.iter().enumerate() {
+                // SAFETY: `w` is a node; states are 64-byte aligned, halves too.
+                let key: __m512i =
+                    unsafe { _mm512_load_si512((*states.add(w as usize)).0.as_ptr().add(16 * half).cast()) };
+                let sum = _mm512_add_epi32(key, _mm512_set1_epi32(addend(s, level)));
+                best = if s < 4 {
+                    _mm512_min_epu32(best, sum)
+                } else {
+                    _mm512_mask_min_epu32(best, _mm512_cmpneq_epu32_mask(key, none), best, sum)
+                };
+            }
+            // SAFETY: `v` is a node.
+            let own_ptr: *mut i32 = unsafe { (*states.add(v)).0.as_mut_ptr().add(16 * half).cast() };
+            // SAFETY: as above, aligned.
+            let own: __m512i = unsafe { _mm512_load_si512(own_ptr.cast()) };
+            let open = _mm512_cmpeq_epu32_mask(own, none);
+            let gain = _mm512_mask_cmplt_epu32_mask(open, best, _mm512_set1_epi32(IN_BAND.cast_signed()));
+            // Stored without a branch: whether a look gains anything follows no pattern.
             let new = _mm512_or_si512(best, _mm512_set1_epi32(level.cast_signed()));
             // SAFETY: as above.
             unsafe { _mm512_mask_store_epi32(own_ptr, gain, new) };
+            gained |= u32::from(gain) << (16 * half);
+            unreached |= u32::from(open) << (16 * half);
         }
-        (u32::from(gain), u32::from(open))
+        (gained, unreached)
     }
 
     /// Per slot of `v`, the lanes toward which it is an optimal move (AVX2).
     ///
     /// # Safety
-    /// AVX2; `v` and its slots are below `states.len()`.
+    /// AVX2; `v` and its slots are below the length of `states`' allocation.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn moves_avx2(states: &[State], v: usize, slots: &[NodeId; 8]) -> [u16; 8] {
+    pub(super) unsafe fn moves_avx2(states: *const State, v: usize, slots: &[NodeId; 8]) -> [u32; 8] {
         let none = _mm256_set1_epi32(-1);
-        let mut masks = [0u16; 8];
+        let mut masks = [0u32; 8];
         for half in 0..LANES / 8 {
             // SAFETY: aligned loads of nodes' states.
-            let own = unsafe { _mm256_load_si256(states[v].0.as_ptr().add(8 * half).cast()) };
+            let own = unsafe { _mm256_load_si256((*states.add(v)).0.as_ptr().add(8 * half).cast()) };
             let open = _mm256_cmpeq_epi32(own, none);
             for (s, (&w, mask)) in slots.iter().zip(&mut masks).enumerate() {
                 // SAFETY: as above.
-                let key = unsafe { _mm256_load_si256(states[w as usize].0.as_ptr().add(8 * half).cast()) };
+                let key =
+                    unsafe { _mm256_load_si256((*states.add(w as usize)).0.as_ptr().add(8 * half).cast()) };
                 let sum = _mm256_or_si256(
                     _mm256_add_epi32(key, _mm256_set1_epi32(ARC[s / 4].cast_signed())),
                     _mm256_cmpeq_epi32(key, none),
                 );
                 let optimal = _mm256_andnot_si256(open, _mm256_cmpeq_epi32(sum, own));
                 let bits = _mm256_movemask_ps(_mm256_castsi256_ps(optimal)).cast_unsigned();
-                *mask |= (bits as u16) << (8 * half);
+                *mask |= bits << (8 * half);
             }
         }
         masks
@@ -449,20 +495,26 @@ mod x86 {
     /// Per slot of `v`, the lanes toward which it is an optimal move (AVX-512).
     ///
     /// # Safety
-    /// AVX-512 F; `v` and its slots are below `states.len()`.
+    /// AVX-512 F; `v` and its slots are below the length of `states`' allocation.
     #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn moves_avx512(states: &[State], v: usize, slots: &[NodeId; 8]) -> [u16; 8] {
+    pub(super) unsafe fn moves_avx512(states: *const State, v: usize, slots: &[NodeId; 8]) -> [u32; 8] {
         let none = _mm512_set1_epi32(-1);
-        // SAFETY: aligned loads of nodes' states.
-        let own: __m512i = unsafe { _mm512_load_si512(states[v].0.as_ptr().cast()) };
-        let reached = _mm512_cmpneq_epu32_mask(own, none);
-        core::array::from_fn(|s| {
-            // SAFETY: as above.
-            let key: __m512i = unsafe { _mm512_load_si512(states[slots[s] as usize].0.as_ptr().cast()) };
-            let from = _mm512_cmpneq_epu32_mask(key, none) & reached;
-            let sum = _mm512_add_epi32(key, _mm512_set1_epi32(ARC[s / 4].cast_signed()));
-            _mm512_mask_cmpeq_epu32_mask(from, sum, own)
-        })
+        let mut masks = [0u32; 8];
+        for half in 0..LANES / 16 {
+            // SAFETY: aligned loads of nodes' states.
+            let own: __m512i =
+                unsafe { _mm512_load_si512((*states.add(v)).0.as_ptr().add(16 * half).cast()) };
+            let reached = _mm512_cmpneq_epu32_mask(own, none);
+            for (s, (&w, mask)) in slots.iter().zip(&mut masks).enumerate() {
+                // SAFETY: as above.
+                let key: __m512i =
+                    unsafe { _mm512_load_si512((*states.add(w as usize)).0.as_ptr().add(16 * half).cast()) };
+                let from = _mm512_cmpneq_epu32_mask(key, none) & reached;
+                let sum = _mm512_add_epi32(key, _mm512_set1_epi32(ARC[s / 4].cast_signed()));
+                *mask |= u32::from(_mm512_mask_cmpeq_epu32_mask(from, sum, own)) << (16 * half);
+            }
+        }
+        masks
     }
 
     const _: () = assert!(UNREACHED == u32::MAX, "the all-ones lanes");
@@ -557,7 +609,7 @@ mod tests {
         all
     }
 
-    /// Every arc's mask is exactly the set of targets toward which it is optimal, with 16 and
+    /// Every arc's mask is exactly the set of targets toward which it is optimal, with 32 and
     /// fewer targets, some in other components, with AVX2 and AVX-512.
     #[test]
     fn searches_mark_exactly_the_optimal_arcs() {

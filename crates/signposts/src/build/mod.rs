@@ -90,7 +90,7 @@ impl Vbmi {
 }
 
 /// Proof that the processor has AVX-512 F, made only by [`Avx512::detect`]: the octile
-/// engine ([`levels`]) then holds a node's 16 targets in one vector.
+/// engine ([`levels`]) then holds 16 of a node's targets in one vector.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Avx512(());
 
