@@ -385,8 +385,8 @@ impl GraphBuilder {
     }
 
     /// [`GraphBuilder::build_compressed_with_progress`], with the engines' AVX2 copies when
-    /// `avx2` is given, and the unit build's search buffers sized by `wave_bytes` (see
-    /// [`unit_wave`]); the tables are the same either way.
+    /// `avx2` is given, and the search buffers sized by `wave_bytes` (see
+    /// [`batches_per_worker`]); the tables are the same either way.
     pub(crate) fn build_compressed_using(
         &self,
         progress: impl Fn(Progress) + Sync,
@@ -471,7 +471,7 @@ impl GraphBuilder {
                 symmetric: true,
                 skip: &peel.peeled,
             };
-            fill_runs_weighted(arcs, core, &column, &progress, avx2)
+            fill_runs_weighted(arcs, core, &column, &progress, avx2, wave_bytes)
         } else {
             fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes)
         };
@@ -525,17 +525,18 @@ fn wave_batches(wave: usize) -> usize {
     wave.max(1)
 }
 
-/// Bytes the unit build's search buffers may take: each worker takes as many batches a wave
+/// Bytes the searches' buffers may take: each worker takes as many batches a wave
 /// (from 2 to 8) as fit in it.
 const WAVE_BYTES: usize = 512 << 20;
 
-/// Batches per worker in a wave of the unit build, whose searches leave `batch_bytes` each,
-/// within `wave_bytes` ([`WAVE_BYTES`] but in tests).
+/// Batches per worker in a wave of a build whose searches leave `batch_bytes` each, within
+/// `wave_bytes` ([`WAVE_BYTES`] but in tests).
 ///
 /// The workers wait at the end of each wave for its slowest batch; more batches a wave wait
 /// less often. On 2 cores, 8 batches a worker against 2 (medians of 2 alternating runs):
-/// random512-10-0 61.7 → 55.9 s, `64room_000` 55.2 → 52.5 s (buffers of 483 and 504 MB).
-fn unit_wave(wave_bytes: usize, batch_bytes: usize) -> usize {
+/// random512-10-0 61.7 → 55.9 s, `64room_000` 55.2 → 52.5 s (buffers of 483 and 504 MB);
+/// brc202d's octile build, 8 against 4: 10.6 s against 10.7–11.4 s.
+fn batches_per_worker(wave_bytes: usize, batch_bytes: usize) -> usize {
     (wave_bytes / wave_batches(1).saturating_mul(batch_bytes).max(1)).clamp(2, 8)
 }
 
@@ -610,12 +611,13 @@ fn fill_runs_weighted(
     column: &[u32],
     progress: &(dyn Fn(Progress) + Sync),
     avx2: Option<build::Avx2>,
+    wave_bytes: usize,
 ) -> Vec<RowBuilder> {
     const WIDTH: usize = build::dijkstra::BATCH;
-    const WAVE: usize = 4;
     let n = g.offsets.len() - 1;
     let total = order.len().div_ceil(WIDTH);
-    let span = wave_batches(WAVE) * WIDTH;
+    let wave = batches_per_worker(wave_bytes, g.heads.len() * core::mem::size_of::<u64>());
+    let span = wave_batches(wave) * WIDTH;
     let neighbors = |v: usize| &g.heads[g.offsets[v] as usize..g.offsets[v + 1] as usize];
     let batched = build::order::compact_batches(neighbors, order, column, span, build::levels::LANES, OCTET);
     let octet_slot = octet_slots(&batched, column, span);
@@ -643,7 +645,7 @@ fn fill_runs_weighted(
         octets.push(bitmaps, row);
     };
     let prepared = build::dijkstra::Prepared::new(g, n);
-    in_waves(n, total, WAVE, || build::dijkstra::Scratch::new(&prepared, n, avx2), search, fold)
+    in_waves(n, total, wave, || build::dijkstra::Scratch::new(&prepared, n, avx2), search, fold)
 }
 
 /// Where each searched octet goes in its wave's bitmaps, in bytes, for targets searched in the
@@ -771,7 +773,7 @@ fn fill_runs_lanes<const LANES: usize>(
     let n = g.nodes();
     // Move bitmaps kept per node: as many as the largest degree.
     let moves = (0..n).map(|v| g.arcs(v).len()).max().unwrap_or(0);
-    let wave = unit_wave(wave_bytes, n * moves * core::mem::size_of::<[u64; LANES]>());
+    let wave = batches_per_worker(wave_bytes, n * moves * core::mem::size_of::<[u64; LANES]>());
     let width = 64 * LANES;
     let total = order.len().div_ceil(width);
     let waves = wave_batches(wave);
