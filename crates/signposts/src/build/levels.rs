@@ -54,6 +54,16 @@
 //! less. Prefetching the states of all eight neighbours of the node ahead cost 8% against
 //! none on AR0602SR (27.6 s against 25.5 s), the highest-numbered one alone 25.0 s. The same
 //! search ahead of the prototype measured about 10% faster on large maps on an Intel Xeon.
+//!
+//! Tried and dropped (same machine, alternating runs): 64 targets a search, four vectors a
+//! state (brc202d 11.5–11.9 s against 11.2–12.1 s, AR0602SR 24.7–24.9 s against 23.0–24.8
+//! s); reading a node's moves in the look that finishes it (see [`Levels::search`]); the
+//! moves pass leaving each state unreached once read for the last time, instead of a fill
+//! before each search, and each look's state stored whole instead of by a masked store (no
+//! faster on either map); the prefetched slot precomputed per node, and a shortcut for the
+//! goals of graphs in one piece (no faster on brc202d). Large maps cost about the same per
+//! node and target as brc202d (11–12.5 ns of wall time on 2 cores): a search's cost is set by
+//! how many levels its nodes stay live, about its targets' spread.
 
 use core::f64::consts::SQRT_2;
 
