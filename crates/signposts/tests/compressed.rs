@@ -293,9 +293,9 @@ fn many_components_across_waves_answer_like_the_dense_table() {
 }
 
 /// An octile grid of several waves of batches (the weighted build regroups each wave's
-/// targets into compact groups for the 16-and-more-target octile search, and puts the
-/// octets back in column order), with walls that cut it into several components: sampled
-/// targets from every cell against the dense table.
+/// targets into compact groups for the octile engine's searches of 32, and puts the octets
+/// back in column order), with walls that cut it into several components: sampled targets
+/// from every cell against the dense table.
 #[test]
 fn octile_grids_across_waves_answer_like_the_dense_table() {
     let (width, height) = (64u32, 40u32);
