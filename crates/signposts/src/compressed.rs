@@ -471,7 +471,8 @@ impl GraphBuilder {
                 symmetric: true,
                 skip: &peel.peeled,
             };
-            fill_runs_weighted(arcs, core, &column, &progress, avx2, wave_bytes)
+            let bitalg = vbmi.and_then(build::Bitalg::detect);
+            fill_runs_weighted(arcs, core, &column, &progress, (avx2, bitalg), wave_bytes)
         } else {
             fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes)
         };
@@ -599,38 +600,68 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
 /// batch (the dense build's weighted engine); a batch leaves one mask of targets per arc.
 ///
 /// Octile grids are searched 32 targets at a time ([`build::levels`]), and a group costs time
-/// in proportion to how long its nodes stay live, about its diameter: the targets are
-/// regrouped within each wave into balls of 32 ([`build::order::compact_batches`], in octets),
-/// and the fold puts the octets back in column order. brc202d's whole build 12.2–13.0 s →
-/// 11.7 s (2 cores, AVX-512). With 16 targets a search, lak303d's nodes stayed live 10.2
-/// levels a search for runs of the column order, 10.0 for balls of octets, 9.2 for balls of
-/// single targets. Balls of single targets, whose bits the fold then moves one at a time,
-/// searched about 12% faster but built no faster (32 targets a search: brc202d 11.6 s against
-/// 10.8–12.1 s, AR0602SR 25.9 s against 23.3–24.4 s).
+/// in proportion to how many levels its nodes stay live, about its targets' spread: the
+/// targets are regrouped into balls of 32 within spans of the column order
+/// ([`build::order::compact_batches`]), and the fold puts each node's bits back in column
+/// order. With `bitalg` (AVX-512 with byte permutes and bit shuffles) the balls are of single
+/// targets within spans of up to 512 ([`BitPlan`]), and the fold moves 64 bits with two
+/// instructions; otherwise they are balls of octets within each wave, moved a byte at a time.
+///
+/// Measured on 2 cores with AVX-512 (the same tables): looks per node and target, balls of
+/// octets within waves of 1,024 against balls of single targets within spans of 512, brc202d
+/// 0.546 → 0.443, AR0602SR 0.459 → 0.405, lak303d 0.468 → 0.411. Earlier, with 16 targets a
+/// search, lak303d's nodes stayed live 10.2 levels a search for runs of the column order,
+/// 10.0 for balls of octets, 9.2 for balls of single targets; whose bits a fold moving one at
+/// a time ate the time saved (brc202d 11.6 s against 10.8–12.1 s).
 fn fill_runs_weighted(
     g: build::dijkstra::Arcs<'_>,
     order: &[NodeId],
     column: &[u32],
     progress: &(dyn Fn(Progress) + Sync),
-    avx2: Option<build::Avx2>,
+    (avx2, bitalg): (Option<build::Avx2>, Option<build::Bitalg>),
     wave_bytes: usize,
 ) -> Vec<RowBuilder> {
     const WIDTH: usize = build::dijkstra::BATCH;
     let n = g.offsets.len() - 1;
     let total = order.len().div_ceil(WIDTH);
     let wave = batches_per_worker(wave_bytes, g.heads.len() * core::mem::size_of::<u64>());
-    let span = wave_batches(wave) * WIDTH;
     let neighbors = |v: usize| &g.heads[g.offsets[v] as usize..g.offsets[v + 1] as usize];
-    let batched = build::order::compact_batches(neighbors, order, column, span, build::levels::LANES, OCTET);
-    let octet_slot = octet_slots(&batched, column, span);
+    // With bit shuffles, balls of single targets within spans of up to 512 columns; else balls
+    // of octets within each wave.
+    let (span, unit) = match bitalg {
+        Some(_) => (bit_span(wave_batches(wave)), 1),
+        None => (wave_batches(wave) * WIDTH, OCTET),
+    };
+    let batched = build::order::compact_batches(neighbors, order, column, span, build::levels::LANES, unit);
     let done = AtomicUsize::new(0);
     let search = |scratch: &mut build::dijkstra::Scratch<'_>, batch: usize, acc: &mut Vec<u64>| {
         let first = batch * WIDTH;
         scratch.search_batch(g, &batched[first..batched.len().min(first + WIDTH)], acc);
         progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
     };
+    let prepared = build::dijkstra::Prepared::new(g, n);
+    let scratch = || build::dijkstra::Scratch::new(&prepared, n, avx2);
     // A batch's masks are one bitmap of its 64 searched targets per arc: per node, one word
     // per move.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bitalg) = bitalg {
+        let plans = BitPlan::plan(&batched, column, span);
+        let fold = |bitmaps: &mut Vec<u64>,
+                    v: usize,
+                    row: &mut RowBuilder,
+                    first_batch: usize,
+                    wave: &[Vec<u64>]| {
+            let arcs = g.offsets[v] as usize..g.offsets[v + 1] as usize;
+            let start = first_batch * WIDTH;
+            bitmaps.clear();
+            bitmaps.resize(arcs.len() * wave.len(), 0);
+            vbmi::fold_bits(bitalg, &plans[start / span..], span / 64, arcs.clone(), wave, bitmaps);
+            let end = order.len().min(start + wave.len() * WIDTH);
+            row.push_masks(start as u32, end - start, bitmaps, arcs.len());
+        };
+        return in_waves(n, total, wave, scratch, search, fold);
+    }
+    let octet_slot = octet_slots(&batched, column, span);
     let fold = |(bytes, bitmaps): &mut (Vec<u8>, Vec<u64>),
                 v: usize,
                 row: &mut RowBuilder,
@@ -646,8 +677,52 @@ fn fill_runs_weighted(
         }
         octets.push(bitmaps, row);
     };
-    let prepared = build::dijkstra::Prepared::new(g, n);
-    in_waves(n, total, wave, || build::dijkstra::Scratch::new(&prepared, n, avx2), search, fold)
+    in_waves(n, total, wave, scratch, search, fold)
+}
+
+/// Columns a span of the weighted fold with bit shuffles, for waves of `batches` batches: the
+/// most batches, up to 8 (one 512-bit vector of masks), that divide the wave, so that no span
+/// crosses waves.
+fn bit_span(batches: usize) -> usize {
+    (1..=8).rev().find(|d| batches.is_multiple_of(*d)).unwrap_or(1) * 64
+}
+
+/// Where each bit of one span of columns comes from in its batches' masks (up to 8 batches of
+/// 64 searched targets, one 512-bit vector), for the weighted fold with bit shuffles: bit `b`
+/// of the span's word `k` is bit `bit[k][b] % 8` of byte `index[k][b]` of the vector (`bit`
+/// as the shuffle takes it, counted within the byte's quadword), when bit `b` of `valid[k]`
+/// is set.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone)]
+struct BitPlan {
+    index: [[u8; 64]; 8],
+    bit: [[u8; 64]; 8],
+    valid: [u64; 8],
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BitPlan {
+    /// The plans of the spans of `span` columns, for targets searched in the order `batched`
+    /// ([`build::order::compact_batches`] of single targets within those spans).
+    fn plan(batched: &[NodeId], column: &[u32], span: usize) -> Vec<BitPlan> {
+        debug_assert!(span <= 512 && span.is_multiple_of(64));
+        batched
+            .chunks(span)
+            .enumerate()
+            .map(|(s, searched)| {
+                let mut plan = BitPlan { index: [[0; 64]; 8], bit: [[0; 64]; 8], valid: [0; 8] };
+                for (q, &v) in searched.iter().enumerate() {
+                    let o = column[v as usize] as usize - s * span;
+                    debug_assert!(o < span, "a target stays in its span");
+                    let (k, b) = (o / 64, o % 64);
+                    plan.index[k][b] = (q / 8) as u8;
+                    plan.bit[k][b] = (8 * (b % 8) + q % 8) as u8;
+                    plan.valid[k] |= 1 << b;
+                }
+                plan
+            })
+            .collect()
+    }
 }
 
 /// Where each searched octet goes in its wave's bitmaps, in bytes, for targets searched in the
@@ -890,12 +965,14 @@ impl Gather {
 mod vbmi {
     use core::arch::x86_64::{
         __m256i, _mm256_loadu_si256, _mm256_setzero_si256, _mm512_castsi256_si512, _mm512_inserti64x4,
-        _mm512_loadu_si512, _mm512_mask_storeu_epi64, _mm512_maskz_loadu_epi64,
-        _mm512_maskz_permutex2var_epi8, _mm512_or_si512,
+        _mm512_loadu_si512, _mm512_mask_bitshuffle_epi64_mask, _mm512_mask_storeu_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_maskz_permutex2var_epi8, _mm512_or_si512, _mm512_permutexvar_epi8,
+        _mm512_setzero_si512,
     };
+    use core::ops::Range;
 
-    use super::Gather;
-    use crate::build::Vbmi;
+    use super::{BitPlan, Gather};
+    use crate::build::{Bitalg, Vbmi};
 
     /// Writes a wave's bitmaps of one node (`bitmaps`, zeros on entry: `words` per move, one
     /// move after the other) from `lanes(b)`, the node's lanes in batch `b` of the wave (`None`
@@ -949,6 +1026,68 @@ mod vbmi {
                 unsafe {
                     let old = _mm512_maskz_loadu_epi64(keep, to.as_ptr().cast());
                     _mm512_mask_storeu_epi64(to.as_mut_ptr().cast(), keep, _mm512_or_si512(old, bytes));
+                }
+            }
+        }
+    }
+
+    /// Writes one node's bitmaps of a wave (`bitmaps`: one word per move and batch, one move
+    /// after the other) from its arcs' masks in each of the wave's batches (`wave`), by the
+    /// plans of the wave's spans of `plans[0]`'s width (`plans`, from the wave's first span on).
+    ///
+    /// # Panics
+    /// If `bitmaps` is not one word per arc and batch, a node has more than 8 arcs, or `plans`
+    /// has too few spans.
+    pub(super) fn fold_bits(
+        token: Bitalg,
+        plans: &[BitPlan],
+        span_words: usize,
+        arcs: Range<usize>,
+        wave: &[Vec<u64>],
+        bitmaps: &mut [u64],
+    ) {
+        assert_eq!(bitmaps.len(), arcs.len() * wave.len(), "a word per arc and batch");
+        assert!(arcs.len() <= 8 && (1..=8).contains(&span_words), "8 moves and 8 words a span at most");
+        assert!(plans.len() >= wave.len().div_ceil(span_words), "a plan per span");
+        assert!(wave.iter().all(|acc| acc.len() >= arcs.end), "masks of the arcs");
+        // SAFETY: the token exists only when the processor has AVX-512 F, BW, VBMI and BITALG.
+        unsafe { fold_bits_bitalg(token, plans, span_words, arcs, wave, bitmaps) }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
+    fn fold_bits_bitalg(
+        _: Bitalg,
+        plans: &[BitPlan],
+        span_words: usize,
+        arcs: Range<usize>,
+        wave: &[Vec<u64>],
+        bitmaps: &mut [u64],
+    ) {
+        let words = wave.len();
+        let moves = arcs.len();
+        let mut sources = [_mm512_setzero_si512(); 8];
+        for (s, (batches, plan)) in wave.chunks(span_words).zip(plans).enumerate() {
+            // Each move's masks of the span's batches, as one vector.
+            for (source, a) in sources.iter_mut().zip(arcs.clone()) {
+                let mut masks = [0u64; 8];
+                for (mask, acc) in masks.iter_mut().zip(batches) {
+                    *mask = acc[a];
+                }
+                // SAFETY: `masks` is 64 bytes.
+                *source = unsafe { _mm512_loadu_si512(masks.as_ptr().cast()) };
+            }
+            for k in 0..batches.len() {
+                // SAFETY: each plan row is 64 bytes.
+                let (index, bit) = unsafe {
+                    (
+                        _mm512_loadu_si512(plan.index[k].as_ptr().cast()),
+                        _mm512_loadu_si512(plan.bit[k].as_ptr().cast()),
+                    )
+                };
+                for (m, &source) in sources[..moves].iter().enumerate() {
+                    let bytes = _mm512_permutexvar_epi8(index, source);
+                    bitmaps[m * words + s * span_words + k] =
+                        _mm512_mask_bitshuffle_epi64_mask(plan.valid[k], bytes, bit);
                 }
             }
         }

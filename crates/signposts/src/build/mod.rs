@@ -89,6 +89,23 @@ impl Vbmi {
     }
 }
 
+/// Proof that the processor has AVX-512 with byte permutes and bit shuffles (F, BW, VBMI and
+/// BITALG), made only by [`Bitalg::detect`]: the compressed build's weighted fold then moves a
+/// node's bits back to column order 64 at a time.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bitalg(());
+
+impl Bitalg {
+    /// `Some` when the processor, which has byte permutes, also has AVX-512 BITALG.
+    pub(crate) fn detect(_: Vbmi) -> Option<Bitalg> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx512bitalg") {
+            return Some(Bitalg(()));
+        }
+        None
+    }
+}
+
 /// Proof that the processor has AVX-512 F, made only by [`Avx512::detect`]: the octile
 /// engine ([`levels`]) then holds 16 of a node's targets in one vector.
 #[derive(Debug, Clone, Copy)]
