@@ -601,18 +601,23 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
 ///
 /// Octile grids are searched 32 targets at a time ([`build::levels`]), and a group costs time
 /// in proportion to how many levels its nodes stay live, about its targets' spread: the
-/// targets are regrouped into balls of 32 within spans of the column order
-/// ([`build::order::compact_batches`]), and the fold puts each node's bits back in column
-/// order. With `bitalg` (AVX-512 with byte permutes and bit shuffles) the balls are of single
-/// targets within spans of up to 512 ([`BitPlan`]), and the fold moves 64 bits with two
-/// instructions; otherwise they are balls of octets within each wave, moved a byte at a time.
+/// targets are regrouped within spans of the column order, and the fold puts each node's bits
+/// back in column order. With `bitalg` (AVX-512 with byte permutes and bit shuffles) single
+/// targets are regrouped, by recursive bisection ([`build::order::bisected_batches`]) within
+/// spans of up to 512 ([`BitPlan`]), and the fold moves 64 bits with two instructions;
+/// otherwise octets, in balls within each wave ([`build::order::compact_batches`]), moved a
+/// byte at a time.
 ///
-/// Measured on 2 cores with AVX-512 (the same tables): looks per node and target, balls of
-/// octets within waves of 1,024 against balls of single targets within spans of 512, brc202d
-/// 0.546 → 0.443, AR0602SR 0.459 → 0.405, lak303d 0.468 → 0.411. Earlier, with 16 targets a
+/// Measured on 2 cores with AVX-512 (the same tables), looks per node and target: balls of
+/// octets within waves of 1,024, balls of single targets within spans of 512, and bisection
+/// within spans of 512: brc202d 0.546, 0.443, 0.392; AR0602SR 0.459, 0.405, 0.356; lak303d
+/// 0.468, 0.411, 0.365; a 192×192 corner of random512-10-0 0.424 (balls) and 0.358 (bisection).
+/// Balls of single targets within spans of 256, 1,024, 4,096 and 16,384 made 0.414, 0.438,
+/// 0.473 and 0.477 looks there (the last balls of a span take what is left, ragged);
+/// bisection within spans of 2,048 and 16,384, 0.350 and 0.352. Earlier, with 16 targets a
 /// search, lak303d's nodes stayed live 10.2 levels a search for runs of the column order,
-/// 10.0 for balls of octets, 9.2 for balls of single targets; whose bits a fold moving one at
-/// a time ate the time saved (brc202d 11.6 s against 10.8–12.1 s).
+/// 10.0 for balls of octets, 9.2 for balls of single targets, whose bits a fold moving one at
+/// a time then ate the time saved (brc202d 11.6 s against 10.8–12.1 s).
 fn fill_runs_weighted(
     g: build::dijkstra::Arcs<'_>,
     order: &[NodeId],
@@ -626,13 +631,15 @@ fn fill_runs_weighted(
     let total = order.len().div_ceil(WIDTH);
     let wave = batches_per_worker(wave_bytes, g.heads.len() * core::mem::size_of::<u64>());
     let neighbors = |v: usize| &g.heads[g.offsets[v] as usize..g.offsets[v + 1] as usize];
-    // With bit shuffles, balls of single targets within spans of up to 512 columns; else balls
-    // of octets within each wave.
-    let (span, unit) = match bitalg {
-        Some(_) => (bit_span(wave_batches(wave)), 1),
-        None => (wave_batches(wave) * WIDTH, OCTET),
+    // With bit shuffles, groups of single targets cut by bisection within spans of up to 512
+    // columns; else balls of octets within each wave.
+    let (span, batched) = if bitalg.is_some() {
+        let span = bit_span(wave_batches(wave));
+        (span, build::order::bisected_batches(neighbors, order, column, span, build::levels::LANES))
+    } else {
+        let span = wave_batches(wave) * WIDTH;
+        (span, build::order::compact_batches(neighbors, order, column, span, build::levels::LANES, OCTET))
     };
-    let batched = build::order::compact_batches(neighbors, order, column, span, build::levels::LANES, unit);
     let done = AtomicUsize::new(0);
     let search = |scratch: &mut build::dijkstra::Scratch<'_>, batch: usize, acc: &mut Vec<u64>| {
         let first = batch * WIDTH;

@@ -186,6 +186,74 @@ pub(crate) fn compact_batches<'a>(
     batched
 }
 
+/// Regroups `order` for the search by recursive bisection: each `span` of consecutive
+/// positions is cut in two, again and again, until every part holds `width` targets, each
+/// cut a multiple of `width` from one end of the part's longest breadth-first path (over the
+/// part's own targets). Only a short span's last group is short. `column[v]` is `v`'s
+/// position in `order` (anything past `order.len()` for nodes not in it); `span` is a
+/// multiple of `width`.
+///
+/// Returns the searched order: `batched[p]` is target `p % width` of group `p / width`.
+pub(crate) fn bisected_batches<'a>(
+    neighbors: impl Fn(usize) -> &'a [NodeId],
+    order: &[NodeId],
+    column: &[u32],
+    span: usize,
+    width: usize,
+) -> Vec<NodeId> {
+    debug_assert!(span.is_multiple_of(width));
+    let mut batched = Vec::with_capacity(order.len());
+    // Per position of the span: which part it is in (a stamp), and its distance in a sweep.
+    let (mut part, mut dist) = (vec![0u32; span], vec![u32::MAX; span]);
+    let mut stamp = 0u32;
+    let mut queue = Vec::with_capacity(span);
+    let mut parts: Vec<Vec<u32>> = Vec::new();
+    for range in (0..order.len()).step_by(span) {
+        let end = order.len().min(range + span);
+        parts.push((0..(end - range) as u32).collect());
+        while let Some(mut set) = parts.pop() {
+            if set.len() <= width {
+                batched.extend(set.iter().map(|&p| order[range + p as usize]));
+                continue;
+            }
+            stamp += 1;
+            for &p in &set {
+                part[p as usize] = stamp;
+            }
+            // Breadth-first within the part from `from`: the distances, and the last reached.
+            let mut sweep = |from: u32| {
+                for &p in &set {
+                    dist[p as usize] = u32::MAX;
+                }
+                queue.clear();
+                queue.push(from);
+                dist[from as usize] = 0;
+                let mut head = 0;
+                while let Some(&p) = queue.get(head) {
+                    head += 1;
+                    for &w in neighbors(order[range + p as usize] as usize) {
+                        let q = (column[w as usize] as usize).wrapping_sub(range);
+                        if q < end - range && part[q] == stamp && dist[q] == u32::MAX {
+                            dist[q] = dist[p as usize] + 1;
+                            queue.push(q as u32);
+                        }
+                    }
+                }
+                queue[queue.len() - 1]
+            };
+            let far = sweep(set[0]);
+            let end_of_path = sweep(far);
+            sweep(end_of_path);
+            // Targets the sweep did not reach (other pieces of the part) sort last.
+            set.sort_unstable_by_key(|&p| (dist[p as usize], p));
+            let rest = set.split_off(set.len().div_ceil(width) / 2 * width);
+            parts.push(rest);
+            parts.push(set);
+        }
+    }
+    batched
+}
+
 #[cfg(test)]
 mod tests {
     use super::{compact_batches, dfs_order};
