@@ -549,7 +549,7 @@ fn batches_per_worker(wave_bytes: usize, batch_bytes: usize) -> usize {
 /// Each batch takes fresh scratch (`scratch()`, zeroed just before its search): reusing a
 /// worker's scratch across batches measured 1.5× slower on AR0602SR and random512-40-0. On 2
 /// cores, with 2 batches a worker, the workers waited for a wave's slowest batch about 16% of
-/// the search time (larger waves wait less: [`unit_wave`]); searching the next wave while
+/// the search time (larger waves wait less: [`batches_per_worker`]); searching the next wave while
 /// folding this one (two sets of buffers, `rayon::join`) measured 8% slower.
 fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,

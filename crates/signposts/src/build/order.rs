@@ -256,7 +256,7 @@ pub(crate) fn bisected_batches<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::{compact_batches, dfs_order};
+    use super::{bisected_batches, compact_batches, dfs_order};
     use crate::GraphBuilder;
 
     #[test]
@@ -306,5 +306,55 @@ mod tests {
         // 399 targets in octets: 49 whole ones and a short one, searched last.
         let batched = compact_batches(neighbors, cut, &column, 96, 24, 8);
         assert_eq!(column[batched[batched.len() - 1] as usize] as usize, 398);
+    }
+
+    /// Bisection keeps each target in its span, cuts every group but a short span's last to
+    /// the full width, and cuts compact groups where runs of the depth-first order are strips.
+    #[test]
+    fn bisected_batches_are_compact_and_stay_in_their_spans() {
+        let (w, h) = (30u32, 25u32);
+        let mut builder = GraphBuilder::new((w * h) as usize);
+        for y in 0..h {
+            for x in 0..w {
+                let v = y * w + x;
+                if x + 1 < w {
+                    builder.connect(v, v + 1);
+                }
+                if y + 1 < h {
+                    builder.connect(v, v + w);
+                }
+            }
+        }
+        let neighbors = |v: usize| builder.neighbors(v as u32);
+        let order = dfs_order((w * h) as usize, neighbors, &vec![false; (w * h) as usize]);
+        let mut column = vec![0u32; order.len()];
+        for (c, &v) in order.iter().enumerate() {
+            column[v as usize] = c as u32;
+        }
+        // Half-perimeter of a group's bounding box.
+        let extent = |group: &[u32]| {
+            let (xs, ys): (Vec<u32>, Vec<u32>) = group.iter().map(|&v| (v % w, v / w)).unzip();
+            let spread = |c: &[u32]| c.iter().max().unwrap() - c.iter().min().unwrap() + 1;
+            spread(&xs) + spread(&ys)
+        };
+        let (span, width) = (256, 32);
+        let batched = bisected_batches(neighbors, &order, &column, span, width);
+        let (mut sorted, mut all) = (batched.clone(), order.clone());
+        sorted.sort_unstable();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "every target searched exactly once");
+        for (p, &v) in batched.iter().enumerate() {
+            assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
+        }
+        // 750 targets: two spans of 256 and one of 238, whose last group holds 14.
+        let groups: Vec<&[u32]> = batched.chunks(width).collect();
+        assert_eq!(groups.len(), 24);
+        assert_eq!(groups[23].len(), 750 - 23 * 32);
+        // Runs of the depth-first order span 15 to 32 rows and columns together here.
+        let mean = |extents: &[u32]| f64::from(extents.iter().sum::<u32>()) / extents.len() as f64;
+        let cut: Vec<u32> = groups[..23].iter().map(|g| extent(g)).collect();
+        let runs: Vec<u32> = order.chunks(width).map(extent).collect();
+        assert!(cut[..16].iter().all(|&e| e <= 20), "groups of whole spans: {cut:?}");
+        assert!(mean(&cut) <= 17.0 && mean(&runs) >= 22.0, "{cut:?} against {runs:?}");
     }
 }
