@@ -549,8 +549,8 @@ fn batches_per_worker(wave_bytes: usize, batch_bytes: usize) -> usize {
 /// Each batch takes fresh scratch (`scratch()`, zeroed just before its search): reusing a
 /// worker's scratch across batches measured 1.5× slower on AR0602SR and random512-40-0. On 2
 /// cores, with 2 batches a worker, the workers waited for a wave's slowest batch about 16% of
-/// the search time (larger waves wait less: [`batches_per_worker`]); searching the next wave while
-/// folding this one (two sets of buffers, `rayon::join`) measured 8% slower.
+/// the search time (larger waves wait less: [`batches_per_worker`]); searching the next wave
+/// while folding this one (two sets of buffers, `rayon::join`) measured 8% slower.
 fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,
     total: usize,
@@ -710,7 +710,7 @@ struct BitPlan {
 #[cfg(target_arch = "x86_64")]
 impl BitPlan {
     /// The plans of the spans of `span` columns, for targets searched in the order `batched`
-    /// ([`build::order::compact_batches`] of single targets within those spans).
+    /// (a regrouping within those spans: [`build::order::bisected_batches`]).
     fn plan(batched: &[NodeId], column: &[u32], span: usize) -> Vec<BitPlan> {
         debug_assert!(span <= 512 && span.is_multiple_of(64));
         batched
@@ -1040,7 +1040,8 @@ mod vbmi {
 
     /// Writes one node's bitmaps of a wave (`bitmaps`: one word per move and batch, one move
     /// after the other) from its arcs' masks in each of the wave's batches (`wave`), by the
-    /// plans of the wave's spans of `plans[0]`'s width (`plans`, from the wave's first span on).
+    /// plans of the wave's spans of `span_words` batches (`plans`, from the wave's first span
+    /// on).
     ///
     /// # Panics
     /// If `bitmaps` is not one word per arc and batch, a node has more than 8 arcs, or `plans`
