@@ -365,8 +365,8 @@ mod x86 {
     /// The search with AVX2.
     ///
     /// # Safety
-    /// The processor has AVX2 (a token in `s.simd` proves it).
-    #[target_feature(enable = "avx2,bmi1")]
+    /// The processor has AVX2, BMI1 and POPCNT (a token in `s.simd` proves it).
+    #[target_feature(enable = "avx2,bmi1,popcnt")]
     pub(super) unsafe fn run_avx2(s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
         let super::Simd::Avx2(token) = s.simd else { unreachable!("called for AVX2") };
         super::run(token, s, targets)
@@ -375,8 +375,9 @@ mod x86 {
     /// The search with AVX-512.
     ///
     /// # Safety
-    /// The processor has AVX-512 F (a token in `s.simd` proves it).
-    #[target_feature(enable = "avx2,avx512f,bmi1")]
+    /// The processor has AVX-512 F, AVX2, BMI1 and POPCNT (a token in `s.simd` proves it: an
+    /// AVX-512 search is only made from an AVX2 token).
+    #[target_feature(enable = "avx2,avx512f,bmi1,popcnt")]
     pub(super) unsafe fn run_avx512(s: &mut Levels<'_>, targets: &[NodeId]) -> bool {
         let super::Simd::Avx512(token) = s.simd else { unreachable!("called for AVX-512") };
         super::run(token, s, targets)

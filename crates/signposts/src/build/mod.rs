@@ -52,16 +52,21 @@ impl Progress {
     }
 }
 
-/// Proof that the processor has AVX2, made only by [`Avx2::detect`]: the engines then run
-/// copies of their inner loops compiled for it.
+/// Proof that the processor has AVX2, BMI1 and POPCNT (every processor with AVX2 has the
+/// other two), made only by [`Avx2::detect`]: the engines then run copies of their inner
+/// loops compiled for them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Avx2(());
 
 impl Avx2 {
-    /// `Some` when the processor has AVX2 (never on other architectures than x86-64).
+    /// `Some` when the processor has AVX2, BMI1 and POPCNT (never on other architectures than
+    /// x86-64).
     pub(crate) fn detect() -> Option<Avx2> {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("popcnt")
+        {
             return Some(Avx2(()));
         }
         None
