@@ -192,11 +192,12 @@ pub(crate) fn compact_batches<'a>(
 }
 
 /// Regroups `order` for the search by recursive bisection: each `span` of consecutive
-/// positions is cut in two, again and again, until every part holds `width` targets, each
-/// cut a multiple of `width` targets nearest one end of a long breadth-first path over the
-/// part's own targets (the last of three sweeps, each from where the one before ended). Only a short span's last group is short. `column[v]` is `v`'s
-/// position in `order` (anything past `order.len()` for nodes not in it); `span` is a
-/// multiple of `width`.
+/// positions is cut in two, again and again, until every part holds `width` targets. Each cut
+/// is a multiple of `width` targets along a long path through the part: its ends `a` and `b`
+/// are found by a double breadth-first sweep over the part's own targets, and the targets
+/// nearer `b` than `a` by the most come first. Only a short span's last group is short.
+/// `column[v]` is `v`'s position in `order` (anything past `order.len()` for nodes not in
+/// it); `span` is a multiple of `width`.
 ///
 /// Returns the searched order: `batched[p]` is target `p % width` of group `p / width`.
 pub(crate) fn bisected_batches<'a>(
@@ -208,8 +209,9 @@ pub(crate) fn bisected_batches<'a>(
 ) -> Vec<NodeId> {
     debug_assert!(span.is_multiple_of(width));
     let mut batched = Vec::with_capacity(order.len());
-    // Per position of the span: which part it is in (a stamp), and its distance in a sweep.
-    let (mut part, mut dist) = (vec![0u32; span], vec![u32::MAX; span]);
+    // Per position of the span: which part it is in (a stamp), and its distances from the two
+    // ends of the part's path.
+    let (mut part, mut from_a, mut from_b) = (vec![0u32; span], vec![0u32; span], vec![0u32; span]);
     let mut stamp = 0u32;
     let mut queue = Vec::with_capacity(span);
     let mut parts: Vec<Vec<u32>> = Vec::new();
@@ -226,7 +228,7 @@ pub(crate) fn bisected_batches<'a>(
                 part[p as usize] = stamp;
             }
             // Breadth-first within the part from `from`: the distances, and the last reached.
-            let mut sweep = |from: u32| {
+            let sweep = |from: u32, dist: &mut [u32], queue: &mut Vec<u32>| {
                 for &p in &set {
                     dist[p as usize] = u32::MAX;
                 }
@@ -246,11 +248,15 @@ pub(crate) fn bisected_batches<'a>(
                 }
                 queue[queue.len() - 1]
             };
-            let far = sweep(set[0]);
-            let end_of_path = sweep(far);
-            sweep(end_of_path);
-            // Targets the sweep did not reach (other pieces of the part) sort last.
-            set.sort_unstable_by_key(|&p| (dist[p as usize], p));
+            let a = sweep(set[0], &mut from_a, &mut queue);
+            let b = sweep(a, &mut from_a, &mut queue);
+            sweep(b, &mut from_b, &mut queue);
+            // Targets the sweeps did not reach (other pieces of the part) sort last.
+            set.sort_unstable_by_key(|&p| {
+                let (to_a, to_b) = (from_a[p as usize], from_b[p as usize]);
+                let lead = if to_b == u32::MAX { i64::MAX } else { i64::from(to_b) - i64::from(to_a) };
+                (lead, p)
+            });
             let rest = set.split_off(set.len().div_ceil(width) / 2 * width);
             parts.push(rest);
             parts.push(set);
@@ -359,7 +365,7 @@ mod tests {
         let mean = |extents: &[u32]| f64::from(extents.iter().sum::<u32>()) / extents.len() as f64;
         let cut: Vec<u32> = groups[..23].iter().map(|g| extent(g)).collect();
         let runs: Vec<u32> = order.chunks(width).map(extent).collect();
-        assert!(cut[..16].iter().all(|&e| e <= 20), "groups of whole spans: {cut:?}");
+        assert!(cut.iter().all(|&e| e <= 24), "groups: {cut:?}");
         assert!(mean(&cut) <= 17.0 && mean(&runs) >= 22.0, "{cut:?} against {runs:?}");
     }
 }
