@@ -610,11 +610,13 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
 ///
 /// Measured on 2 cores with AVX-512 (the same tables), looks per node and target: balls of
 /// octets within waves of 1,024, balls of single targets within spans of 512, and bisection
-/// within spans of 512: brc202d 0.546, 0.443, 0.392; AR0602SR 0.459, 0.405, 0.356; lak303d
-/// 0.468, 0.411, 0.365; a 192×192 corner of random512-10-0 0.424 (balls) and 0.358 (bisection).
-/// Balls of single targets within spans of 256, 1,024, 4,096 and 16,384 made 0.414, 0.438,
-/// 0.473 and 0.477 looks there (the last balls of a span take what is left, ragged);
-/// bisection within spans of 2,048 and 16,384, 0.350 and 0.352. Earlier, with 16 targets a
+/// within spans of 512 (cut by distance from one end of the path, then along it): brc202d
+/// 0.546, 0.443, 0.392, 0.374; AR0602SR 0.459, 0.405, 0.356, 0.339; lak303d 0.468, 0.411,
+/// 0.365, 0.344; 192×192 corners of random512-10-0 (balls and bisection) 0.424, 0.358, 0.331,
+/// of `64room_000` 0.264, 0.238, 0.239, of maze512-4-0 0.113, 0.112, 0.107. Balls of single
+/// targets within spans of 256, 1,024, 4,096 and 16,384 made 0.414, 0.438, 0.473 and 0.477
+/// looks on random512-10-0's corner (the last balls of a span take what is left, ragged);
+/// bisection within spans of 2,048 and 16,384, 0.350 and 0.352 (by distance from one end). Earlier, with 16 targets a
 /// search, lak303d's nodes stayed live 10.2 levels a search for runs of the column order,
 /// 10.0 for balls of octets, 9.2 for balls of single targets, whose bits a fold moving one at
 /// a time then ate the time saved (brc202d 11.6 s against 10.8–12.1 s).

@@ -14,9 +14,11 @@
 //!   128), a ball of the same targets a compact patch.
 //! - [`bisected_batches`], the compressed octile build's (groups of 32 single targets, when
 //!   the fold has bit shuffles): each span cut in two again and again along a long
-//!   breadth-first path. No ragged leftovers: 11–16% fewer looks per node and target than
+//!   breadth-first path. No ragged leftovers: 16–22% fewer looks per node and target than
 //!   balls of single targets in the same spans (brc202d, AR0602SR, lak303d, a corner of
-//!   random512-10-0), about as many on a maze's corridors.
+//!   random512-10-0), 9% on a corner of `64room_000`, 5% on a maze's corridors. Cutting by
+//!   distance from one end of the path instead of along it made 4–8% more looks (as many on
+//!   the rooms).
 //!
 //! Measured with the compressed build's engine (batches of 128): nodes stay live 41 levels
 //! per batch on brc202d and AR0602SR with balls regrouped within spans, against 114 and 71
