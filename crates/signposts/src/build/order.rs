@@ -270,43 +270,60 @@ pub(crate) fn bisected_batches<'a>(
 #[cfg(test)]
 mod tests {
     use super::{bisected_batches, compact_batches, dfs_order};
-    use crate::GraphBuilder;
+    use crate::{GraphBuilder, NodeId};
 
-    #[test]
-    fn compact_batches_regroup_within_each_span() {
-        // A 20 × 20 open 4-grid with one wall cell: targets in depth-first order.
-        let (w, h) = (20u32, 20u32);
+    /// An open `w` × `h` 4-grid, less the cells in `walls`.
+    fn grid(w: u32, h: u32, walls: &[u32]) -> GraphBuilder {
         let mut builder = GraphBuilder::new((w * h) as usize);
         for y in 0..h {
             for x in 0..w {
                 let v = y * w + x;
-                if x + 1 < w && v != 45 && v + 1 != 45 {
+                if x + 1 < w && !walls.contains(&v) && !walls.contains(&(v + 1)) {
                     builder.connect(v, v + 1);
                 }
-                if y + 1 < h && v != 45 && v + w != 45 {
+                if y + 1 < h && !walls.contains(&v) && !walls.contains(&(v + w)) {
                     builder.connect(v, v + w);
                 }
             }
         }
-        let neighbors = |v: usize| builder.neighbors(v as u32);
-        let order = dfs_order((w * h) as usize, neighbors, &vec![false; (w * h) as usize]);
-        assert_eq!(order.len(), 400);
-        let mut column = vec![0u32; order.len()];
+        builder
+    }
+
+    /// The depth-first order of `builder`'s nodes and each node's position in it.
+    fn depth_first(builder: &GraphBuilder) -> (Vec<NodeId>, Vec<u32>) {
+        let n = builder.nodes_len();
+        let order = dfs_order(n, |v| builder.neighbors(v as u32), &vec![false; n]);
+        let mut column = vec![0u32; n];
         for (c, &v) in order.iter().enumerate() {
             column[v as usize] = c as u32;
         }
+        (order, column)
+    }
+
+    /// `batched` searches every target exactly once, each within its span of `span` positions.
+    fn assert_regrouped(batched: &[NodeId], targets: &[NodeId], column: &[u32], span: usize) {
+        let (mut sorted, mut all) = (batched.to_vec(), targets.to_vec());
+        sorted.sort_unstable();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "every target searched exactly once");
+        for (p, &v) in batched.iter().enumerate() {
+            assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
+        }
+    }
+
+    #[test]
+    fn compact_batches_regroup_within_each_span() {
+        // A 20 × 20 open 4-grid with one wall cell: targets in depth-first order.
+        let builder = grid(20, 20, &[45]);
+        let neighbors = |v: usize| builder.neighbors(v as u32);
+        let (order, column) = depth_first(&builder);
+        assert_eq!(order.len(), 400);
         // Single targets, and octets of the first 399.
         let cut = &order[..399];
         for (targets, unit) in [(&order[..], 1), (cut, 8)] {
             let (span, width) = (96, 24);
             let batched = compact_batches(neighbors, targets, &column, span, width, unit);
-            let (mut sorted, mut all) = (batched.clone(), targets.to_vec());
-            sorted.sort_unstable();
-            all.sort_unstable();
-            assert_eq!(sorted, all, "every target searched exactly once");
-            for (p, &v) in batched.iter().enumerate() {
-                assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
-            }
+            assert_regrouped(&batched, targets, &column, span);
             // Units stay whole and in order.
             for chunk in batched.chunks(unit) {
                 let first = column[chunk[0] as usize] as usize;
@@ -326,24 +343,9 @@ mod tests {
     #[test]
     fn bisected_batches_are_compact_and_stay_in_their_spans() {
         let (w, h) = (30u32, 25u32);
-        let mut builder = GraphBuilder::new((w * h) as usize);
-        for y in 0..h {
-            for x in 0..w {
-                let v = y * w + x;
-                if x + 1 < w {
-                    builder.connect(v, v + 1);
-                }
-                if y + 1 < h {
-                    builder.connect(v, v + w);
-                }
-            }
-        }
+        let builder = grid(w, h, &[]);
         let neighbors = |v: usize| builder.neighbors(v as u32);
-        let order = dfs_order((w * h) as usize, neighbors, &vec![false; (w * h) as usize]);
-        let mut column = vec![0u32; order.len()];
-        for (c, &v) in order.iter().enumerate() {
-            column[v as usize] = c as u32;
-        }
+        let (order, column) = depth_first(&builder);
         // Half-perimeter of a group's bounding box.
         let extent = |group: &[u32]| {
             let (xs, ys): (Vec<u32>, Vec<u32>) = group.iter().map(|&v| (v % w, v / w)).unzip();
@@ -352,13 +354,7 @@ mod tests {
         };
         let (span, width) = (256, 32);
         let batched = bisected_batches(neighbors, &order, &column, span, width);
-        let (mut sorted, mut all) = (batched.clone(), order.clone());
-        sorted.sort_unstable();
-        all.sort_unstable();
-        assert_eq!(sorted, all, "every target searched exactly once");
-        for (p, &v) in batched.iter().enumerate() {
-            assert_eq!(column[v as usize] as usize / span, p / span, "a target stays in its span");
-        }
+        assert_regrouped(&batched, &order, &column, span);
         // 750 targets: two spans of 256 and one of 238, whose last group holds 14.
         let groups: Vec<&[u32]> = batched.chunks(width).collect();
         assert_eq!(groups.len(), 24);
