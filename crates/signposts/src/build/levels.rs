@@ -189,6 +189,25 @@ pub(crate) struct Levels<'a> {
     limit: u32,
 }
 
+impl Simd {
+    /// The optimal moves of node `v` toward each lane's target, as masks of its slots, read
+    /// from its finished state and its neighbours'.
+    #[inline]
+    fn moves(self, states: *const State, v: usize, slots: &[NodeId; 8]) -> [u32; 8] {
+        // SAFETY: the token in `self` proves the instructions; slots lead to nodes.
+        match self {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2(_) => unsafe { x86::moves_avx2(states, v, slots) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512(_) => unsafe { x86::moves_avx512(states, v, slots) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx2(token) => token.never(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx512(token) => token.never(),
+        }
+    }
+}
+
 impl<'a> Levels<'a> {
     pub(crate) fn new(arcs: &'a LevelArcs, simd: Simd) -> Levels<'a> {
         let n = arcs.slots.len();
@@ -201,6 +220,22 @@ impl<'a> Levels<'a> {
             goals: Vec::new(),
             simd,
             limit: LEVEL_LIMIT,
+        }
+    }
+
+    /// Runs the level-synchronous searches of `targets` (set up in `goals`); `false` when
+    /// they would pass the level limit.
+    fn run_simd(&mut self, targets: &[NodeId]) -> bool {
+        // SAFETY: the token in `simd` proves the instructions.
+        match self.simd {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2(_) => unsafe { x86::run_avx2(self, targets) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512(_) => unsafe { x86::run_avx512(self, targets) },
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx2(token) => token.never(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx512(token) => token.never(),
         }
     }
 
@@ -219,15 +254,7 @@ impl<'a> Levels<'a> {
                 None => self.goals.push((c, 1 << j)),
             }
         }
-        // SAFETY: the token in `simd` proves the instructions.
-        let done = match self.simd {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2(_) => unsafe { x86::run_avx2(self, targets) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512(_) => unsafe { x86::run_avx512(self, targets) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("no token off x86-64"),
-        };
+        let done = self.run_simd(targets);
         if !done {
             self.live.fill(0);
             self.summary.fill(0);
@@ -238,15 +265,7 @@ impl<'a> Levels<'a> {
         // 11.4–11.6 s.
         let states = self.states.as_ptr();
         for (v, (slots, arc)) in arcs.slots.iter().zip(&arcs.arc).enumerate() {
-            // SAFETY: the token in `simd` proves the instructions; slots lead to nodes.
-            let masks = match self.simd {
-                #[cfg(target_arch = "x86_64")]
-                Simd::Avx2(_) => unsafe { x86::moves_avx2(states, v, slots) },
-                #[cfg(target_arch = "x86_64")]
-                Simd::Avx512(_) => unsafe { x86::moves_avx512(states, v, slots) },
-                #[cfg(not(target_arch = "x86_64"))]
-                _ => unreachable!("no token off x86-64"),
-            };
+            let masks = self.simd.moves(states, v, slots);
             let first = g.offsets[v] as usize;
             for (&m, &a) in masks.iter().zip(arc) {
                 if a != NO_ARC && m != 0 {

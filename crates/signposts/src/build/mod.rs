@@ -5,7 +5,12 @@
 //! cores and the table is bit-for-bit the same for any thread count.
 
 pub(crate) mod bfs;
+mod cpu;
 pub(crate) mod dijkstra;
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    expect(dead_code, unused_variables, reason = "the level engine runs on x86-64 vector instructions only")
+)]
 pub(crate) mod levels;
 pub(crate) mod order;
 pub(crate) mod peel;
@@ -17,6 +22,7 @@ use crate::NodeId;
 use crate::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
+pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};
 
 /// How far a build has come: `done` of `total` steps are finished. A step is a batch of targets
 /// searched, or the filling of peeled trees.
@@ -49,81 +55,6 @@ impl Progress {
     #[expect(clippy::cast_precision_loss, reason = "a ratio for display")]
     pub fn fraction(&self) -> f64 {
         if self.total == 0 { 1.0 } else { self.done as f64 / self.total as f64 }
-    }
-}
-
-/// Proof that the processor has AVX2, BMI1 and POPCNT (every processor with AVX2 has the
-/// other two), made only by [`Avx2::detect`]: the engines then run copies of their inner
-/// loops compiled for them.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Avx2(());
-
-impl Avx2 {
-    /// `Some` when the processor has AVX2, BMI1 and POPCNT (never on other architectures than
-    /// x86-64).
-    pub(crate) fn detect() -> Option<Avx2> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("popcnt")
-        {
-            return Some(Avx2(()));
-        }
-        None
-    }
-}
-
-/// Proof that the processor has AVX-512 with byte permutes (F, BW and VBMI), made only by
-/// [`Vbmi::detect`]: the compressed build's fold then moves a wave's bytes back to column
-/// order 64 at a time.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Vbmi(());
-
-impl Vbmi {
-    /// `Some` when the processor has AVX-512 F, BW and VBMI (never on other architectures
-    /// than x86-64).
-    pub(crate) fn detect() -> Option<Vbmi> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vbmi")
-        {
-            return Some(Vbmi(()));
-        }
-        None
-    }
-}
-
-/// Proof that the processor has AVX-512 with byte permutes and bit shuffles (F, BW, VBMI and
-/// BITALG), made only by [`Bitalg::detect`]: the compressed build's weighted fold then moves a
-/// node's bits back to column order 64 at a time.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Bitalg(());
-
-impl Bitalg {
-    /// `Some` when the processor, which has byte permutes, also has AVX-512 BITALG.
-    pub(crate) fn detect(_: Vbmi) -> Option<Bitalg> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512bitalg") {
-            return Some(Bitalg(()));
-        }
-        None
-    }
-}
-
-/// Proof that the processor has AVX-512 F, made only by [`Avx512::detect`]: the octile
-/// engine ([`levels`]) then holds 16 of a node's targets in one vector.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Avx512(());
-
-impl Avx512 {
-    /// `Some` when the processor has AVX-512 F (never on other architectures than x86-64).
-    pub(crate) fn detect() -> Option<Avx512> {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx512f") {
-            return Some(Avx512(()));
-        }
-        None
     }
 }
 
