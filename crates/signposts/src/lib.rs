@@ -158,6 +158,7 @@ mod graph;
 pub mod grid;
 pub mod io;
 mod memory;
+mod next_hop;
 mod prefetch;
 pub mod search;
 mod small;
@@ -169,6 +170,7 @@ pub use compressed::CompressedGraph;
 pub use dist::Cost;
 pub use error::{BuildError, Error};
 pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};
+pub use next_hop::{NextHop, TableRef};
 pub use small::{
     Graph16, Graph16Builder, Graph32, Graph32Builder, Graph64, Graph64Builder, Graph128, Graph128Builder,
     Nodes, SmallGraph, SmallGraphBuilder, SmallPath,

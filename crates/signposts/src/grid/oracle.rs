@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
-use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NodeId, Progress};
+use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NodeId, Progress, TableRef};
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;
@@ -149,6 +149,28 @@ impl GridOracle {
     #[must_use]
     pub fn is_compressed(&self) -> bool {
         matches!(self.table, Table::Compressed(_))
+    }
+
+    /// The table behind the oracle, dense or compressed, as a node-level [`NextHop`](crate::NextHop)
+    /// oracle: node `v` is the open cell [`GridOracle::cell`]`(v)`, and
+    /// [`GridOracle::node`] maps a cell back. Game code written against [`NextHop`](crate::NextHop) takes it
+    /// as it takes any other table.
+    ///
+    /// ```
+    /// use signposts::NextHop;
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(4, 4), Connectivity::Eight)?;
+    /// let (from, to) = (oracle.node(Cell::new(0, 0)).unwrap(), oracle.node(Cell::new(3, 3)).unwrap());
+    /// let step = oracle.table().neighbor_to(from, to).unwrap();
+    /// assert_eq!(oracle.cell(step), Some(Cell::new(1, 1)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[must_use]
+    pub fn table(&self) -> TableRef<'_> {
+        match &self.table {
+            Table::Dense(graph) => TableRef::Dense(graph),
+            Table::Compressed(graph) => TableRef::Compressed(graph),
+        }
     }
 
     /// Bytes the oracle of `grid` would take, without building it.

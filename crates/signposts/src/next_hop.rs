@@ -1,0 +1,461 @@
+//! [`NextHop`]: the queries every first-move oracle answers, so that game code is written once
+//! and takes a dense table, a compressed one, a fixed-size graph or a grid's table alike.
+
+use crate::error::panic_with;
+use crate::{CompressedGraph, Cost, Error, Graph, NodeId, SmallGraph};
+
+/// The queries every first-move oracle answers: where to step next, all the optimal steps,
+/// the path, its exact cost, reachability, and the steps of a whole crowd in one call.
+///
+/// Implemented by [`Graph`] (dense: every optimal move), [`CompressedGraph`] (runs of moves:
+/// a non-empty subset of the optimal moves, see [`NextHop::keeps_every_move`]),
+/// [`Graph16`](crate::Graph16) … [`Graph128`](crate::Graph128) (their `u8` ids taken as
+/// `u32`: an id past the graph is an error, never truncated) and [`TableRef`], the table
+/// behind a [`GridOracle`](crate::grid::GridOracle) (see
+/// [`GridOracle::table`](crate::grid::GridOracle::table)).
+///
+/// Write game code against `&impl NextHop` (or `T: NextHop`): it is compiled for each table
+/// type, with no dynamic dispatch in its loops, and swapping the dense table for the
+/// compressed one is a one-line change where the table is built. The scalar queries are also
+/// callable through `&dyn NextHop`; the two that return iterators ([`NextHop::neighbors_to`],
+/// [`NextHop::path_to`]) need a concrete type.
+///
+/// Every query is exact: each step returned lies on a shortest path. Ids out of range panic
+/// in the plain methods (naming the id and the node count) and are an
+/// [`Error::NodeOutOfRange`] from the `try_` twins.
+///
+/// # Example
+/// ```
+/// use signposts::{Graph, NextHop, NodeId};
+/// use signposts::generate::{grid, Connectivity};
+///
+/// /// Every enemy takes one optimal step toward the player; returns how many moved.
+/// fn step_all(table: &impl NextHop, enemies: &mut [NodeId], player: NodeId) -> usize {
+///     let queries: Vec<_> = enemies.iter().map(|&e| (e, player)).collect();
+///     let mut steps = Vec::new();
+///     table.neighbor_to_each(&queries, &mut steps);
+///     let mut moved = 0;
+///     for (enemy, step) in enemies.iter_mut().zip(steps) {
+///         if let Some(next) = step {
+///             *enemy = next;
+///             moved += 1;
+///         }
+///     }
+///     moved
+/// }
+///
+/// let builder = grid(20, 20, Connectivity::Four);
+/// let dense = builder.build();
+/// let compressed = builder.build_compressed()?; // the one-line swap
+/// for table in [&dense as &dyn NextHop, &compressed] {
+///     assert_eq!(table.cost(0, 399).map(|c| c.value()), Some(38.0));
+/// }
+/// let (mut a, mut b) = (vec![0, 19, 380], vec![0, 19, 380]);
+/// assert_eq!(step_all(&dense, &mut a, 210), 3);
+/// assert_eq!(step_all(&compressed, &mut b, 210), 3);
+/// // The steps may differ where several are optimal; their costs never do.
+/// for (x, y) in a.iter().zip(&b) {
+///     assert_eq!(dense.cost(*x, 210), compressed.cost(*y, 210));
+/// }
+/// # Ok::<(), signposts::Error>(())
+/// ```
+pub trait NextHop {
+    /// Number of nodes: ids run from `0` to `nodes_len() - 1`.
+    fn nodes_len(&self) -> usize;
+
+    /// Whether [`NextHop::neighbors_to`] lists every optimal move (dense tables and
+    /// fixed-size graphs) or a non-empty subset of them (compressed tables, which keep the
+    /// moves optimal toward a whole run of targets).
+    fn keeps_every_move(&self) -> bool;
+
+    /// [`NextHop::neighbor_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error>;
+
+    /// An optimal next node from `from` toward `to`: `None` when `from == to` or `to` cannot
+    /// be reached.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_neighbor_to`].
+    ///
+    /// # Complexity
+    /// O(1) on dense tables (one load), O(log runs) on compressed ones.
+    #[track_caller]
+    fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+        self.try_neighbor_to(from, to).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`NextHop::neighbor_to_each`] with an error for out-of-range ids (then `out` is left
+    /// empty).
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error>;
+
+    /// [`NextHop::neighbor_to`] for many `(from, to)` queries at once, written to `out`
+    /// (cleared first): the step of each entity of a crowd. The answers equal one call per
+    /// query; the tables overlap the memory reads of many queries, which is several times
+    /// faster per query on tables larger than the cache.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_neighbor_to_each`].
+    #[track_caller]
+    fn neighbor_to_each(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) {
+        if let Err(e) = self.try_neighbor_to_each(queries, out) {
+            panic_with(&e);
+        }
+    }
+
+    /// [`NextHop::cost`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error>;
+
+    /// The exact cost of a shortest path (`Cost::value` gives it as `f64`; diagonal steps of
+    /// octile grids are counted apart, so ties compare exactly), or `None` when `to` cannot
+    /// be reached.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_cost`].
+    ///
+    /// # Complexity
+    /// O(path length): the tables store moves, not distances, so the path is walked.
+    #[track_caller]
+    fn cost(&self, from: NodeId, to: NodeId) -> Option<Cost> {
+        self.try_cost(from, to).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`NextHop::path_exists`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error>;
+
+    /// Whether `to` can be reached from `from` (always when `from == to`).
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_path_exists`].
+    ///
+    /// # Complexity
+    /// O(1) on undirected graphs (component labels).
+    #[track_caller]
+    fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
+        self.try_path_exists(from, to).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`NextHop::neighbors_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error>
+    where
+        Self: Sized;
+
+    /// Optimal next nodes from `from` toward `to`, in increasing id order: all of them when
+    /// [`NextHop::keeps_every_move`], otherwise a non-empty subset; empty when `from == to`
+    /// or `to` cannot be reached.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_neighbors_to`].
+    #[track_caller]
+    fn neighbors_to(&self, from: NodeId, to: NodeId) -> impl Iterator<Item = NodeId> + '_
+    where
+        Self: Sized,
+    {
+        self.try_neighbors_to(from, to).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`NextHop::path_to`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error>
+    where
+        Self: Sized;
+
+    /// The nodes of one shortest path, both ends included: `[from]` when `from == to`,
+    /// empty when `to` cannot be reached. Each step is [`NextHop::neighbor_to`].
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_path_to`].
+    #[track_caller]
+    fn path_to(&self, from: NodeId, to: NodeId) -> impl Iterator<Item = NodeId> + '_
+    where
+        Self: Sized,
+    {
+        self.try_path_to(from, to).unwrap_or_else(|e| panic_with(&e))
+    }
+}
+
+/// `Ok` when both ids are below `nodes`, else the error naming the first bad one.
+#[inline]
+fn check(from: NodeId, to: NodeId, nodes: usize) -> Result<(), Error> {
+    for node in [from, to] {
+        if node as usize >= nodes {
+            return Err(Error::NodeOutOfRange { node, nodes });
+        }
+    }
+    Ok(())
+}
+
+impl NextHop for Graph {
+    #[inline]
+    fn nodes_len(&self) -> usize {
+        Graph::nodes_len(self)
+    }
+
+    fn keeps_every_move(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+        Graph::try_neighbor_to(self, from, to)
+    }
+
+    #[inline]
+    #[track_caller]
+    fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+        Graph::neighbor_to(self, from, to)
+    }
+
+    fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        Graph::try_neighbor_to_each(self, queries, out)
+    }
+
+    fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(self.walk_cost(from as usize, to as usize))
+    }
+
+    fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+        Graph::try_path_exists(self, from, to)
+    }
+
+    fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        Graph::try_neighbors_to(self, from, to)
+    }
+
+    fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        Graph::try_path_to(self, from, to)
+    }
+}
+
+impl NextHop for CompressedGraph {
+    #[inline]
+    fn nodes_len(&self) -> usize {
+        CompressedGraph::nodes_len(self)
+    }
+
+    fn keeps_every_move(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(CompressedGraph::neighbor_to(self, from, to))
+    }
+
+    #[inline]
+    #[track_caller]
+    fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+        CompressedGraph::neighbor_to(self, from, to)
+    }
+
+    fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        CompressedGraph::try_neighbor_to_each(self, queries, out)
+    }
+
+    fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(self.walk_cost(from as usize, to as usize))
+    }
+
+    fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(CompressedGraph::path_exists(self, from, to))
+    }
+
+    fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(CompressedGraph::neighbors_to(self, from, to))
+    }
+
+    fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        check(from, to, self.nodes_len())?;
+        Ok(CompressedGraph::path_to(self, from, to))
+    }
+}
+
+/// The `u8` id of a node of a fixed-size graph of `nodes` nodes, or the error naming `id`.
+#[inline]
+fn small_id(id: NodeId, nodes: usize) -> Result<u8, Error> {
+    u8::try_from(id).ok().filter(|&v| usize::from(v) < nodes).ok_or(Error::NodeOutOfRange { node: id, nodes })
+}
+
+impl<const N: usize> NextHop for SmallGraph<N> {
+    #[inline]
+    fn nodes_len(&self) -> usize {
+        SmallGraph::nodes_len(self)
+    }
+
+    fn keeps_every_move(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+        let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
+        Ok(SmallGraph::neighbor_to(self, u, t).map(NodeId::from))
+    }
+
+    fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        out.clear();
+        // The table is a few KiB and always in cache: one query after another.
+        let steps: Result<Vec<_>, Error> =
+            queries.iter().map(|&(from, to)| NextHop::try_neighbor_to(self, from, to)).collect();
+        out.extend(steps?);
+        Ok(())
+    }
+
+    fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+        let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
+        Ok(SmallGraph::distance(self, u, t).map(|d| Cost::integer(u64::from(d))))
+    }
+
+    fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+        let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
+        Ok(SmallGraph::path_exists(self, u, t))
+    }
+
+    fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
+        Ok(SmallGraph::neighbors_to(self, u, t).map(NodeId::from))
+    }
+
+    fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
+        Ok(SmallGraph::path_to(self, u, t).map(NodeId::from))
+    }
+}
+
+/// A borrowed first-move table that is either dense or compressed, chosen at run time: the
+/// table behind a [`GridOracle`](crate::grid::GridOracle)
+/// ([`GridOracle::table`](crate::grid::GridOracle::table)), whose node `v` is the open cell
+/// [`GridOracle::cell`](crate::grid::GridOracle::cell)`(v)`.
+///
+/// Each query matches on the kind once (the batched one once per call), then runs the
+/// table's own code.
+///
+/// ```
+/// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+/// use signposts::{NextHop, TableRef};
+/// let oracle = GridOracle::build(&Grid::from_ascii("....\n.##.\n....")?, Connectivity::Four)?;
+/// let table: TableRef<'_> = oracle.table();
+/// let (from, to) = (oracle.node(Cell::new(0, 1)).unwrap(), oracle.node(Cell::new(3, 1)).unwrap());
+/// assert_eq!(table.cost(from, to).map(|c| c.value()), Some(5.0));
+/// assert!(matches!(table, TableRef::Dense(_)));
+/// # Ok::<(), signposts::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub enum TableRef<'a> {
+    /// Every optimal move, O(1) queries; editable in place through its owner.
+    Dense(&'a Graph),
+    /// Runs of first moves, O(log runs) queries.
+    Compressed(&'a CompressedGraph),
+}
+
+/// Runs `$body` with `$t` bound to the table inside a [`TableRef`].
+macro_rules! on_table {
+    ($table:expr, $t:ident => $body:expr) => {
+        match $table {
+            TableRef::Dense($t) => $body,
+            TableRef::Compressed($t) => $body,
+        }
+    };
+}
+
+impl NextHop for TableRef<'_> {
+    #[inline]
+    fn nodes_len(&self) -> usize {
+        on_table!(self, t => NextHop::nodes_len(*t))
+    }
+
+    fn keeps_every_move(&self) -> bool {
+        on_table!(self, t => t.keeps_every_move())
+    }
+
+    #[inline]
+    fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+        on_table!(self, t => NextHop::try_neighbor_to(*t, from, to))
+    }
+
+    fn try_neighbor_to_each(
+        &self,
+        queries: &[(NodeId, NodeId)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        on_table!(self, t => NextHop::try_neighbor_to_each(*t, queries, out))
+    }
+
+    fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+        on_table!(self, t => t.try_cost(from, to))
+    }
+
+    fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+        on_table!(self, t => NextHop::try_path_exists(*t, from, to))
+    }
+
+    fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        // One iterator type for both kinds: the other side is empty.
+        Ok(match self {
+            TableRef::Dense(t) => Either::Left(NextHop::try_neighbors_to(*t, from, to)?),
+            TableRef::Compressed(t) => Either::Right(NextHop::try_neighbors_to(*t, from, to)?),
+        })
+    }
+
+    fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+        Ok(match self {
+            TableRef::Dense(t) => Either::Left(NextHop::try_path_to(*t, from, to)?),
+            TableRef::Compressed(t) => Either::Right(NextHop::try_path_to(*t, from, to)?),
+        })
+    }
+}
+
+/// One of two iterators of the same item.
+enum Either<L, R> {
+    Left(L),
+    Right(R),
+}
+
+impl<L: Iterator, R: Iterator<Item = L::Item>> Iterator for Either<L, R> {
+    type Item = L::Item;
+
+    #[inline]
+    fn next(&mut self) -> Option<L::Item> {
+        match self {
+            Either::Left(l) => l.next(),
+            Either::Right(r) => r.next(),
+        }
+    }
+}
