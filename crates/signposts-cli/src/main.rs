@@ -41,6 +41,9 @@ enum Command {
     Scen(ScenArgs),
     /// Draw a map, a shortest path, or the flow field toward a goal, as PNG.
     Render(RenderArgs),
+    /// Let enemies chase a walking player across a map, a door closing and opening, and write
+    /// the chase as an animated GIF, with each tick's cost beside A* and a flow field.
+    Chase(chase::ChaseArgs),
 }
 
 /// How to build an oracle.
@@ -170,6 +173,9 @@ macro_rules! out {
     }};
 }
 
+mod chase;
+mod frames;
+
 fn main() {
     if let Err(e) = run(Cli::parse()) {
         eprintln!("signposts: {e:#}");
@@ -183,6 +189,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Query(args) => query(&args),
         Command::Scen(args) => scen(&args),
         Command::Render(args) => render(&args),
+        Command::Chase(args) => chase::chase(&args),
     }
 }
 

@@ -183,3 +183,87 @@ fn render_writes_a_png() {
     assert_eq!(&png[1..4], b"PNG");
     std::fs::remove_file(&out_png).unwrap();
 }
+
+/// Decodes a GIF: its size and every frame (each must decode whole).
+fn decode_gif(path: &std::path::Path) -> ((u16, u16), usize) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(std::fs::File::open(path).expect("the GIF exists")).expect("a GIF");
+    let size = (decoder.width(), decoder.height());
+    let mut frames = 0;
+    while let Some(frame) = decoder.read_next_frame().expect("every frame decodes") {
+        assert!(frame.left + frame.width <= size.0 && frame.top + frame.height <= size.1, "frame inside");
+        frames += 1;
+    }
+    (size, frames)
+}
+
+#[test]
+fn chase_writes_a_gif_of_the_promised_frames_and_checks_its_peers() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-chase-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = maps().join("arena.map");
+    let gif = dir.join("chase.gif");
+    let (ticks, frames) = (60, 20);
+    let report = json(&signposts(&[
+        "chase",
+        map.to_str().unwrap(),
+        "--diagonal",
+        "--enemies",
+        "300",
+        "--ticks",
+        &ticks.to_string(),
+        "--frames",
+        &frames.to_string(),
+        "--door-every",
+        "15",
+        "--scale",
+        "4",
+        "-o",
+        gif.to_str().unwrap(),
+        "--json",
+    ]));
+    // A frame every third tick (60 / 20), and the last tick's.
+    let expected = (0..ticks).filter(|t| t % 3 == 0 || t + 1 == ticks).count();
+    assert_eq!(report["frames"].as_u64(), Some(expected as u64));
+    assert_eq!(decode_gif(&gif), ((49 * 4, 49 * 4), expected));
+    assert_eq!(report["gif_bytes"].as_u64(), Some(std::fs::metadata(&gif).unwrap().len()));
+    assert_eq!(report["table"], "dense");
+    // The door changed at ticks 15, 30 and 45, each repaired in place.
+    assert!(report["door"].is_array(), "{report}");
+    assert_eq!(report["door_repairs"]["count"], 3);
+    // Six measured ticks (every tenth), 300 enemies each, all checked.
+    assert_eq!(report["checked_against_peers"], 6 * 300);
+    assert_eq!(report["per_tick"].as_array().map(Vec::len), Some(ticks));
+
+    // A compressed table chases too, without a door, and refuses one asked for.
+    let compressed = json(&signposts(&[
+        "chase",
+        map.to_str().unwrap(),
+        "--compressed",
+        "--ticks",
+        "10",
+        "-o",
+        gif.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!((compressed["table"].as_str(), compressed["door"].is_null()), (Some("compressed"), true));
+    assert_eq!(decode_gif(&gif).1, 10);
+    let refused = signposts(&[
+        "chase",
+        map.to_str().unwrap(),
+        "--compressed",
+        "--door",
+        "1",
+        "1",
+        "-o",
+        gif.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--dense"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
