@@ -3,8 +3,9 @@
 //! ```text
 //! signposts build maps/arena.map --diagonal -o arena.sp
 //! signposts query arena.sp 1 11 40 30
-//! signposts scen maps/arena.map.scen --diagonal
-//! signposts scen maps/arena.map.scen --diagonal --astar
+//! signposts scen maps/arena.map.scen
+//! signposts scen maps/arena.map.scen --astar
+//! signposts chase maps/den312d.map --diagonal -o chase.gif
 //! signposts render maps/arena.map --diagonal --path 1 11 40 30 -o arena.png
 //! ```
 //!
@@ -132,6 +133,11 @@ struct ScenArgs {
     /// Answer each line with one A* search instead of an oracle (no table is built).
     #[arg(long)]
     astar: bool,
+    /// Check 4-connected lengths. By default scenarios are checked with octile moves
+    /// (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by;
+    /// `--diagonal` says the same explicitly.
+    #[arg(long, conflicts_with = "diagonal")]
+    four: bool,
     #[command(flatten)]
     making: Making,
     /// Print one JSON object.
@@ -350,6 +356,8 @@ fn query(args: &QueryArgs) -> Result<()> {
 }
 
 fn scen(args: &ScenArgs) -> Result<()> {
+    // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
+    let making = Making { diagonal: !args.four, ..args.making.clone() };
     let bytes = std::fs::read(&args.scen).with_context(|| format!("reading {}", args.scen.display()))?;
     let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
     let map_path = if let Some(p) = &args.map {
@@ -365,25 +373,25 @@ fn scen(args: &ScenArgs) -> Result<()> {
     if args.astar {
         let tiles = TileGrid::from_grid(&grid);
         let mut searcher = Searcher::new();
-        let connectivity = connectivity(&args.making);
+        let connectivity = connectivity(&making);
         let start = Instant::now();
         let check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
             let route = searcher.astar(&tiles, Layer::WALKABLE, connectivity, a, b).ok()?;
             route.cost().map(signposts::Cost::value)
         });
         let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
-        report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "astar");
+        report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "astar", connectivity);
         return Ok(());
     }
     let oracle = if let Some(saved) = &args.oracle {
         GridOracle::load_from(saved).with_context(|| format!("loading {}", saved.display()))?
     } else {
-        let needed = GridOracle::memory_needed(&grid, connectivity(&args.making));
-        if needed > args.making.memory_limit && !choose_table(&grid, &args.making).0 {
+        let needed = GridOracle::memory_needed(&grid, connectivity(&making));
+        if needed > making.memory_limit && !choose_table(&grid, &making).0 {
             let reason = format!(
                 "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
                 map_path.display(),
-                args.making.memory_limit
+                making.memory_limit
             );
             if args.json {
                 out!(
@@ -403,16 +411,36 @@ fn scen(args: &ScenArgs) -> Result<()> {
             }
             bail!(reason);
         }
-        build_oracle(&grid, &args.making, args.json)?.oracle
+        build_oracle(&grid, &making, args.json)?.oracle
     };
     if oracle.grid() != &grid {
         bail!("the saved oracle belongs to another map than {}", map_path.display());
     }
+    if oracle.connectivity() != connectivity(&making) {
+        bail!(
+            "the saved oracle has {} moves but the scenarios are checked with {} moves: {}",
+            moves_name(oracle.connectivity()),
+            moves_name(connectivity(&making)),
+            if args.four {
+                "drop --four to check the octile lengths Moving AI prints"
+            } else {
+                "Moving AI lengths are octile; build the table with --diagonal, or pass --four to check 4-connected lengths"
+            }
+        );
+    }
     let start = Instant::now();
     let check = ScenarioCheck::run(&oracle, &scenarios);
     let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
-    report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "oracle");
+    report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "oracle", connectivity(&making));
     Ok(())
+}
+
+/// `"octile"` or `"4-connected"`.
+fn moves_name(connectivity: Connectivity) -> &'static str {
+    match connectivity {
+        Connectivity::Eight => "octile",
+        Connectivity::Four => "4-connected",
+    }
 }
 
 /// Prints a scenario check (text or JSON) and exits with 2 when a line mismatched.
@@ -423,6 +451,7 @@ fn report_check(
     check: &ScenarioCheck,
     per_query_ns: f64,
     method: &str,
+    moves: Connectivity,
 ) {
     let ok = check.mismatched.is_empty();
     if args.json {
@@ -432,6 +461,7 @@ fn report_check(
                 "scen": args.scen.display().to_string(),
                 "map": map_path.display().to_string(),
                 "method": method,
+                "moves": moves_name(moves),
                 "checked": true,
                 "lines": lines,
                 "matched": check.matched,
@@ -443,6 +473,15 @@ fn report_check(
         );
     } else {
         let how = if method == "astar" { "one A* search each" } else { "oracle, path walk included" };
+        out!(
+            "moves: {}",
+            match moves {
+                Connectivity::Eight =>
+                    "octile (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by",
+                Connectivity::Four =>
+                    "4-connected (asked for with --four): lines whose shortest path turns diagonally differ from the printed octile lengths",
+            }
+        );
         out!(
             "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario ({how})",
             args.scen.display(),

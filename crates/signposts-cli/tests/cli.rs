@@ -102,8 +102,43 @@ fn astar_checks_scenarios_without_a_table() {
     assert_eq!(lines, [76, 148, 1070]);
     // 4-connected lengths are not the printed octile ones: mismatches exit with 2.
     let arena = maps().join("arena.map.scen");
-    let out = signposts(&["scen", arena.to_str().unwrap(), "--astar"]);
+    let out = signposts(&["scen", arena.to_str().unwrap(), "--astar", "--four"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4-connected (asked for with --four)"));
+}
+
+#[test]
+fn scen_checks_octile_lengths_by_default() {
+    // Moving AI lengths are octile: without a flag every line matches, and the rule is named.
+    let scen = maps().join("arena.map.scen");
+    for extra in [&[][..], &["--astar"][..]] {
+        let mut args = vec!["scen", scen.to_str().unwrap(), "--json"];
+        args.extend_from_slice(extra);
+        let report = json(&signposts(&args));
+        assert_eq!(report["moves"], "octile");
+        assert_eq!((report["lines"].as_u64(), report["matched"].as_u64()), (Some(160), Some(160)));
+    }
+    let text = signposts(&["scen", scen.to_str().unwrap()]);
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("moves: octile"));
+}
+
+#[test]
+fn scen_refuses_a_saved_table_of_other_moves() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-moves-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("arena4.sp");
+    let map = maps().join("arena.map");
+    json(&signposts(&["build", map.to_str().unwrap(), "-o", saved.to_str().unwrap(), "--json"]));
+    let scen = maps().join("arena.map.scen");
+    let out = signposts(&["scen", scen.to_str().unwrap(), "--oracle", saved.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "an error, not a report of mismatches");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("4-connected moves") && stderr.contains("--four"), "{stderr}");
+    let four =
+        signposts(&["scen", scen.to_str().unwrap(), "--oracle", saved.to_str().unwrap(), "--four", "--json"]);
+    assert_eq!(four.status.code(), Some(2), "4-connected lengths checked, and differing lines reported");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -156,7 +191,7 @@ fn errors_are_one_line_and_a_failing_exit() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["build", "query", "scen", "render"] {
+    for sub in ["build", "query", "scen", "render", "chase"] {
         let out = signposts(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
