@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use signposts::grid::{Connectivity, GridOracle, ScenarioCheck, parse_map, parse_scenarios};
-use signposts::{CompressedGraph, Graph, GraphBuilder, NodeId};
+use signposts::{GraphBuilder, NextHop, NodeId};
 use signposts_bench::{bfs, pairs};
 
 /// A straightforward SRC implementation's bytes per node on this kind of machine.
@@ -84,9 +84,19 @@ fn time_path_steps<I: Iterator<Item = NodeId>>(
     start.elapsed().as_secs_f64() * 1e9 / steps.max(1) as f64
 }
 
+/// Random query, batched query (1,000 at a time) and path-step nanoseconds of any table,
+/// through the trait game code calls.
+fn time_table(table: &impl NextHop, queries: &[(NodeId, NodeId)], walks: &[(NodeId, NodeId)]) -> [f64; 3] {
+    [
+        time_queries(queries, |a, b| table.neighbor_to(a, b)),
+        time_grouped(queries, 1000, |chunk, out| table.neighbor_to_each(chunk, out)),
+        time_path_steps(walks, |a, b| table.path_to(a, b)),
+    ]
+}
+
 /// Every answer from 12 sampled sources against breadth-first searches: distances equal, the
 /// next hop one step closer.
-fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
+fn check(builder: &GraphBuilder, table: &impl NextHop) -> usize {
     let n = builder.nodes_len();
     let mut checked = 0;
     for &(_, t) in &pairs(n, 12, 11) {
@@ -94,12 +104,12 @@ fn check(builder: &GraphBuilder, compressed: &CompressedGraph) -> usize {
         for u in 0..n as NodeId {
             let d = dist[u as usize];
             let expected = (d != u32::MAX).then_some(u64::from(d));
-            match compressed.neighbor_to(u, t) {
+            match table.neighbor_to(u, t) {
                 Some(v) => assert_eq!(dist[v as usize] + 1, d, "{u} -> {t}: {v} is not closer"),
                 None => assert!(u == t || d == u32::MAX, "{u} -> {t}: no move"),
             }
             if u % 97 == 0 {
-                assert_eq!(compressed.distance(u, t), expected, "{u} -> {t}");
+                assert_eq!(table.cost(u, t).map(|c| c.straight), expected, "{u} -> {t}");
             }
             checked += 1;
         }
@@ -167,16 +177,11 @@ fn main() {
                 format!("{} of {} scenario lengths", report.matched, scenarios.len())
             };
             let queries = pairs(n, 200_000, 5);
-            let query = time_queries(&queries, |a, b| compressed.neighbor_to(a, b));
-            let grouped = time_grouped(&queries, 1000, |chunk, out| compressed.neighbor_to_each(chunk, out));
             let walks = &queries[..2000];
-            let step = time_path_steps(walks, |a, b| compressed.path_to(a, b));
+            let [query, grouped, step] = time_table(compressed, &queries, walks);
             let dense = (builder.memory_needed() <= DENSE_LIMIT).then(|| {
-                let graph: Graph = builder.build();
-                (
-                    time_queries(&queries, |a, b| graph.neighbor_to(a, b)),
-                    time_path_steps(walks, |a, b| graph.path_to(a, b)),
-                )
+                let [query, _, step] = time_table(&builder.build(), &queries, walks);
+                (query, step)
             });
             let per_node = |bytes: usize| bytes as f64 / n as f64;
             let src =
