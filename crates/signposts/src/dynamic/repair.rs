@@ -8,8 +8,9 @@
 //! read and one scratch line per node of the region and its boundary. Unit steps make every
 //! priority queue here a merge of sorted seeds with a first-in first-out queue.
 
+use super::driver::Column;
+use super::plan::{Lost, Old, Seeds, Shorter};
 use super::workspace::Workspace;
-use super::{Column, Lost, Old, Seeds, Shorter};
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
@@ -107,7 +108,7 @@ impl Graph {
     ///
     /// A repair is a function of its seeds, of the entries it reads and of where it meets its
     /// target; with one seed, shifting every distance changes none of its comparisons. So when
-    /// the last repair had the same [`ReplayKey`](super::ReplayKey), did not meet its target,
+    /// the last repair had the same [`ReplayKey`](super::plan::ReplayKey), did not meet its target,
     /// and every entry it read is the same toward `column`, whose target it did not touch
     /// either, the repair of `column` would take the same steps and write the same entries.
     /// Neighbouring targets often see the few nodes around an edit alike; checking the

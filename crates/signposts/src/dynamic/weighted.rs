@@ -16,8 +16,9 @@
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::driver::Column;
+use super::plan::{Lost, Old, Seeds, Shorter};
 use super::workspace::Workspace;
-use super::{Column, Lost, Old, Seeds, Shorter};
 use crate::builder::CostModel;
 use crate::table::Entry;
 use crate::{Cost, Graph, NodeId};

@@ -44,7 +44,7 @@ pub(super) struct Workspace<D, Q> {
     pub(super) met_target: bool,
     /// The key of the last column repaired, when another column with the same key and the
     /// same entries would be repaired the same way (see [`Graph::replay`]).
-    pub(super) replay: Option<super::ReplayKey>,
+    pub(super) replay: Option<super::plan::ReplayKey>,
     pub(super) queue: Q,
 }
 
