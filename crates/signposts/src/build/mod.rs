@@ -12,6 +12,7 @@ pub(crate) mod dijkstra;
     expect(dead_code, unused_variables, reason = "the level engine runs on x86-64 vector instructions only")
 )]
 pub(crate) mod levels;
+pub(crate) mod octile;
 pub(crate) mod order;
 pub(crate) mod peel;
 pub(crate) mod spread;
