@@ -405,7 +405,7 @@ fn draw(
     for &v in crowd.positions() {
         animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);
     }
-    let r = (4 / scale).max(1);
+    let r = (8 / scale).max(1);
     for y in player.y.saturating_sub(r)..=player.y + r {
         for x in player.x.saturating_sub(r)..=player.x + r {
             animation.paint(Cell::new(x, y), Paint::Player);
