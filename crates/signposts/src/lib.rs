@@ -122,11 +122,17 @@
 //!
 //! ## Building
 //!
-//! The build runs a bit-parallel BFS for 64 targets at once (one bit per target in a `u64`),
-//! filling the table during the sweep, with no distance matrix. Targets are grouped into
-//! compact balls so that each batch's wavefronts overlap. With the default `parallel` feature,
-//! batches run on all cores (rayon); each writes its own words of every row, so the table is
-//! the same for any thread count. [`GraphBuilder::build_with_progress`] reports progress.
+//! Unweighted undirected graphs are built by a bit-parallel BFS over a batch of targets at
+//! once, one bit per target: 128 targets a batch, 256 on graphs of more than 65,536 nodes
+//! (and in compressed builds on processors with AVX2). Each node's whole state is its distance
+//! to every target of the batch modulo 3, in two bit planes, and the table fills during the
+//! sweep, with no distance matrix. Targets are grouped into compact balls so that each
+//! batch's wavefronts overlap, and trees hanging off the graph are peeled and filled without a
+//! search. Weighted and one-way graphs take one exact Dijkstra search per target (octile
+//! grids, with AVX2, an engine that searches 32 targets at once). With the default `parallel`
+//! feature, batches run on all cores (rayon); each writes its own words of every row, so the
+//! table is the same for any thread count. [`GraphBuilder::build_with_progress`] reports
+//! progress.
 //!
 //! ## Which type to use
 //!
