@@ -34,9 +34,10 @@
 //!   in 3 bytes. Use the dense table where all ties matter.
 //!
 //! Unit-cost graphs (4-connected grids) are searched by the bit-parallel breadth-first engine
-//! of the dense build, weighted ones (octile grids: straight 1, diagonal √2, compared exactly)
-//! by its Dijkstra engine, 64 targets a batch; batches run on all cores and are folded into
-//! runs wave by wave, so no dense table is ever held. Nodes have at most eight neighbours
+//! of the dense build; octile grids (straight 1, diagonal √2, compared exactly) by its level
+//! engine, 32 targets a search, on processors with AVX2; other weights, and processors
+//! without AVX2, by its Dijkstra engine, 64 targets a batch. Batches run on all cores and are
+//! folded into runs wave by wave, so no dense table is ever held. Nodes have at most eight neighbours
 //! (one byte of moves per run) and arcs go both ways at the same cost.
 
 mod build;
