@@ -28,10 +28,10 @@ pub struct ChaseArgs {
     #[arg(short, long)]
     output: PathBuf,
     /// Enemies, spawned on open cells from which the player can be reached.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = count::<0, 5_000_000>)]
     enemies: usize,
     /// Ticks to run.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, value_parser = count::<1, 1_000_000>)]
     ticks: usize,
     /// Seed of the spawn points and of the player's route.
     #[arg(long, default_value_t = 1)]
@@ -41,16 +41,16 @@ pub struct ChaseArgs {
     #[arg(long, num_args = 2, value_names = ["X", "Y"])]
     door: Option<Vec<u32>>,
     /// Ticks between the door's closing and opening.
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 40, value_parser = count::<1, 1_000_000>)]
     door_every: usize,
     /// Ticks between two measurements of the peers (A* per enemy, one flow field).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = count::<1, 1_000_000>)]
     compare_every: usize,
     /// Frames in the GIF at most (ticks are sampled evenly).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = count::<1, 10_000>)]
     frames: usize,
     /// Pixels per cell (default: the largest that keeps the image within 640 pixels).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     scale: Option<u32>,
     #[command(flatten)]
     making: Making,
@@ -89,9 +89,6 @@ struct Report {
 }
 
 pub fn chase(args: &ChaseArgs) -> Result<()> {
-    if args.ticks == 0 || args.door_every == 0 || args.compare_every == 0 || args.frames == 0 {
-        bail!("--ticks, --door-every, --compare-every and --frames must be at least 1");
-    }
     let grid = read_map(&args.map)?;
     if grid.passable_len() < 2 {
         bail!("{} has fewer than two open cells: nobody to chase", args.map.display());
@@ -106,13 +103,16 @@ pub fn chase(args: &ChaseArgs) -> Result<()> {
 
     // Enemies on open cells from which the player can be reached.
     let player_node = oracle.node(player_start).expect("an open cell");
-    let mut crowd = Crowd::new((0..args.enemies).map(|_| spawn(&oracle, player_node, &mut rng)).collect());
+    let Some(starts) = (0..args.enemies).map(|_| spawn(&oracle, player_node, &mut rng)).collect() else {
+        bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
+    };
+    let mut crowd = Crowd::new(starts);
     let mut tiles = TileGrid::from_grid(&grid);
     let mut searcher = Searcher::new();
     let scale = args.scale.unwrap_or_else(|| (640 / grid.width().max(grid.height()).max(1)).clamp(1, 12));
     let mut animation = Animation::new(&grid, scale, 8)?;
     let frame_every = args.ticks.div_ceil(args.frames);
-    let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::with_capacity(args.ticks), 0, false, 0);
+    let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
     for t in 0..args.ticks {
         let mut tick = Tick::default();
         let player = route[at];
@@ -148,7 +148,8 @@ pub fn chase(args: &ChaseArgs) -> Result<()> {
         for position in crowd.positions_mut() {
             if *position == target {
                 tick.caught += 1;
-                *position = spawn(&oracle, target, &mut rng);
+                // Where the player's region is its cell alone (a closed door), they stay.
+                *position = spawn(&oracle, target, &mut rng).unwrap_or(target);
             }
         }
         if t.is_multiple_of(frame_every) || t + 1 == args.ticks {
@@ -177,15 +178,19 @@ pub fn chase(args: &ChaseArgs) -> Result<()> {
     Ok(())
 }
 
-/// A random node other than `player`'s from which `player` can be reached.
-fn spawn(oracle: &GridOracle, player: NodeId, rng: &mut SplitMix64) -> NodeId {
+/// A random node other than `player`'s from which `player` can be reached, or `None` when a
+/// million tries found none (the player's region is its own cell).
+fn spawn(oracle: &GridOracle, player: NodeId, rng: &mut SplitMix64) -> Option<NodeId> {
     let table = oracle.table();
-    loop {
-        let v = rng.below(oracle.nodes_len() as u64) as NodeId;
-        if v != player && table.path_exists(v, player) {
-            break v;
-        }
-    }
+    (0..1_000_000)
+        .map(|_| rng.below(oracle.nodes_len() as u64) as NodeId)
+        .find(|&v| v != player && table.path_exists(v, player))
+}
+
+/// A count within `MIN..=MAX`, for the flags whose value sizes what is allocated.
+fn count<const MIN: usize, const MAX: usize>(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|e| format!("`{text}` is not a count: {e}"))?;
+    if (MIN..=MAX).contains(&n) { Ok(n) } else { Err(format!("{n} is outside {MIN}..={MAX}")) }
 }
 
 /// The open cell from which most of 256 random open cells can be reached, of 16 tried, so
