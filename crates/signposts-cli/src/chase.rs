@@ -404,17 +404,24 @@ fn draw(
 ) {
     let grid = oracle.grid();
     animation.begin_frame(grid);
+    // Markers reach `r` cells around their cell, so that they show at one pixel a cell.
+    let r = (8 / scale).max(1);
+    let around = |c: Cell| {
+        (c.y.saturating_sub(r)..=c.y.saturating_add(r))
+            .flat_map(move |y| (c.x.saturating_sub(r)..=c.x.saturating_add(r)).map(move |x| Cell::new(x, y)))
+    };
     if let Some((cell, closed)) = door {
-        animation.paint(cell, if closed { Paint::DoorClosed } else { Paint::DoorOpen });
+        // The door, and the walls beside it as its frame.
+        let paint = if closed { Paint::DoorClosed } else { Paint::DoorOpen };
+        for c in around(cell).filter(|&c| c == cell || !grid.is_passable(c)) {
+            animation.paint(c, paint);
+        }
     }
     for &v in crowd.positions() {
         animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);
     }
-    let r = (8 / scale).max(1);
-    for y in player.y.saturating_sub(r)..=player.y + r {
-        for x in player.x.saturating_sub(r)..=player.x + r {
-            animation.paint(Cell::new(x, y), Paint::Player);
-        }
+    for c in around(player) {
+        animation.paint(c, Paint::Player);
     }
 }
 
