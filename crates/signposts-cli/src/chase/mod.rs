@@ -1,0 +1,305 @@
+//! `signposts chase`: many enemies chase a player across a map, a door closes and opens, and
+//! each tick's cost is measured three ways in the same run — the table (one batched query for
+//! every enemy), one A* search per enemy, and one flow field (a whole-map search from the
+//! player) — then the chase is written as an animated GIF.
+
+mod peers;
+mod report;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use signposts::generate::SplitMix64;
+use signposts::grid::{Cell, Direction, GridOracle};
+use signposts::search::{Layer, Searcher, TileGrid};
+use signposts::{Crowd, NextHop, NodeId};
+
+use crate::frames::{Animation, Paint};
+use crate::{Built, Making, build_oracle, connectivity, read_map};
+use peers::FlowField;
+use report::{Report, Tick};
+
+/// Arguments of `signposts chase`.
+#[derive(Args)]
+pub struct ChaseArgs {
+    /// The `.map` file.
+    map: PathBuf,
+    /// Where to write the animated GIF.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Enemies, spawned on open cells from which the player can be reached.
+    #[arg(long, default_value_t = 2000, value_parser = count::<0, 5_000_000>)]
+    enemies: usize,
+    /// Ticks to run.
+    #[arg(long, default_value_t = 300, value_parser = count::<1, 1_000_000>)]
+    ticks: usize,
+    /// Seed of the spawn points and of the player's route.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The door's cell (default: an open cell in a one-cell-wide passage near the map's
+    /// centre). Doors need the dense table, which is repaired in place.
+    #[arg(long, num_args = 2, value_names = ["X", "Y"])]
+    door: Option<Vec<u32>>,
+    /// Ticks between the door's closing and opening.
+    #[arg(long, default_value_t = 40, value_parser = count::<1, 1_000_000>)]
+    door_every: usize,
+    /// Ticks between two measurements of the peers (A* per enemy, one flow field).
+    #[arg(long, default_value_t = 10, value_parser = count::<1, 1_000_000>)]
+    compare_every: usize,
+    /// Frames in the GIF at most (ticks are sampled evenly).
+    #[arg(long, default_value_t = 100, value_parser = count::<1, 10_000>)]
+    frames: usize,
+    /// Pixels per cell (default: the largest, up to 12, that keeps the image within 640
+    /// pixels, and 1 on maps of more than 640 cells a side).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    scale: Option<u32>,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn chase(args: &ChaseArgs) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    if grid.passable_len() < 2 {
+        bail!("{} has fewer than two open cells: nobody to chase", args.map.display());
+    }
+    let Built { mut oracle, seconds: build_s, compressed, why } =
+        build_oracle(&grid, &args.making, args.json)?;
+    let connectivity = connectivity(&args.making);
+    let mut rng = SplitMix64::new(args.seed);
+    let player_start = best_start(&oracle, &mut rng);
+    let route = player_route(&oracle, player_start, args.ticks, &mut rng)?;
+    let (door, door_note) = choose_door(args, &oracle, compressed)?;
+
+    // Enemies on open cells from which the player can be reached.
+    let player_node = oracle.node(player_start).expect("an open cell");
+    let Some(starts) = (0..args.enemies).map(|_| spawn(&oracle, player_node, &mut rng)).collect() else {
+        bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
+    };
+    let mut crowd = Crowd::new(starts);
+    let (mut tiles, mut searcher, mut field) =
+        (TileGrid::from_grid(&grid), Searcher::new(), FlowField::new(&grid, connectivity));
+    let scale = args.scale.unwrap_or_else(|| (640 / grid.width().max(grid.height()).max(1)).clamp(1, 12));
+    let mut animation = Animation::new(&grid, scale, 8)?;
+    let drawn = frame_ticks(args.ticks, args.frames);
+    let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
+    let mut before: Vec<NodeId> = Vec::with_capacity(crowd.positions().len());
+    for t in 0..args.ticks {
+        let mut tick = Tick::default();
+        // The door changes every `door_every` ticks, but never closes on the player.
+        let due = t > 0 && t.is_multiple_of(args.door_every);
+        if let Some(door) = door.filter(|&d| due && (door_closed || route[at] != d)) {
+            let start = Instant::now();
+            oracle.set_blocked(door, !door_closed).context("repairing the table at the door")?;
+            let ns = start.elapsed().as_secs_f64() * 1e9;
+            door_closed = !door_closed;
+            tiles.set(door, u8::from(!door_closed))?;
+            tick.door = Some((door_closed, ns));
+        }
+        // The player walks its route, waiting at the door while it is closed.
+        if at + 1 < route.len() && !(Some(route[at + 1]) == door && door_closed) {
+            at += 1;
+        }
+        let player = route[at];
+        let target = oracle.node(player).expect("the route keeps to open cells");
+        before.clear();
+        before.extend_from_slice(crowd.positions());
+        let start = Instant::now();
+        crowd.step_toward(&oracle.table(), target)?;
+        tick.table_ns = start.elapsed().as_secs_f64() * 1e9;
+        if t.is_multiple_of(args.compare_every) {
+            // The same tick without the table: from the same positions, toward the same player.
+            let cells: Vec<Cell> = before.iter().map(|&v| oracle.cell(v).expect("a node")).collect();
+            tick.peers_ns = Some(peers::measure(&oracle, &tiles, &mut searcher, &mut field, &cells, player)?);
+            checked += cells.len();
+        }
+        // The ones that reached the player come back somewhere else (where the player's
+        // region is its own cell, behind a closed door, they stay, caught once).
+        for (position, &was) in crowd.positions_mut().iter_mut().zip(&before) {
+            if *position == target && was != target {
+                tick.caught += 1;
+                *position = spawn(&oracle, target, &mut rng).unwrap_or(target);
+            }
+        }
+        if drawn.binary_search(&t).is_ok() {
+            draw(&mut animation, &oracle, &crowd, player, door.map(|d| (d, door_closed)), scale);
+            animation.finish_frame()?;
+        }
+        ticks.push(tick);
+    }
+    let frames = animation.frames();
+    let bytes = animation.into_bytes()?;
+    std::fs::write(&args.output, &bytes).with_context(|| format!("writing {}", args.output.display()))?;
+    let table = if compressed { "compressed" } else { "dense" };
+    let gif_bytes = bytes.len();
+    let report = Report { ticks, table, why, build_s, door, door_note, checked, frames, gif_bytes, scale };
+    report::print(args, &report);
+    Ok(())
+}
+
+/// The ticks drawn: `frames` of them spread evenly from the first tick to the last (every
+/// tick when there are fewer ticks), in increasing order.
+fn frame_ticks(ticks: usize, frames: usize) -> Vec<usize> {
+    match frames {
+        _ if frames >= ticks => (0..ticks).collect(),
+        0 => Vec::new(),
+        1 => vec![ticks - 1],
+        // Steps of (ticks − 1) / (frames − 1) > 1: distinct ticks, the last one included.
+        _ => (0..frames).map(|k| k * (ticks - 1) / (frames - 1)).collect(),
+    }
+}
+
+/// A random node other than `player`'s from which `player` can be reached, or `None` when a
+/// million tries found none (the player's region is its own cell).
+fn spawn(oracle: &GridOracle, player: NodeId, rng: &mut SplitMix64) -> Option<NodeId> {
+    let table = oracle.table();
+    (0..1_000_000)
+        .map(|_| rng.below(oracle.nodes_len() as u64) as NodeId)
+        .find(|&v| v != player && table.path_exists(v, player))
+}
+
+/// A count within `MIN..=MAX`, for the flags whose value sizes what is allocated.
+fn count<const MIN: usize, const MAX: usize>(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|e| format!("`{text}` is not a count: {e}"))?;
+    if (MIN..=MAX).contains(&n) { Ok(n) } else { Err(format!("{n} is outside {MIN}..={MAX}")) }
+}
+
+/// The open cell from which most of 256 random open cells can be reached, of 16 tried, so
+/// that the player does not start on an island.
+fn best_start(oracle: &GridOracle, rng: &mut SplitMix64) -> Cell {
+    let n = oracle.nodes_len() as u64;
+    let table = oracle.table();
+    let sample: Vec<NodeId> = (0..256).map(|_| rng.below(n) as NodeId).collect();
+    let best = (0..16)
+        .map(|_| rng.below(n) as NodeId)
+        .max_by_key(|&v| sample.iter().filter(|&&w| table.path_exists(v, w)).count())
+        .expect("16 candidates");
+    oracle.cell(best).expect("a node")
+}
+
+/// The player's walk: shortest paths (one A* each, on the map with every door open) between
+/// random waypoints that can be reached, at least `ticks + 1` cells long. Whether a waypoint
+/// can be reached is the table's exact answer, the paths A*'s, so runs with different tables
+/// of one map follow the same route.
+fn player_route(oracle: &GridOracle, start: Cell, ticks: usize, rng: &mut SplitMix64) -> Result<Vec<Cell>> {
+    let grid = oracle.grid();
+    let tiles = TileGrid::from_grid(grid);
+    let mut searcher = Searcher::new();
+    let (mut route, mut leg) = (vec![start], Vec::new());
+    let mut misses = 0;
+    while route.len() <= ticks {
+        let goal =
+            Cell::new(rng.below(u64::from(grid.width())) as u32, rng.below(u64::from(grid.height())) as u32);
+        let from = *route.last().expect("starts with one cell");
+        let reached = goal != from
+            && oracle.path_exists(from, goal)
+            && searcher
+                .astar_into(&tiles, Layer::WALKABLE, oracle.connectivity(), from, goal, &mut leg)?
+                .is_some();
+        if reached {
+            route.extend_from_slice(&leg[1..]);
+            misses = 0;
+        } else {
+            misses += 1;
+            if misses > 10_000 {
+                route.push(from); // no other cell in reach: the player stands still
+            }
+        }
+    }
+    Ok(route)
+}
+
+/// The door's cell, and a note on how it was chosen (or why there is none).
+fn choose_door(args: &ChaseArgs, oracle: &GridOracle, compressed: bool) -> Result<(Option<Cell>, String)> {
+    let grid = oracle.grid();
+    if compressed {
+        if args.door.is_some() {
+            bail!(
+                "--door needs the dense table, which is repaired in place (compressed tables are not edited): add --dense"
+            );
+        }
+        return Ok((
+            None,
+            "no door: the table is compressed, and compressed tables are not edited in place".into(),
+        ));
+    }
+    if let Some(xy) = &args.door {
+        let cell = Cell::new(xy[0], xy[1]);
+        if !grid.is_passable(cell) {
+            bail!("the door {cell} is not an open cell of the map");
+        }
+        return Ok((Some(cell), format!("door at {cell} (given)")));
+    }
+    // An open cell with walls on both sides along one axis and open on both along the other:
+    // a passage one cell wide. The one nearest the centre.
+    let (cx, cy) = (i64::from(grid.width() / 2), i64::from(grid.height() / 2));
+    let open = |c: Option<Cell>| c.is_some_and(|c| grid.is_passable(c));
+    let door = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| grid.is_passable(c))
+        .filter(|&c| {
+            let [n, e, s, w] = [Direction::North, Direction::East, Direction::South, Direction::West]
+                .map(|d| open(c.step(d)));
+            (n && s && !e && !w) || (e && w && !n && !s)
+        })
+        .min_by_key(|c| (i64::from(c.x) - cx).pow(2) + (i64::from(c.y) - cy).pow(2));
+    Ok(match door {
+        Some(cell) => (Some(cell), format!("door at {cell} (a one-cell passage nearest the centre)")),
+        None => (None, "no door: the map has no one-cell passage (give one with --door X Y)".into()),
+    })
+}
+
+/// Draws one frame: the map, the door, the enemies, and the player as a block big enough to
+/// see.
+fn draw(
+    animation: &mut Animation,
+    oracle: &GridOracle,
+    crowd: &Crowd,
+    player: Cell,
+    door: Option<(Cell, bool)>,
+    scale: u32,
+) {
+    let grid = oracle.grid();
+    animation.begin_frame(grid);
+    // Markers reach `r` cells around their cell, so that they show at one pixel a cell.
+    let r = (8 / scale).max(1);
+    let around = |c: Cell| {
+        (c.y.saturating_sub(r)..=c.y.saturating_add(r))
+            .flat_map(move |y| (c.x.saturating_sub(r)..=c.x.saturating_add(r)).map(move |x| Cell::new(x, y)))
+    };
+    if let Some((cell, closed)) = door {
+        // The door, and the walls beside it as its frame.
+        let paint = if closed { Paint::DoorClosed } else { Paint::DoorOpen };
+        for c in around(cell).filter(|&c| c == cell || !grid.is_passable(c)) {
+            animation.paint(c, paint);
+        }
+    }
+    for &v in crowd.positions() {
+        animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);
+    }
+    for c in around(player) {
+        animation.paint(c, Paint::Player);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frame_ticks;
+
+    #[test]
+    fn frames_are_at_most_asked_for_spread_to_the_last_tick() {
+        for ticks in 1..60 {
+            for frames in 1..70 {
+                let drawn = frame_ticks(ticks, frames);
+                assert_eq!(drawn.len(), frames.min(ticks), "{ticks} ticks, {frames} frames");
+                assert!(drawn.windows(2).all(|w| w[0] < w[1]), "{drawn:?}");
+                assert_eq!(drawn.last(), Some(&(ticks - 1)), "{drawn:?}");
+                assert!(frames == 1 || drawn[0] == 0, "{drawn:?}");
+            }
+        }
+    }
+}
