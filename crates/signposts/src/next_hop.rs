@@ -24,6 +24,10 @@ use crate::{CompressedGraph, Cost, Error, Graph, NodeId, SmallGraph};
 /// in the plain methods (naming the id and the node count) and are an
 /// [`Error::NodeOutOfRange`] from the `try_` twins.
 ///
+/// Other crates may implement it (a layer over regions, a table kept elsewhere); an
+/// implementation must keep those promises, which the crate's own property tests check for
+/// its tables. References, `Box`es and `Arc`s of a table answer as the table does.
+///
 /// # Example
 /// ```
 /// use signposts::{Graph, NextHop, NodeId};
@@ -61,11 +65,13 @@ use crate::{CompressedGraph, Cost, Error, Graph, NodeId, SmallGraph};
 /// ```
 pub trait NextHop {
     /// Number of nodes: ids run from `0` to `nodes_len() - 1`.
+    #[must_use]
     fn nodes_len(&self) -> usize;
 
     /// Whether [`NextHop::neighbors_to`] lists every optimal move (dense tables and
     /// fixed-size graphs) or a non-empty subset of them (compressed tables, which keep the
     /// moves optimal toward a whole run of targets).
+    #[must_use]
     fn keeps_every_move(&self) -> bool;
 
     /// [`NextHop::neighbor_to`] with an error for out-of-range ids.
@@ -82,6 +88,7 @@ pub trait NextHop {
     ///
     /// # Complexity
     /// O(1) on dense tables (one load), O(log runs) on compressed ones.
+    #[must_use]
     #[track_caller]
     fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
         self.try_neighbor_to(from, to).unwrap_or_else(|e| panic_with(&e))
@@ -100,8 +107,10 @@ pub trait NextHop {
 
     /// [`NextHop::neighbor_to`] for many `(from, to)` queries at once, written to `out`
     /// (cleared first): the step of each entity of a crowd. The answers equal one call per
-    /// query; the tables overlap the memory reads of many queries, which is several times
-    /// faster per query on tables larger than the cache.
+    /// query. Dense and compressed tables overlap the memory reads of many queries: on tables
+    /// larger than the cache that is about twice as fast per query (compressed) to several
+    /// times (dense); the fixed-size graphs, always in cache, answer one after another. No
+    /// allocation but `out`'s growth.
     ///
     /// # Panics
     /// If an id is out of range; see [`NextHop::try_neighbor_to_each`].
@@ -127,6 +136,7 @@ pub trait NextHop {
     ///
     /// # Complexity
     /// O(path length): the tables store moves, not distances, so the path is walked.
+    #[must_use]
     #[track_caller]
     fn cost(&self, from: NodeId, to: NodeId) -> Option<Cost> {
         self.try_cost(from, to).unwrap_or_else(|e| panic_with(&e))
@@ -145,6 +155,7 @@ pub trait NextHop {
     ///
     /// # Complexity
     /// O(1) on undirected graphs (component labels).
+    #[must_use]
     #[track_caller]
     fn path_exists(&self, from: NodeId, to: NodeId) -> bool {
         self.try_path_exists(from, to).unwrap_or_else(|e| panic_with(&e))
@@ -331,10 +342,15 @@ impl<const N: usize> NextHop for SmallGraph<N> {
         out: &mut Vec<Option<NodeId>>,
     ) -> Result<(), Error> {
         out.clear();
-        // The table is a few KiB and always in cache: one query after another.
-        let steps: Result<Vec<_>, Error> =
-            queries.iter().map(|&(from, to)| NextHop::try_neighbor_to(self, from, to)).collect();
-        out.extend(steps?);
+        // Every id first, so that a bad one leaves `out` empty; then the answers (the table is
+        // a few KiB and always in cache: one query after another).
+        let n = self.nodes_len();
+        queries.iter().try_for_each(|&(from, to)| small_id(from, n).and(small_id(to, n)).map(drop))?;
+        out.extend(
+            queries
+                .iter()
+                .map(|&(from, to)| SmallGraph::neighbor_to(self, from as u8, to as u8).map(NodeId::from)),
+        );
         Ok(())
     }
 
@@ -378,6 +394,7 @@ impl<const N: usize> NextHop for SmallGraph<N> {
 /// # Ok::<(), signposts::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum TableRef<'a> {
     /// Every optimal move, O(1) queries; editable in place through its owner.
     Dense(&'a Graph),
@@ -459,3 +476,56 @@ impl<L: Iterator, R: Iterator<Item = L::Item>> Iterator for Either<L, R> {
         }
     }
 }
+
+/// Implements [`NextHop`] for a pointer to a table by answering as the table does.
+macro_rules! forward {
+    ($($pointer:ty),+) => {$(
+        impl<T: NextHop> NextHop for $pointer {
+            #[inline]
+            fn nodes_len(&self) -> usize {
+                (**self).nodes_len()
+            }
+
+            fn keeps_every_move(&self) -> bool {
+                (**self).keeps_every_move()
+            }
+
+            #[inline]
+            fn try_neighbor_to(&self, from: NodeId, to: NodeId) -> Result<Option<NodeId>, Error> {
+                (**self).try_neighbor_to(from, to)
+            }
+
+            #[inline]
+            #[track_caller]
+            fn neighbor_to(&self, from: NodeId, to: NodeId) -> Option<NodeId> {
+                (**self).neighbor_to(from, to)
+            }
+
+            fn try_neighbor_to_each(
+                &self,
+                queries: &[(NodeId, NodeId)],
+                out: &mut Vec<Option<NodeId>>,
+            ) -> Result<(), Error> {
+                (**self).try_neighbor_to_each(queries, out)
+            }
+
+            fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+                (**self).try_cost(from, to)
+            }
+
+            fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {
+                (**self).try_path_exists(from, to)
+            }
+
+            fn try_neighbors_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+                (**self).try_neighbors_to(from, to)
+            }
+
+            fn try_path_to(&self, from: NodeId, to: NodeId) -> Result<impl Iterator<Item = NodeId> + '_, Error> {
+                (**self).try_path_to(from, to)
+            }
+        }
+    )+};
+}
+
+forward!(&T, &mut T, Box<T>, std::rc::Rc<T>, std::sync::Arc<T>);

@@ -192,9 +192,13 @@ pub(crate) struct Levels<'a> {
 impl Simd {
     /// The optimal moves of node `v` toward each lane's target, as masks of its slots, read
     /// from its finished state and its neighbours'.
+    ///
+    /// # Safety
+    /// `v` and every slot of `slots` are below the length of `states`' allocation.
     #[inline]
-    fn moves(self, states: *const State, v: usize, slots: &[NodeId; 8]) -> [u32; 8] {
-        // SAFETY: the token in `self` proves the instructions; slots lead to nodes.
+    unsafe fn moves(self, states: *const State, v: usize, slots: &[NodeId; 8]) -> [u32; 8] {
+        // SAFETY: the token in `self` proves the instructions; the caller, that the slots
+        // lead to nodes whose states `states` holds.
         match self {
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2(_) => unsafe { x86::moves_avx2(states, v, slots) },
@@ -265,7 +269,8 @@ impl<'a> Levels<'a> {
         // 11.4–11.6 s.
         let states = self.states.as_ptr();
         for (v, (slots, arc)) in arcs.slots.iter().zip(&arcs.arc).enumerate() {
-            let masks = self.simd.moves(states, v, slots);
+            // SAFETY: `states` holds every node's state, and slots lead to nodes.
+            let masks = unsafe { self.simd.moves(states, v, slots) };
             let first = g.offsets[v] as usize;
             for (&m, &a) in masks.iter().zip(arc) {
                 if a != NO_ARC && m != 0 {

@@ -1,12 +1,14 @@
-//! A warmed-up `Searcher` answers queries without touching the heap: counted by a global
-//! allocator that tallies this thread's allocations.
+//! What promises not to allocate does not: a warmed-up `Searcher`'s queries, and a `Crowd`'s
+//! ticks on every table after its first. Counted by a global allocator that tallies this
+//! thread's allocations.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell as StdCell;
 
-use signposts::generate::SplitMix64;
+use signposts::generate::{Connectivity as Moves, SplitMix64, grid};
 use signposts::grid::{Cell, Connectivity};
 use signposts::search::{Layer, Route, Searcher, TileGrid};
+use signposts::{Crowd, Graph16, NextHop, NodeId, TableRef};
 
 struct Counting;
 
@@ -87,4 +89,37 @@ fn warmed_up_searches_do_not_allocate() {
     let before = allocations();
     run(&mut searcher, &mut path);
     assert_eq!(allocations() - before, 0, "allocations after warm-up");
+}
+
+/// Allocations made by `count` ticks of a crowd of 500 after its first tick.
+fn crowd_allocations(table: &impl NextHop, count: usize) -> usize {
+    let n = table.nodes_len() as u64;
+    let mut rng = SplitMix64::new(3);
+    let mut crowd = Crowd::new((0..500).map(|_| rng.below(n) as NodeId).collect());
+    let targets: Vec<NodeId> = (0..=count).map(|_| rng.below(n) as NodeId).collect();
+    crowd.step_toward(table, targets[0]).expect("ids in range");
+    let before = allocations();
+    for &target in &targets[1..] {
+        crowd.step_toward(table, target).expect("ids in range");
+    }
+    allocations() - before
+}
+
+#[test]
+fn crowds_step_without_allocating_after_the_first_tick() {
+    let builder = grid(40, 40, Moves::Four);
+    let (dense, compressed) = (builder.build(), builder.build_compressed().expect("4-connected"));
+    let mut small = Graph16::builder(16);
+    for v in 0..15 {
+        small.connect(v, v + 1);
+    }
+    let small = small.build();
+    assert_eq!(crowd_allocations(&dense, 50), 0, "dense");
+    assert_eq!(crowd_allocations(&compressed, 50), 0, "compressed");
+    assert_eq!(crowd_allocations(&TableRef::Dense(&dense), 50), 0, "a grid's table");
+    assert_eq!(crowd_allocations(&small, 50), 0, "Graph16");
+    // The counter counts: a fresh crowd's first tick allocates its buffers.
+    let before = allocations();
+    Crowd::new(vec![0; 500]).step_toward(&dense, 1).expect("ids in range");
+    assert!(allocations() > before);
 }
