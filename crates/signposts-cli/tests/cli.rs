@@ -304,3 +304,24 @@ fn chase_writes_a_gif_of_the_promised_frames_and_checks_its_peers() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_map_header_promising_4_gb_is_a_parse_error_not_an_abort() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-huge-header-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = dir.join("huge.map");
+    std::fs::write(&map, "type octile\nheight 100000000\nwidth 40\nmap\n").unwrap();
+    // Under a 2 GB address-space limit, reserving the header's 4 GB of cells aborted the process.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" build \"$1\" -o \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_signposts"))
+        .arg(&map)
+        .arg(dir.join("huge.sp"))
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the file ends before row 1 of 100000000"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
