@@ -155,8 +155,9 @@ struct RenderArgs {
     /// Colour every cell by its first move toward (GX, GY): the flow field.
     #[arg(long, num_args = 2, value_names = ["GX", "GY"])]
     field: Option<Vec<u32>>,
-    /// Pixels per cell (default: the largest that keeps the image within 1024 pixels).
-    #[arg(long)]
+    /// Pixels per cell, 1 to 256 (default: the largest that keeps the image within 1024
+    /// pixels). Images over 1 GiB of pixels are refused.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SCALE)))]
     scale: Option<u32>,
     /// Where to write the PNG.
     #[arg(short, long)]
@@ -164,6 +165,12 @@ struct RenderArgs {
     #[command(flatten)]
     making: Making,
 }
+
+/// The largest `--scale` of `render`.
+const MAX_SCALE: u32 = 256;
+
+/// The largest image `render` draws, in bytes of RGB pixels.
+const MAX_IMAGE_BYTES: u64 = 1 << 30;
 
 /// `println!` that ends the program quietly when standard output is closed (a pipe into
 /// `head`), instead of panicking.
@@ -507,6 +514,7 @@ fn report_check(
 fn render(args: &RenderArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
     let scale = args.scale.unwrap_or_else(|| (1024 / grid.width().max(grid.height()).max(1)).clamp(1, 16));
+    let (w, h) = image_size(grid.width(), grid.height(), scale)?;
     let mut colours: Vec<[u8; 3]> = (0..grid.height())
         .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
         .map(|c| if grid.is_passable(c) { [245, 245, 240] } else { [40, 44, 52] })
@@ -543,12 +551,42 @@ fn render(args: &RenderArgs) -> Result<()> {
             colours[index(to)] = [30, 80, 220];
         }
     }
-    let (w, h) = (grid.width() * scale, grid.height() * scale);
     let image = image::RgbImage::from_fn(w, h, |px, py| {
         image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
     });
-    image.save(&args.output).with_context(|| format!("writing {}", args.output.display()))?;
+    // Encoded in memory first, so a failed encoding leaves no file behind.
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).context("encoding the PNG")?;
+    write_whole(&args.output, png.get_ref())?;
     out!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    Ok(())
+}
+
+/// The pixel size of a `width`×`height` map drawn `scale` pixels a cell, refused when over
+/// [`MAX_IMAGE_BYTES`] (or over `u32` pixels a side).
+fn image_size(width: u32, height: u32, scale: u32) -> Result<(u32, u32)> {
+    let (w, h) = (u128::from(width) * u128::from(scale), u128::from(height) * u128::from(scale));
+    let bytes = w * h * 3;
+    match (u32::try_from(w), u32::try_from(h)) {
+        (Ok(w), Ok(h)) if bytes <= u128::from(MAX_IMAGE_BYTES) => Ok((w, h)),
+        _ => bail!(
+            "a {width}×{height} map at {scale} pixels a cell is a {w}×{h} image ({} pixels, {bytes} bytes), over the {MAX_IMAGE_BYTES}-byte limit: lower --scale",
+            w * h
+        ),
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it onto `path`, so a failed
+/// write leaves no partial file.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("writing {}", path.display()));
+    }
     Ok(())
 }
 

@@ -325,3 +325,24 @@ fn a_map_header_promising_4_gb_is_a_parse_error_not_an_abort() {
     assert!(stderr.contains("the file ends before row 1 of 100000000"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn render_refuses_a_scale_whose_image_overflows_and_leaves_no_file() {
+    let out_png = std::env::temp_dir().join(format!("signposts-render-huge-{}.png", std::process::id()));
+    let map = maps().join("ost100d.map");
+    // 67108865 a cell wrapped the u32 pixel size to a one-colour image; 4294967295 panicked.
+    for scale in ["67108865", "4294967295", "0"] {
+        let out =
+            signposts(&["render", map.to_str().unwrap(), "--scale", scale, "-o", out_png.to_str().unwrap()]);
+        assert!(!out.status.success(), "--scale {scale} was accepted");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--scale"), "--scale {scale}");
+        assert!(!out_png.exists(), "--scale {scale} left {}", out_png.display());
+    }
+    // Within the parser's bound but a 206 GB image: refused before allocating, naming its size.
+    let out =
+        signposts(&["render", map.to_str().unwrap(), "--scale", "256", "-o", out_png.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("262144×262400 image (68786585600 pixels, 206359756800 bytes)"), "{stderr}");
+    assert!(!out_png.exists(), "a refused render left {}", out_png.display());
+}
