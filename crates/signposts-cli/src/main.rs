@@ -53,7 +53,11 @@ struct Making {
     /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
     #[arg(long)]
     diagonal: bool,
-    /// Refuse to build a table larger than this many bytes (suffixes K, M, G allowed).
+    /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
+    /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
+    /// before building; a compressed one before building when its per-node and per-arc arrays
+    /// alone are over the limit, after building otherwise. Suffixes K, M, G, T (powers of
+    /// 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "8G", value_parser = parse_bytes)]
     memory_limit: u64,
     /// Build the dense table (every optimal move, O(1) queries) even on a large map.
@@ -257,15 +261,40 @@ fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
         bar.set_length(p.total as u64);
         bar.set_position(p.done as u64);
     };
+    let limit = making.memory_limit;
+    if compressed {
+        let at_least = compressed_bytes_at_least(grid, connectivity(making));
+        if at_least > limit {
+            bail!(
+                "the compressed oracle of this map takes at least {at_least} bytes (its per-node and per-arc arrays), over the memory limit of {limit} bytes (raise --memory-limit)"
+            );
+        }
+    }
     let start = Instant::now();
     let result = if compressed {
         GridOracle::build_compressed(grid, connectivity(making), progress)
     } else {
-        GridOracle::build_with(grid, connectivity(making), Some(making.memory_limit), progress)
+        GridOracle::build_with(grid, connectivity(making), Some(limit), progress)
     };
     bar.finish_and_clear();
     let oracle = result.with_context(|| format!("building the {why}"))?;
+    let bytes = oracle.memory_bytes() as u64;
+    if bytes > limit {
+        bail!(
+            "the built {why} takes {bytes} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
+        );
+    }
     Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
+}
+
+/// A lower bound on [`GridOracle::memory_bytes`] of the compressed oracle of `grid`, from the
+/// arrays it holds whatever the runs: per cell a node id (4 bytes) and a passable flag (1); per
+/// node its cell (8), its column (3), its parent slot (1) and its arc offset (4); per arc its
+/// head (4).
+fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
+    let cells = u64::from(grid.width()) * u64::from(grid.height());
+    let graph = GridOracle::graph_builder(grid, connectivity);
+    5 * cells + 16 * graph.nodes_len() as u64 + 4 + 4 * graph.arcs_len() as u64
 }
 
 fn build(args: &BuildArgs) -> Result<()> {

@@ -346,3 +346,45 @@ fn render_refuses_a_scale_whose_image_overflows_and_leaves_no_file() {
     assert!(stderr.contains("262144×262400 image (68786585600 pixels, 206359756800 bytes)"), "{stderr}");
     assert!(!out_png.exists(), "a refused render left {}", out_png.display());
 }
+
+#[test]
+fn memory_limit_bounds_compressed_builds_too() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = maps().join("lak303d.map");
+    let saved = dir.join("lak.sp");
+    let build = |limit: &str| {
+        signposts(&[
+            "build",
+            map.to_str().unwrap(),
+            "--compressed",
+            "--memory-limit",
+            limit,
+            "-o",
+            saved.to_str().unwrap(),
+            "--json",
+        ])
+    };
+    // 1K was ignored: the 1 MB compressed table was built and saved.
+    let out = build("1K");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("takes at least") && stderr.contains("over the memory limit of 1024 bytes"),
+        "{stderr}"
+    );
+    assert!(!saved.exists());
+    // Over the lower bound but a byte short of the table: refused after building, naming its size.
+    let bytes = json(&build("8G"))["bytes"].as_u64().unwrap();
+    std::fs::remove_file(&saved).unwrap();
+    let out = build(&(bytes - 1).to_string());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("takes {bytes} bytes, over the memory limit of {}", bytes - 1)),
+        "{stderr}"
+    );
+    assert!(!saved.exists());
+    assert_eq!(json(&build(&bytes.to_string()))["bytes"].as_u64(), Some(bytes));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
