@@ -101,18 +101,22 @@ fn berlin_map_with_crlf_lines_parses() {
 }
 
 #[test]
-fn malformed_maps_name_the_line_and_column() {
-    let cases: [(&[u8], &str); 7] = [
+fn malformed_maps_name_the_line_and_column_including_the_end_of_the_file() {
+    let cases: [(&[u8], &str); 11] = [
         (b"type grid\n", "line 1, column 1: expected `type octile`, found `type grid`"),
         (b"type octile\nheight x\n", "line 2, column 8: `x` is not a whole number"),
         (b"type octile\nheight 2\nwidth 2\nmap\n..\n.\n", "line 6, column 2: row of 1 cells, expected 2"),
         (b"type octile\nheight 1\nwidth 2\nmap\n.?\n", "line 5, column 2: unexpected map character `?`"),
-        (b"type octile\nheight 2\nwidth 1\nmap\n.\n", "line 0, column 0: the file ends before row 2 of 2"),
+        (b"type octile\nheight 2\nwidth 1\nmap\n.\n", "line 5, column 2: the file ends before row 2 of 2"),
         (
             b"type octile\nheight 1\nwidth 1\nmap\n.\n.\n",
             "line 6, column 1: more rows than the header's height 1: `.`",
         ),
         (b"type octile\nheight 1\nwidth 1\nmap\n\xff\n", "line 5, column 1: unexpected byte 0xff"),
+        (b"", "line 1, column 1: the file ends before the `type` line"),
+        (b"type octile\nheight 2\n", "line 2, column 9: the file ends before the `width` line"),
+        (b"type octile\nheight 1\nwidth 3 4\nmap\n...\n", "line 3, column 9: unexpected `4` after `width 3`"),
+        (b"type octile\nheight\n", "line 2, column 7: `height` needs a number"),
     ];
     for (bytes, message) in cases {
         assert_eq!(parse_map(bytes).unwrap_err().to_string(), message);
@@ -120,9 +124,10 @@ fn malformed_maps_name_the_line_and_column() {
 }
 
 #[test]
-fn malformed_scenarios_name_the_line_and_column() {
-    let cases: [(&[u8], &str); 4] = [
-        (b"", "line 0, column 0: empty scenario file: expected `version 1`"),
+fn malformed_scenarios_name_the_line_and_column_including_the_end_of_the_file() {
+    let cases: [(&[u8], &str); 5] = [
+        (b"", "line 1, column 1: empty scenario file: expected `version 1`"),
+        (b"\n\n  \n", "line 3, column 3: empty scenario file: expected `version 1`"),
         (b"version 2\n", "line 1, column 1: expected `version 1` or `version 1.0`, found `version 2`"),
         (b"version 1\n0 m 1 1 0 0 0\n", "line 2, column 14: expected 9 fields, found 7"),
         (b"version 1.0\n\n0 m 1 1 0 -1 0 0 1\n", "line 3, column 11: start y `-1` is not a whole number"),

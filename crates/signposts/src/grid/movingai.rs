@@ -38,15 +38,24 @@ fn lines(bytes: &[u8]) -> Result<Vec<(usize, &str)>, Error> {
     Ok(out)
 }
 
-/// Reads `key value` where value is a number.
+/// The error for input that ends early: at the column after the last line's text (line 1,
+/// column 1 when there is no line).
+fn end_of_file(lines: &[(usize, &str)], message: impl Into<String>) -> Error {
+    let (line, column) = lines.last().map_or((1, 1), |(l, t)| (*l, t.len() + 1));
+    parse_error(line, column, message)
+}
+
+/// Reads `key value` where value is a number, and nothing after it.
 fn header_number(line: usize, text: &str, key: &str) -> Result<u32, Error> {
-    let mut parts = text.split_whitespace();
-    if parts.next() != Some(key) {
+    let fields = field_columns(text);
+    if fields.first().map(|f| f.1) != Some(key) {
         return Err(parse_error(line, 1, format!("expected `{key} <number>`, found `{text}`")));
     }
-    let value =
-        parts.next().ok_or_else(|| parse_error(line, key.len() + 1, format!("`{key}` needs a number")))?;
-    let column = text.find(value).map_or(1, |c| c + 1);
+    let &(column, value) =
+        fields.get(1).ok_or_else(|| parse_error(line, text.len() + 1, format!("`{key}` needs a number")))?;
+    if let Some(&(extra, token)) = fields.get(2) {
+        return Err(parse_error(line, extra, format!("unexpected `{token}` after `{key} {value}`")));
+    }
     value.parse().map_err(|_| parse_error(line, column, format!("`{value}` is not a whole number")))
 }
 
@@ -67,7 +76,7 @@ pub fn parse_map(bytes: &[u8]) -> Result<Grid, Error> {
     let lines = lines(bytes)?;
     let mut it = lines.iter().copied();
     let mut next =
-        |what: &str| it.next().ok_or_else(|| parse_error(0, 0, format!("the file ends before {what}")));
+        |what: &str| it.next().ok_or_else(|| end_of_file(&lines, format!("the file ends before {what}")));
     let (l, t) = next("the `type` line")?;
     let mut parts = t.split_whitespace();
     if parts.next() != Some("type") || parts.next() != Some("octile") || parts.next().is_some() {
@@ -215,7 +224,7 @@ impl Scenario {
 pub fn parse_scenarios(bytes: &[u8]) -> Result<Vec<Scenario>, Error> {
     let lines = lines(bytes)?;
     let mut it = lines.iter().copied().filter(|(_, t)| !t.trim().is_empty());
-    let (l, t) = it.next().ok_or_else(|| parse_error(0, 0, "empty scenario file: expected `version 1`"))?;
+    let (l, t) = it.next().ok_or_else(|| end_of_file(&lines, "empty scenario file: expected `version 1`"))?;
     let mut parts = t.split_whitespace();
     let version_ok = parts.next() == Some("version")
         && parts.next().is_some_and(|v| {
