@@ -210,26 +210,54 @@ fn run(cli: Cli) -> Result<()> {
     }
 }
 
-/// `"8G"`, `"512M"`, `"1000"` → bytes.
+/// `"8G"`, `"512M"`, `"1000"`, `"1KiB"` → bytes: digits, then nothing or one unit of `K`,
+/// `M`, `G`, `T` (powers of 1024), each alone or followed by `B` or `iB`, any case.
 fn parse_bytes(text: &str) -> Result<u64, String> {
     let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => text.split_at(i),
         None => (text, ""),
     };
     let value: u64 = digits.parse().map_err(|_| format!("`{text}` is not a byte count"))?;
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return Err(format!("unknown unit in `{text}` (use K, M, G or T)")),
+    let unit = unit.to_ascii_uppercase();
+    let prefix = unit.strip_suffix("IB").or_else(|| unit.strip_suffix('B')).unwrap_or(&unit);
+    let shift = match (prefix, unit.as_str()) {
+        (_, "" | "B") => 0,
+        ("K", _) => 10,
+        ("M", _) => 20,
+        ("G", _) => 30,
+        ("T", _) => 40,
+        _ => return Err(format!("unknown unit in `{text}` (use K, M, G or T, alone or with B or iB)")),
     };
     value.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
 }
 
+/// The largest map or scenario file read: the largest shared map takes under 2 MiB.
+const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads at most [`MAX_INPUT_BYTES`] of `path`, refusing a longer file (or an endless one,
+/// like `/dev/zero`) instead of reading it all into memory.
+fn read_capped(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > MAX_INPUT_BYTES {
+            bail!(
+                "{} is {size} bytes, over the {MAX_INPUT_BYTES}-byte limit on map and scenario files",
+                path.display()
+            );
+        }
+        bail!("{} goes on past the {MAX_INPUT_BYTES}-byte limit on map and scenario files", path.display());
+    }
+    Ok(bytes)
+}
+
 fn read_map(path: &Path) -> Result<Grid> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = read_capped(path)?;
     parse_map(&bytes).with_context(|| format!("{}", path.display()))
 }
 
@@ -394,7 +422,7 @@ fn query(args: &QueryArgs) -> Result<()> {
 fn scen(args: &ScenArgs) -> Result<()> {
     // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
     let making = Making { diagonal: !args.four, ..args.making.clone() };
-    let bytes = std::fs::read(&args.scen).with_context(|| format!("reading {}", args.scen.display()))?;
+    let bytes = read_capped(&args.scen)?;
     let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
     let map_path = if let Some(p) = &args.map {
         p.clone()
@@ -644,5 +672,16 @@ mod tests {
         assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
         assert!(parse_bytes("12Q").is_err());
         assert!(parse_bytes("x").is_err());
+        assert_eq!(parse_bytes("1kb"), Ok(1 << 10));
+        assert_eq!(parse_bytes("2Tib"), Ok(2 << 40));
+        assert_eq!(parse_bytes("7B"), Ok(7));
+    }
+
+    #[test]
+    fn byte_counts_refuse_repeated_or_stray_unit_letters() {
+        // `1KiBBBiii` was read as 1 KiB: the unit's trailing B and I were trimmed as often as found.
+        for text in ["1KiBBBiii", "1KBB", "1KiBB", "1I", "1IB", "1Ki", "1KBi", "1 K", "1K ", "1KK"] {
+            assert!(parse_bytes(text).is_err(), "{text} was accepted");
+        }
     }
 }

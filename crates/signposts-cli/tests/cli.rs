@@ -388,3 +388,28 @@ fn memory_limit_bounds_compressed_builds_too() {
     assert_eq!(json(&build(&bytes.to_string()))["bytes"].as_u64(), Some(bytes));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn endless_or_huge_map_and_scenario_files_are_refused_not_read_whole() {
+    // /dev/zero as a map was read until memory ran out: under a 2 GB limit it aborted.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" build /dev/zero -o /dev/null")
+        .arg(env!("CARGO_BIN_EXE_signposts"))
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("/dev/zero goes on past the 67108864-byte limit"), "{stderr}");
+
+    let dir = std::env::temp_dir().join(format!("signposts-cli-huge-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.scen");
+    std::fs::File::create(&big).unwrap().set_len(100 << 20).unwrap();
+    let map = maps().join("arena.map");
+    let out = signposts(&["scen", big.to_str().unwrap(), "--map", map.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("is 104857600 bytes, over the 67108864-byte limit"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
