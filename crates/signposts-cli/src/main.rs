@@ -20,7 +20,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use signposts::grid::{
-    Cell, Connectivity, Direction, Grid, GridOracle, ScenarioCheck, parse_map, parse_scenarios,
+    Cell, Connectivity, Direction, Grid, GridOracle, Scenario, ScenarioCheck, parse_map, parse_scenarios,
 };
 use signposts::search::{Layer, Searcher, TileGrid};
 
@@ -431,20 +431,25 @@ fn scen(args: &ScenArgs) -> Result<()> {
         args.scen.with_file_name(first.map_name())
     };
     let grid = read_map(&map_path)?;
+    // Lines naming another map than the file's first line are reported, not checked.
+    let (scenarios, foreign) = lines_of_one_map(scenarios);
     // Lines that cannot be valid on this map are found from the grid alone.
-    let invalid: Vec<(usize, String)> =
-        scenarios.iter().filter_map(|s| Some((s.line, s.problem(&grid)?))).collect();
+    let mut invalid: Vec<(usize, String)> = foreign.clone();
+    invalid.extend(scenarios.iter().filter_map(|s| Some((s.line, s.problem(&grid)?))));
+    invalid.sort_unstable_by_key(|&(line, _)| line);
+    let lines = scenarios.len() + foreign.len();
     if args.astar {
         let tiles = TileGrid::from_grid(&grid);
         let mut searcher = Searcher::new();
         let connectivity = connectivity(&making);
         let start = Instant::now();
-        let check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
+        let mut check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
             let route = searcher.astar(&tiles, Layer::WALKABLE, connectivity, a, b).ok()?;
             route.cost().map(signposts::Cost::value)
         });
         let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
-        report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "astar", connectivity);
+        add_invalid(&mut check, foreign);
+        report_check(args, &map_path, lines, &check, per_query_ns, "astar", connectivity);
         return Ok(());
     }
     let oracle = if let Some(saved) = &args.oracle {
@@ -464,7 +469,7 @@ fn scen(args: &ScenArgs) -> Result<()> {
                         "scen": args.scen.display().to_string(),
                         "checked": false,
                         "reason": reason,
-                        "lines": scenarios.len(),
+                        "lines": lines,
                         "invalid": invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
                     })
                 );
@@ -493,10 +498,34 @@ fn scen(args: &ScenArgs) -> Result<()> {
         );
     }
     let start = Instant::now();
-    let check = ScenarioCheck::run(&oracle, &scenarios);
+    let mut check = ScenarioCheck::run(&oracle, &scenarios);
     let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
-    report_check(args, &map_path, scenarios.len(), &check, per_query_ns, "oracle", connectivity(&making));
+    add_invalid(&mut check, foreign);
+    report_check(args, &map_path, lines, &check, per_query_ns, "oracle", connectivity(&making));
     Ok(())
+}
+
+/// Splits off the lines naming another map (by file name) than the first line does, each with
+/// the reason it is not checked.
+fn lines_of_one_map(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<(usize, String)>) {
+    let Some(first) = scenarios.first().map(|s| s.map_name().to_string()) else {
+        return (scenarios, Vec::new());
+    };
+    let (same, other): (Vec<Scenario>, Vec<Scenario>) =
+        scenarios.into_iter().partition(|s| s.map_name() == first);
+    let reasons = other
+        .iter()
+        .map(|s| {
+            (s.line, format!("names the map {}, not {first} as the file's first line does", s.map_name()))
+        })
+        .collect();
+    (same, reasons)
+}
+
+/// Adds lines found invalid before checking to `check`, keeping its lines in order.
+fn add_invalid(check: &mut ScenarioCheck, invalid: Vec<(usize, String)>) {
+    check.invalid.extend(invalid);
+    check.invalid.sort_unstable_by_key(|&(line, _)| line);
 }
 
 /// `"octile"` or `"4-connected"`.

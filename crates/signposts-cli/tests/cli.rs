@@ -413,3 +413,35 @@ fn endless_or_huge_map_and_scenario_files_are_refused_not_read_whole() {
     assert!(stderr.contains("is 104857600 bytes, over the 67108864-byte limit"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn scen_reports_lines_of_another_map_or_size_instead_of_checking_them_on_the_first() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-foreign-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(maps().join("arena.map"), dir.join("arena.map")).unwrap();
+    let scen = dir.join("mixed.scen");
+    // Lines 3 and 4 hold lengths that are right on arena: they were checked there and matched.
+    std::fs::write(
+        &scen,
+        "version 1\n\
+         0\tmaps/dao/arena.map\t49\t49\t1\t11\t1\t12\t1\n\
+         0\tmaps/dao/den312d.map\t49\t49\t1\t12\t1\t10\t2\n\
+         0\tmaps/dao/arena.map\t50\t50\t1\t12\t1\t10\t2\n",
+    )
+    .unwrap();
+    for extra in [None, Some("--astar")] {
+        let mut args = vec!["scen", scen.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let report = json(&signposts(&args));
+        assert_eq!((report["lines"].as_u64(), report["matched"].as_u64()), (Some(3), Some(1)), "{extra:?}");
+        assert_eq!(
+            report["invalid"],
+            serde_json::json!([
+                {"line": 3, "reason": "names the map den312d.map, not arena.map as the file's first line does"},
+                {"line": 4, "reason": "written for a 50×50 map, not this 49×49 one"},
+            ]),
+            "{extra:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

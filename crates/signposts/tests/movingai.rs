@@ -157,3 +157,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn scenarios_written_for_another_map_size_are_invalid_not_checked() {
+    let grid = parse_map(b"type octile\nheight 2\nwidth 2\nmap\n..\n..\n").unwrap();
+    let oracle = GridOracle::build(&grid, Connectivity::Eight).unwrap();
+    // Both lines hold a length that is right on this 2×2 map: the second was checked and matched.
+    let scen =
+        parse_scenarios(b"version 1\n0 m.map 2 2 0 0 1 1 1.41421\n0 m.map 3 2 0 0 1 1 1.41421\n").unwrap();
+    let check = ScenarioCheck::run(&oracle, &scen);
+    assert_eq!(check.matched, 1);
+    assert_eq!(check.invalid, vec![(3, "written for a 3×2 map, not this 2×2 one".to_string())]);
+}

@@ -174,16 +174,27 @@ impl Scenario {
         (length - self.optimal).abs() <= self.tolerance()
     }
 
-    /// Why this line cannot be valid on `grid` (a start or goal outside it or blocked), if so.
+    /// Why this line cannot be valid on `grid` (written for a map of another size, or a start
+    /// or goal outside it or blocked), if so.
     ///
     /// ```
     /// let grid = signposts::grid::Grid::from_ascii(".#")?;
-    /// let s = &signposts::grid::parse_scenarios(b"version 1\n0 m 2 1 0 0 1 0 1")?[0];
-    /// assert_eq!(s.problem(&grid).as_deref(), Some("goal (1, 0) is blocked"));
+    /// let s = signposts::grid::parse_scenarios(b"version 1\n0 m 2 1 0 0 1 0 1\n0 m 3 1 0 0 0 0 0")?;
+    /// assert_eq!(s[0].problem(&grid).as_deref(), Some("goal (1, 0) is blocked"));
+    /// assert_eq!(s[1].problem(&grid).as_deref(), Some("written for a 3×1 map, not this 2×1 one"));
     /// # Ok::<(), signposts::Error>(())
     /// ```
     #[must_use]
     pub fn problem(&self, grid: &Grid) -> Option<String> {
+        if (self.width, self.height) != (grid.width(), grid.height()) {
+            return Some(format!(
+                "written for a {}×{} map, not this {}×{} one",
+                self.width,
+                self.height,
+                grid.width(),
+                grid.height()
+            ));
+        }
         [("start", self.start), ("goal", self.goal)].into_iter().find_map(|(what, cell)| {
             if !grid.contains(cell) {
                 Some(format!("{what} {cell} is outside the {}×{} map", grid.width(), grid.height()))
@@ -292,8 +303,8 @@ pub struct ScenarioCheck {
     /// Lines whose computed length did not match: (line, printed, computed or `None` when
     /// unreachable).
     pub mismatched: Vec<(usize, f64, Option<f64>)>,
-    /// Lines that cannot be valid on this map (a start or goal outside it or blocked): (line,
-    /// reason).
+    /// Lines that cannot be valid on this map (written for a map of another size, or a start or
+    /// goal outside it or blocked): (line, reason).
     pub invalid: Vec<(usize, String)>,
     /// Largest `|computed − printed|` among the matched lines.
     pub max_error: f64,
