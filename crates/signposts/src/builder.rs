@@ -84,25 +84,34 @@ impl GraphBuilder {
         Self::try_new(nodes).unwrap_or_else(|e| panic_with(&e))
     }
 
-    /// A builder for `nodes` isolated nodes, or [`Error::TooManyNodes`] above [`MAX_NODES`].
+    /// A builder for `nodes` isolated nodes, or an error naming what is too large.
+    ///
+    /// The builder itself takes [`GraphBuilder::BYTES_PER_NODE`] bytes per node before any
+    /// edge; that memory is checked and asked of the allocator fallibly, so a count the machine
+    /// cannot hold is an error, never an out-of-memory abort.
     ///
     /// # Errors
-    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`.
+    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`; [`Error::AllocationFailed`] naming
+    /// the bytes when the allocator refuses the per-node lists.
     ///
     /// # Example
     /// ```
     /// assert!(signposts::GraphBuilder::try_new(10).is_ok());
     /// ```
     pub fn try_new(nodes: usize) -> Result<Self, Error> {
-        check_node_count(nodes)?;
-        Ok(GraphBuilder {
-            adjacency: vec![Vec::new(); nodes],
-            costs: vec![Vec::new(); nodes],
+        let mut builder = GraphBuilder {
+            adjacency: Vec::new(),
+            costs: Vec::new(),
             model: CostModel::Integer,
             memory_limit: None,
             reserve_degree: 0,
-        })
+        };
+        builder.try_resize(nodes)?;
+        Ok(builder)
     }
+
+    /// Bytes the builder holds per node before any edge: its (empty) neighbour and cost lists.
+    pub const BYTES_PER_NODE: usize = size_of::<Vec<NodeId>>() + size_of::<Vec<u32>>();
 
     /// Number of nodes.
     ///
@@ -411,7 +420,8 @@ impl GraphBuilder {
     /// every edge touching them.
     ///
     /// # Panics
-    /// If `nodes` is above [`MAX_NODES`].
+    /// If `nodes` is above [`MAX_NODES`] or the allocator refuses the new nodes' lists (with
+    /// the message of [`GraphBuilder::try_resize`]'s error, not an out-of-memory abort).
     ///
     /// ```
     /// let mut b = signposts::GraphBuilder::new(3);
@@ -423,7 +433,39 @@ impl GraphBuilder {
     /// ```
     #[track_caller]
     pub fn resize(&mut self, nodes: usize) -> &mut Self {
-        check_node_count(nodes).unwrap_or_else(|e| panic_with(&e));
+        self.try_resize(nodes).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`GraphBuilder::resize`], or an error without changing anything.
+    ///
+    /// Growing asks the allocator, fallibly, for [`GraphBuilder::BYTES_PER_NODE`] bytes per
+    /// node of the new size (the lists are moved into the new allocation).
+    ///
+    /// # Errors
+    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`; [`Error::AllocationFailed`] naming
+    /// the bytes the new nodes' lists need when the allocator refuses them.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// assert!(b.try_resize(usize::MAX).is_err());
+    /// assert_eq!(b.try_resize(5)?.nodes_len(), 5);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn try_resize(&mut self, nodes: usize) -> Result<&mut Self, Error> {
+        check_node_count(nodes)?;
+        if nodes > self.nodes_len() {
+            // Both lists are checked and allocated before either is touched, so that a refusal
+            // changes nothing; the error names the bytes of both at the new size.
+            let bytes = crate::memory::checked_bytes(nodes, Self::BYTES_PER_NODE)?;
+            let mut adjacency = crate::memory::try_with_capacity::<Vec<NodeId>>(nodes)
+                .map_err(|_| Error::AllocationFailed { bytes: bytes as u64 })?;
+            let mut costs = crate::memory::try_with_capacity::<Vec<u32>>(nodes)
+                .map_err(|_| Error::AllocationFailed { bytes: bytes as u64 })?;
+            adjacency.append(&mut self.adjacency);
+            costs.append(&mut self.costs);
+            self.adjacency = adjacency;
+            self.costs = costs;
+        }
         self.adjacency.resize_with(nodes, Vec::new);
         self.costs.resize_with(nodes, Vec::new);
         if let Ok(limit) = NodeId::try_from(nodes) {
@@ -433,7 +475,7 @@ impl GraphBuilder {
                 costs.truncate(keep);
             }
         }
-        self
+        Ok(self)
     }
 
     /// Caps the bytes a build may allocate; past it [`GraphBuilder::try_build`] returns
@@ -757,4 +799,38 @@ fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
             list.iter().filter(|&&b| a < b || adjacency[b as usize].binary_search(&a).is_err()).count()
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn try_new_of_max_nodes_is_an_allocation_error_not_an_abort() {
+        let bytes = (MAX_NODES * GraphBuilder::BYTES_PER_NODE) as u64;
+        assert_eq!(GraphBuilder::try_new(MAX_NODES).unwrap_err(), Error::AllocationFailed { bytes });
+        assert_eq!(
+            GraphBuilder::try_new(MAX_NODES + 1).unwrap_err(),
+            Error::TooManyNodes { nodes: MAX_NODES + 1, max: MAX_NODES }
+        );
+    }
+
+    #[test]
+    fn try_resize_past_memory_is_an_error_and_changes_nothing() {
+        let mut b = GraphBuilder::new(3);
+        b.connect(0, 1).connect(1, 2);
+        let bytes = ((1u64 << 31) * GraphBuilder::BYTES_PER_NODE as u64, 3, 2);
+        let err = b.try_resize(1 << 31).unwrap_err();
+        assert_eq!(
+            (err, b.nodes_len(), b.edges_len()),
+            (Error::AllocationFailed { bytes: bytes.0 }, bytes.1, bytes.2)
+        );
+        assert_eq!(b.try_resize(4).unwrap().nodes_len(), 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "could not allocate 103079215104 bytes")]
+    fn resize_past_memory_panics_with_the_bytes_instead_of_aborting() {
+        GraphBuilder::new(1).resize(1 << 31);
+    }
 }
