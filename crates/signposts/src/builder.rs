@@ -4,7 +4,7 @@ use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::build::{self, Adjacency, Progress};
 use crate::error::{Error, panic_with};
-use crate::table::{Layout, NodeRow, Table};
+use crate::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
 use crate::{Cost, Graph, NodeId, components};
 
 /// The largest node count a [`Graph`] supports: ids are `u32` and `u32::MAX` is reserved.
@@ -496,6 +496,10 @@ impl GraphBuilder {
     /// built graph ([`Graph::apply`]) that add neighbours repair the table in place instead of
     /// rebuilding it. Costs memory: entries are `degree` rounded up to a power of two bits.
     ///
+    /// Degrees up to 2^31 are supported; above, [`GraphBuilder::memory_needed`] says
+    /// `u64::MAX` and [`GraphBuilder::try_build`] returns [`Error::Unsupported`] (an entry of
+    /// more than 2^31 bits cannot be stored).
+    ///
     /// ```
     /// use signposts::generate::{grid, Connectivity};
     /// let mut b = grid(4, 4, Connectivity::Four);
@@ -513,6 +517,9 @@ impl GraphBuilder {
 
     /// Bytes the built [`Graph`] will hold ([`Graph::memory_bytes`]), computed without building.
     ///
+    /// Saturates at `u64::MAX` (over any limit) when the size overflows or a
+    /// [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31 has no entry width.
+    ///
     /// # Complexity
     /// O(n).
     ///
@@ -520,15 +527,19 @@ impl GraphBuilder {
     /// let mut b = signposts::GraphBuilder::new(4);
     /// b.connect(0, 1).connect(1, 2).connect(2, 3);
     /// assert_eq!(b.memory_needed(), b.build().memory_bytes() as u64);
+    /// b.reserve_degree(u32::MAX);
+    /// assert_eq!(b.memory_needed(), u64::MAX);
     /// ```
     #[must_use]
     pub fn memory_needed(&self) -> u64 {
         let n = self.nodes_len();
         let arcs = self.adjacency.iter().map(Vec::len).sum::<usize>();
         let degrees = self.adjacency.iter().map(|l| degree(l.len()));
-        let words = Layout::words_for(degrees.map(|d| d.max(self.reserve_degree)), n);
-        let arc_costs = if self.is_weighted() || self.is_directed() { arcs * 4 } else { 0 };
-        Graph::overhead_bytes(n, arcs) + arc_costs as u64 + words * 8
+        let arc_costs = if self.is_weighted() || self.is_directed() { arcs as u64 * 4 } else { 0 };
+        Layout::words_for(degrees.map(|d| d.max(self.reserve_degree)), n)
+            .and_then(|words| words.checked_mul(8))
+            .and_then(|table| table.checked_add(Graph::overhead_bytes(n, arcs) + arc_costs))
+            .unwrap_or(u64::MAX)
     }
 
     /// Builds the oracle.
@@ -556,7 +567,8 @@ impl GraphBuilder {
     ///
     /// # Errors
     /// [`Error::OverMemoryLimit`] past [`GraphBuilder::memory_limit`];
-    /// [`Error::AllocationFailed`] when the allocator refuses the table.
+    /// [`Error::AllocationFailed`] when the allocator refuses the table;
+    /// [`Error::Unsupported`] for a [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31.
     ///
     /// ```
     /// let graph = signposts::GraphBuilder::new(2).try_build()?;
@@ -594,12 +606,21 @@ impl GraphBuilder {
         progress: &(dyn Fn(Progress) + Sync),
         batch: Option<usize>,
     ) -> Result<Graph, Error> {
+        if self.reserve_degree > MAX_ENTRY_DEGREE {
+            return Err(Error::Unsupported {
+                what: "reserve_degree above 2^31: entries that wide cannot be stored",
+            });
+        }
         let n = self.nodes_len();
         let needed = self.memory_needed();
         if let Some(limit) = self.memory_limit
             && needed > limit
         {
             return Err(Error::OverMemoryLimit { needed, limit });
+        }
+        if needed == u64::MAX {
+            // The size overflowed: no allocator holds it, and the layout's sums would wrap.
+            return Err(Error::AllocationFailed { bytes: needed });
         }
 
         let mut rows = Vec::with_capacity(n);
@@ -826,6 +847,35 @@ mod tests {
             (Error::AllocationFailed { bytes: bytes.0 }, bytes.1, bytes.2)
         );
         assert_eq!(b.try_resize(4).unwrap().nodes_len(), 4);
+    }
+
+    #[test]
+    fn reserve_degree_above_2_pow_31_is_refused_instead_of_panicking_in_a_build_thread() {
+        for degree in [MAX_ENTRY_DEGREE + 1, u32::MAX] {
+            let mut b = crate::generate::grid(3, 3, crate::generate::Connectivity::Four);
+            b.reserve_degree(degree);
+            assert_eq!(b.memory_needed(), u64::MAX, "degree {degree}");
+            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+            b.memory_limit(1 << 20);
+            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+        }
+    }
+
+    #[test]
+    fn reserve_degree_of_2_pow_31_is_measured_and_held_to_the_limit() {
+        let mut b = GraphBuilder::new(3);
+        b.reserve_degree(MAX_ENTRY_DEGREE).memory_limit(1 << 20);
+        let needed = (3u64 << 31) * 8 + Graph::overhead_bytes(3, 0);
+        assert_eq!(b.memory_needed(), needed);
+        assert_eq!(b.try_build().unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
+    }
+
+    #[test]
+    fn a_table_past_u64_bytes_is_refused_before_its_layout_wraps() {
+        let mut b = GraphBuilder::new(1 << 20);
+        b.reserve_degree(MAX_ENTRY_DEGREE);
+        assert_eq!(b.memory_needed(), u64::MAX);
+        assert_eq!(b.try_build().unwrap_err(), Error::AllocationFailed { bytes: u64::MAX });
     }
 
     #[test]
