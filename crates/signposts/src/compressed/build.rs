@@ -12,11 +12,28 @@ use crate::build::{self, Adjacency, Progress};
 use crate::builder::CostModel;
 use crate::{Error, GraphBuilder, NodeId, components};
 
+/// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
+pub(crate) const MAX_COMPRESSED_NODES: usize = (1 << START_BITS) - 1;
+
+/// Whether a compressed table of `nodes` nodes can be built: the check that needs nothing but
+/// the count, for every compressed build to make before it allocates or searches anything.
+///
+/// # Errors
+/// [`Error::TooManyNodes`] above [`MAX_COMPRESSED_NODES`].
+pub(crate) fn check_compressed_nodes(nodes: usize) -> Result<(), Error> {
+    if nodes > MAX_COMPRESSED_NODES {
+        Err(Error::TooManyNodes { nodes, max: MAX_COMPRESSED_NODES })
+    } else {
+        Ok(())
+    }
+}
+
 impl GraphBuilder {
     /// Builds a compressed oracle (see [`compressed`](crate::compressed)): far smaller than
     /// [`GraphBuilder::build`]'s dense table on large maps, queries by binary search.
     ///
     /// # Errors
+    /// [`Error::TooManyNodes`] for 2^24 nodes or more, checked before any work;
     /// [`Error::Unsupported`] for graphs with one-way arcs and for nodes of more than
     /// [`MAX_DEGREE`] neighbours; [`Error::TooManyArcs`].
     ///
@@ -54,14 +71,13 @@ impl GraphBuilder {
         vbmi: Option<build::Vbmi>,
         wave_bytes: usize,
     ) -> Result<CompressedGraph, Error> {
+        // Known from the node count alone: refused before any pass over the arcs.
+        let n = self.nodes_len();
+        check_compressed_nodes(n)?;
         if self.is_directed() {
             return Err(Error::Unsupported { what: "compressed tables of graphs with one-way arcs" });
         }
         let weighted = self.is_weighted();
-        let n = self.nodes_len();
-        if n >= 1 << START_BITS {
-            return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
-        }
         let mut rows = Vec::with_capacity(n);
         let mut heads = Vec::with_capacity(self.arcs_len());
         let mut costs = Vec::new();
@@ -489,7 +505,17 @@ fn fill_runs_lanes<const LANES: usize>(
 
 #[cfg(test)]
 mod tests {
-    use crate::GraphBuilder;
+    use crate::{Error, GraphBuilder};
+
+    #[test]
+    fn compressed_builds_past_2_pow_24_nodes_are_refused_from_the_count_alone() {
+        use super::{MAX_COMPRESSED_NODES, check_compressed_nodes};
+        assert_eq!(check_compressed_nodes(MAX_COMPRESSED_NODES), Ok(()));
+        assert_eq!(
+            check_compressed_nodes(1 << 24),
+            Err(Error::TooManyNodes { nodes: 1 << 24, max: (1 << 24) - 1 })
+        );
+    }
 
     /// The engines' AVX2 copies build the same tables as the baseline ones: 4-connected maps
     /// (batches of 256 against 128) and octile ones (slot tests four at a time), with walls
