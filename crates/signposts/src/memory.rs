@@ -72,6 +72,7 @@ pub(crate) fn zeroed_words(len: usize, bytes_for_error: u64) -> Result<Vec<Atomi
     if len == 0 {
         return Ok(Vec::new());
     }
+    checked_bytes(len, size_of::<AtomicU64>()).map_err(|_| failed())?;
     let layout = Layout::array::<AtomicU64>(len).map_err(|_| failed())?;
     // SAFETY: `layout` has a non-zero size (`len > 0`).
     let ptr = unsafe { alloc_zeroed(layout) };
