@@ -12,19 +12,22 @@ use crate::build::{self, Adjacency, Progress};
 use crate::builder::CostModel;
 use crate::{Error, GraphBuilder, NodeId, components};
 
-/// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
-pub(crate) const MAX_COMPRESSED_NODES: usize = (1 << START_BITS) - 1;
+impl CompressedGraph {
+    /// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
+    pub(crate) const MAX_NODES: usize = (1 << START_BITS) - 1;
 
-/// Whether a compressed table of `nodes` nodes can be built: the check that needs nothing but
-/// the count, for every compressed build to make before it allocates or searches anything.
-///
-/// # Errors
-/// [`Error::TooManyNodes`] above [`MAX_COMPRESSED_NODES`].
-pub(crate) fn check_compressed_nodes(nodes: usize) -> Result<(), Error> {
-    if nodes > MAX_COMPRESSED_NODES {
-        Err(Error::TooManyNodes { nodes, max: MAX_COMPRESSED_NODES })
-    } else {
-        Ok(())
+    /// Whether a compressed table of `nodes` nodes can be built: the check that needs nothing
+    /// but the count, for every compressed build (of a builder, of a grid) to make before it
+    /// allocates or searches anything.
+    ///
+    /// # Errors
+    /// [`Error::TooManyNodes`] above [`CompressedGraph::MAX_NODES`].
+    pub(crate) fn check_nodes(nodes: usize) -> Result<(), Error> {
+        if nodes > Self::MAX_NODES {
+            Err(Error::TooManyNodes { nodes, max: Self::MAX_NODES })
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -73,7 +76,7 @@ impl GraphBuilder {
     ) -> Result<CompressedGraph, Error> {
         // Known from the node count alone: refused before any pass over the arcs.
         let n = self.nodes_len();
-        check_compressed_nodes(n)?;
+        CompressedGraph::check_nodes(n)?;
         if self.is_directed() {
             return Err(Error::Unsupported { what: "compressed tables of graphs with one-way arcs" });
         }
@@ -509,10 +512,10 @@ mod tests {
 
     #[test]
     fn compressed_builds_past_2_pow_24_nodes_are_refused_from_the_count_alone() {
-        use super::{MAX_COMPRESSED_NODES, check_compressed_nodes};
-        assert_eq!(check_compressed_nodes(MAX_COMPRESSED_NODES), Ok(()));
+        use crate::CompressedGraph;
+        assert_eq!(CompressedGraph::check_nodes(CompressedGraph::MAX_NODES), Ok(()));
         assert_eq!(
-            check_compressed_nodes(1 << 24),
+            CompressedGraph::check_nodes(1 << 24),
             Err(Error::TooManyNodes { nodes: 1 << 24, max: (1 << 24) - 1 })
         );
     }
