@@ -4,7 +4,7 @@ use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::build::{self, Adjacency, Progress};
 use crate::error::{Error, panic_with};
-use crate::table::{Layout, NodeRow, Table};
+use crate::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
 use crate::{Cost, Graph, NodeId, components};
 
 /// The largest node count a [`Graph`] supports: ids are `u32` and `u32::MAX` is reserved.
@@ -84,25 +84,34 @@ impl GraphBuilder {
         Self::try_new(nodes).unwrap_or_else(|e| panic_with(&e))
     }
 
-    /// A builder for `nodes` isolated nodes, or [`Error::TooManyNodes`] above [`MAX_NODES`].
+    /// A builder for `nodes` isolated nodes, or an error naming what is too large.
+    ///
+    /// The builder itself takes [`GraphBuilder::BYTES_PER_NODE`] bytes per node before any
+    /// edge; that memory is checked and asked of the allocator fallibly, so a count the machine
+    /// cannot hold is an error, never an out-of-memory abort.
     ///
     /// # Errors
-    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`.
+    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`; [`Error::AllocationFailed`] naming
+    /// the bytes when the allocator refuses the per-node lists.
     ///
     /// # Example
     /// ```
     /// assert!(signposts::GraphBuilder::try_new(10).is_ok());
     /// ```
     pub fn try_new(nodes: usize) -> Result<Self, Error> {
-        check_node_count(nodes)?;
-        Ok(GraphBuilder {
-            adjacency: vec![Vec::new(); nodes],
-            costs: vec![Vec::new(); nodes],
+        let mut builder = GraphBuilder {
+            adjacency: Vec::new(),
+            costs: Vec::new(),
             model: CostModel::Integer,
             memory_limit: None,
             reserve_degree: 0,
-        })
+        };
+        builder.try_resize(nodes)?;
+        Ok(builder)
     }
+
+    /// Bytes the builder holds per node before any edge: its (empty) neighbour and cost lists.
+    pub const BYTES_PER_NODE: usize = size_of::<Vec<NodeId>>() + size_of::<Vec<u32>>();
 
     /// Number of nodes.
     ///
@@ -411,7 +420,8 @@ impl GraphBuilder {
     /// every edge touching them.
     ///
     /// # Panics
-    /// If `nodes` is above [`MAX_NODES`].
+    /// If `nodes` is above [`MAX_NODES`] or the allocator refuses the new nodes' lists (with
+    /// the message of [`GraphBuilder::try_resize`]'s error, not an out-of-memory abort).
     ///
     /// ```
     /// let mut b = signposts::GraphBuilder::new(3);
@@ -423,7 +433,39 @@ impl GraphBuilder {
     /// ```
     #[track_caller]
     pub fn resize(&mut self, nodes: usize) -> &mut Self {
-        check_node_count(nodes).unwrap_or_else(|e| panic_with(&e));
+        self.try_resize(nodes).unwrap_or_else(|e| panic_with(&e))
+    }
+
+    /// [`GraphBuilder::resize`], or an error without changing anything.
+    ///
+    /// Growing asks the allocator, fallibly, for [`GraphBuilder::BYTES_PER_NODE`] bytes per
+    /// node of the new size (the lists are moved into the new allocation).
+    ///
+    /// # Errors
+    /// [`Error::TooManyNodes`] when `nodes > MAX_NODES`; [`Error::AllocationFailed`] naming
+    /// the bytes the new nodes' lists need when the allocator refuses them.
+    ///
+    /// ```
+    /// let mut b = signposts::GraphBuilder::new(2);
+    /// assert!(b.try_resize(usize::MAX).is_err());
+    /// assert_eq!(b.try_resize(5)?.nodes_len(), 5);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn try_resize(&mut self, nodes: usize) -> Result<&mut Self, Error> {
+        check_node_count(nodes)?;
+        if nodes > self.nodes_len() {
+            // Both lists are checked and allocated before either is touched, so that a refusal
+            // changes nothing; the error names the bytes of both at the new size.
+            let bytes = crate::memory::checked_bytes(nodes, Self::BYTES_PER_NODE)?;
+            let mut adjacency = crate::memory::try_with_capacity::<Vec<NodeId>>(nodes)
+                .map_err(|_| Error::AllocationFailed { bytes: bytes as u64 })?;
+            let mut costs = crate::memory::try_with_capacity::<Vec<u32>>(nodes)
+                .map_err(|_| Error::AllocationFailed { bytes: bytes as u64 })?;
+            adjacency.append(&mut self.adjacency);
+            costs.append(&mut self.costs);
+            self.adjacency = adjacency;
+            self.costs = costs;
+        }
         self.adjacency.resize_with(nodes, Vec::new);
         self.costs.resize_with(nodes, Vec::new);
         if let Ok(limit) = NodeId::try_from(nodes) {
@@ -433,7 +475,7 @@ impl GraphBuilder {
                 costs.truncate(keep);
             }
         }
-        self
+        Ok(self)
     }
 
     /// Caps the bytes a build may allocate; past it [`GraphBuilder::try_build`] returns
@@ -454,6 +496,10 @@ impl GraphBuilder {
     /// built graph ([`Graph::apply`]) that add neighbours repair the table in place instead of
     /// rebuilding it. Costs memory: entries are `degree` rounded up to a power of two bits.
     ///
+    /// Degrees up to 2^31 are supported; above, [`GraphBuilder::memory_needed`] says
+    /// `u64::MAX` and [`GraphBuilder::try_build`] returns [`Error::Unsupported`] (an entry of
+    /// more than 2^31 bits cannot be stored).
+    ///
     /// ```
     /// use signposts::generate::{grid, Connectivity};
     /// let mut b = grid(4, 4, Connectivity::Four);
@@ -471,6 +517,9 @@ impl GraphBuilder {
 
     /// Bytes the built [`Graph`] will hold ([`Graph::memory_bytes`]), computed without building.
     ///
+    /// Saturates at `u64::MAX` (over any limit) when the size overflows or a
+    /// [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31 has no entry width.
+    ///
     /// # Complexity
     /// O(n).
     ///
@@ -478,15 +527,19 @@ impl GraphBuilder {
     /// let mut b = signposts::GraphBuilder::new(4);
     /// b.connect(0, 1).connect(1, 2).connect(2, 3);
     /// assert_eq!(b.memory_needed(), b.build().memory_bytes() as u64);
+    /// b.reserve_degree(u32::MAX);
+    /// assert_eq!(b.memory_needed(), u64::MAX);
     /// ```
     #[must_use]
     pub fn memory_needed(&self) -> u64 {
         let n = self.nodes_len();
         let arcs = self.adjacency.iter().map(Vec::len).sum::<usize>();
         let degrees = self.adjacency.iter().map(|l| degree(l.len()));
-        let words = Layout::words_for(degrees.map(|d| d.max(self.reserve_degree)), n);
-        let arc_costs = if self.is_weighted() || self.is_directed() { arcs * 4 } else { 0 };
-        Graph::overhead_bytes(n, arcs) + arc_costs as u64 + words * 8
+        let arc_costs = if self.is_weighted() || self.is_directed() { arcs as u64 * 4 } else { 0 };
+        Layout::words_for(degrees.map(|d| d.max(self.reserve_degree)), n)
+            .and_then(|words| words.checked_mul(8))
+            .and_then(|table| table.checked_add(Graph::overhead_bytes(n, arcs) + arc_costs))
+            .unwrap_or(u64::MAX)
     }
 
     /// Builds the oracle.
@@ -514,7 +567,8 @@ impl GraphBuilder {
     ///
     /// # Errors
     /// [`Error::OverMemoryLimit`] past [`GraphBuilder::memory_limit`];
-    /// [`Error::AllocationFailed`] when the allocator refuses the table.
+    /// [`Error::AllocationFailed`] when the allocator refuses the table;
+    /// [`Error::Unsupported`] for a [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31.
     ///
     /// ```
     /// let graph = signposts::GraphBuilder::new(2).try_build()?;
@@ -552,12 +606,21 @@ impl GraphBuilder {
         progress: &(dyn Fn(Progress) + Sync),
         batch: Option<usize>,
     ) -> Result<Graph, Error> {
+        if self.reserve_degree > MAX_ENTRY_DEGREE {
+            return Err(Error::Unsupported {
+                what: "reserve_degree above 2^31: entries that wide cannot be stored",
+            });
+        }
         let n = self.nodes_len();
         let needed = self.memory_needed();
         if let Some(limit) = self.memory_limit
             && needed > limit
         {
             return Err(Error::OverMemoryLimit { needed, limit });
+        }
+        if needed == u64::MAX {
+            // The size overflowed: no allocator holds it, and the layout's sums would wrap.
+            return Err(Error::AllocationFailed { bytes: needed });
         }
 
         let mut rows = Vec::with_capacity(n);
@@ -757,4 +820,67 @@ fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
             list.iter().filter(|&&b| a < b || adjacency[b as usize].binary_search(&a).is_err()).count()
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn try_new_of_max_nodes_is_an_allocation_error_not_an_abort() {
+        let bytes = (MAX_NODES * GraphBuilder::BYTES_PER_NODE) as u64;
+        assert_eq!(GraphBuilder::try_new(MAX_NODES).unwrap_err(), Error::AllocationFailed { bytes });
+        assert_eq!(
+            GraphBuilder::try_new(MAX_NODES + 1).unwrap_err(),
+            Error::TooManyNodes { nodes: MAX_NODES + 1, max: MAX_NODES }
+        );
+    }
+
+    #[test]
+    fn try_resize_past_memory_is_an_error_and_changes_nothing() {
+        let mut b = GraphBuilder::new(3);
+        b.connect(0, 1).connect(1, 2);
+        let bytes = ((1u64 << 31) * GraphBuilder::BYTES_PER_NODE as u64, 3, 2);
+        let err = b.try_resize(1 << 31).unwrap_err();
+        assert_eq!(
+            (err, b.nodes_len(), b.edges_len()),
+            (Error::AllocationFailed { bytes: bytes.0 }, bytes.1, bytes.2)
+        );
+        assert_eq!(b.try_resize(4).unwrap().nodes_len(), 4);
+    }
+
+    #[test]
+    fn reserve_degree_above_2_pow_31_is_refused_instead_of_panicking_in_a_build_thread() {
+        for degree in [MAX_ENTRY_DEGREE + 1, u32::MAX] {
+            let mut b = crate::generate::grid(3, 3, crate::generate::Connectivity::Four);
+            b.reserve_degree(degree);
+            assert_eq!(b.memory_needed(), u64::MAX, "degree {degree}");
+            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+            b.memory_limit(1 << 20);
+            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+        }
+    }
+
+    #[test]
+    fn reserve_degree_of_2_pow_31_is_measured_and_held_to_the_limit() {
+        let mut b = GraphBuilder::new(3);
+        b.reserve_degree(MAX_ENTRY_DEGREE).memory_limit(1 << 20);
+        let needed = (3u64 << 31) * 8 + Graph::overhead_bytes(3, 0);
+        assert_eq!(b.memory_needed(), needed);
+        assert_eq!(b.try_build().unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
+    }
+
+    #[test]
+    fn a_table_past_u64_bytes_is_refused_before_its_layout_wraps() {
+        let mut b = GraphBuilder::new(1 << 20);
+        b.reserve_degree(MAX_ENTRY_DEGREE);
+        assert_eq!(b.memory_needed(), u64::MAX);
+        assert_eq!(b.try_build().unwrap_err(), Error::AllocationFailed { bytes: u64::MAX });
+    }
+
+    #[test]
+    #[should_panic(expected = "could not allocate 103079215104 bytes")]
+    fn resize_past_memory_panics_with_the_bytes_instead_of_aborting() {
+        GraphBuilder::new(1).resize(1 << 31);
+    }
 }

@@ -158,9 +158,19 @@ impl Graph {
         self.components as usize
     }
 
-    /// Bytes held by the graph: the table (`n · Σ_u width(u)` bits, each row rounded up to
-    /// whole 64-bit words) plus 28 bytes per node and 4 per arc (two arcs per edge) for the
-    /// structure it indexes.
+    /// Bytes held by the graph, exactly what [`GraphBuilder::memory_needed`] computed before
+    /// the build: the table plus the structure it indexes.
+    ///
+    /// - The table: `Σ_u width(u)` words per 64 target columns, `⌈n / 64⌉` of them, where
+    ///   `width(u)` is `u`'s degree (or the [`reserve_degree`](GraphBuilder::reserve_degree)
+    ///   if larger) rounded up to a power of two bits; so `n · Σ_u width(u)` bits with the
+    ///   columns padded to a multiple of 64.
+    /// - 28 bytes per node (its row record, column, column order and component) and 4 per arc
+    ///   (two arcs per edge), plus 4 more per arc for the costs of a weighted or directed graph.
+    ///
+    /// Build scratch (freed when the build returns) is not counted. A
+    /// [`GridOracle`](crate::grid::GridOracle) adds its maps between cells and nodes (see
+    /// [`GridOracle::memory_needed`](crate::grid::GridOracle::memory_needed)).
     ///
     /// ```
     /// let mut b = signposts::Graph::builder(64);

@@ -27,12 +27,52 @@ const _: () = assert!(
     "the in-place reinterpretation below needs identical layouts"
 );
 
+/// Bytes that `count` values of `size_of_each` bytes take, checked against memory addressing:
+/// the one place a size is turned into a byte count before it is allocated.
+///
+/// # Errors
+/// [`Error::AllocationFailed`] naming the bytes (saturated at `u64::MAX`) when the product
+/// does not fit in `isize::MAX`, the largest allocation Rust can make.
+pub(crate) fn checked_bytes(count: usize, size_of_each: usize) -> Result<usize, Error> {
+    match count.checked_mul(size_of_each) {
+        Some(bytes) if isize::try_from(bytes).is_ok() => Ok(bytes),
+        product => Err(Error::AllocationFailed { bytes: product.map_or(u64::MAX, |b| b as u64) }),
+    }
+}
+
+/// Unit tests run with this allocation ceiling so that a test of a huge size exercises the
+/// refusal path without ever asking the machine for gigabytes (the allocator may grant them
+/// lazily on Linux, and filling them would abort the test process).
+#[cfg(test)]
+const TEST_CEILING: usize = 1 << 30;
+
+/// An empty vector with room for `len` values, or [`Error::AllocationFailed`] naming the
+/// bytes when the size overflows or the allocator refuses them (instead of an abort).
+pub(crate) fn try_with_capacity<T>(len: usize) -> Result<Vec<T>, Error> {
+    let bytes = checked_bytes(len, size_of::<T>())?;
+    #[cfg(test)]
+    if bytes > TEST_CEILING {
+        return Err(Error::AllocationFailed { bytes: bytes as u64 });
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| Error::AllocationFailed { bytes: bytes as u64 })?;
+    Ok(v)
+}
+
+/// `len` values made by `value`, allocated with [`try_with_capacity`].
+pub(crate) fn try_filled_with<T>(len: usize, value: impl FnMut() -> T) -> Result<Vec<T>, Error> {
+    let mut v = try_with_capacity(len)?;
+    v.resize_with(len, value);
+    Ok(v)
+}
+
 /// `len` zeroed atomic words, or [`Error::AllocationFailed`] naming `bytes_for_error`.
 pub(crate) fn zeroed_words(len: usize, bytes_for_error: u64) -> Result<Vec<AtomicU64>, Error> {
     let failed = || Error::AllocationFailed { bytes: bytes_for_error };
     if len == 0 {
         return Ok(Vec::new());
     }
+    checked_bytes(len, size_of::<AtomicU64>()).map_err(|_| failed())?;
     let layout = Layout::array::<AtomicU64>(len).map_err(|_| failed())?;
     // SAFETY: `layout` has a non-zero size (`len > 0`).
     let ptr = unsafe { alloc_zeroed(layout) };
@@ -109,6 +149,31 @@ mod tests {
             assert_eq!(plain.len(), len);
             assert_eq!(plain.last().copied().unwrap_or(7), 7);
         }
+    }
+
+    #[test]
+    fn checked_bytes_names_the_bytes_of_an_overflowing_size() {
+        assert_eq!(checked_bytes(3, 8), Ok(24));
+        assert_eq!(checked_bytes(usize::MAX, 2), Err(Error::AllocationFailed { bytes: u64::MAX }));
+        let over_isize = (isize::MAX as usize) / 4 + 1;
+        assert_eq!(
+            checked_bytes(over_isize, 4),
+            Err(Error::AllocationFailed { bytes: over_isize as u64 * 4 })
+        );
+    }
+
+    #[test]
+    fn try_with_capacity_refuses_instead_of_aborting() {
+        assert_eq!(try_with_capacity::<u64>(4).unwrap().capacity(), 4);
+        assert_eq!(try_filled_with(3, || 7u8).unwrap(), [7, 7, 7]);
+        assert_eq!(
+            try_with_capacity::<u64>(1 << 40).unwrap_err(),
+            Error::AllocationFailed { bytes: 8 << 40 }
+        );
+        assert_eq!(
+            try_with_capacity::<u64>(usize::MAX).unwrap_err(),
+            Error::AllocationFailed { bytes: u64::MAX }
+        );
     }
 
     #[test]

@@ -61,10 +61,26 @@ impl NodeRow {
     }
 }
 
+/// The largest degree a row's entry width can serve: widths are powers of two of at most
+/// 2^31 bits (stored as their `log2` and counted in `u32`).
+pub(crate) const MAX_ENTRY_DEGREE: u32 = 1 << 31;
+
 /// Bits per entry for a node of degree `deg`: the next power of two (at least 1).
+///
+/// # Panics
+/// Above [`MAX_ENTRY_DEGREE`]; builds refuse such degrees first ([`checked_entry_bits`]).
 #[inline]
 pub(crate) const fn entry_bits(deg: u32) -> u32 {
-    if deg <= 1 { 1 } else { deg.next_power_of_two() }
+    match checked_entry_bits(deg) {
+        Some(bits) => bits,
+        None => panic!("a degree above 2^31 has no entry width"),
+    }
+}
+
+/// [`entry_bits`], or `None` above [`MAX_ENTRY_DEGREE`].
+#[inline]
+pub(crate) const fn checked_entry_bits(deg: u32) -> Option<u32> {
+    if deg <= 1 { Some(1) } else { deg.checked_next_power_of_two() }
 }
 
 /// Columns per block (tile) of the table, and targets per build batch.
@@ -96,9 +112,14 @@ impl Layout {
         Layout { lane_words: prefix, lanes: (rows.len() as u64).div_ceil(64) }
     }
 
-    /// The layout's word count for nodes of the given degrees, without assigning rows.
-    pub fn words_for(degrees: impl Iterator<Item = u32>, nodes: usize) -> u64 {
-        degrees.map(|d| u64::from(entry_bits(d))).sum::<u64>() * (nodes as u64).div_ceil(64)
+    /// The layout's word count for nodes of the given degrees, without assigning rows; `None`
+    /// when a degree is above [`MAX_ENTRY_DEGREE`] or the count overflows `u64`.
+    pub fn words_for(degrees: impl Iterator<Item = u32>, nodes: usize) -> Option<u64> {
+        let mut lane_words = 0u64;
+        for deg in degrees {
+            lane_words = lane_words.checked_add(u64::from(checked_entry_bits(deg)?))?;
+        }
+        lane_words.checked_mul((nodes as u64).div_ceil(64))
     }
 
     /// Words in all.
@@ -444,6 +465,15 @@ mod tests {
         assert_eq!(entry_bits(64), 64);
         assert_eq!(entry_bits(65), 128);
         assert_eq!(entry_bits(200), 256);
+        assert_eq!(entry_bits(MAX_ENTRY_DEGREE), 1 << 31);
+    }
+
+    #[test]
+    fn degrees_above_2_pow_31_have_no_entry_width_instead_of_wrapping_to_zero() {
+        assert_eq!(checked_entry_bits(MAX_ENTRY_DEGREE + 1), None);
+        assert_eq!(checked_entry_bits(u32::MAX), None);
+        assert_eq!(Layout::words_for([1, u32::MAX].into_iter(), 2), None);
+        assert_eq!(Layout::words_for([3, MAX_ENTRY_DEGREE].into_iter(), 65), Some((4 + (1 << 31)) * 2));
     }
 
     #[test]

@@ -12,11 +12,31 @@ use crate::build::{self, Adjacency, Progress};
 use crate::builder::CostModel;
 use crate::{Error, GraphBuilder, NodeId, components};
 
+impl CompressedGraph {
+    /// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
+    pub(crate) const MAX_NODES: usize = (1 << START_BITS) - 1;
+
+    /// Whether a compressed table of `nodes` nodes can be built: the check that needs nothing
+    /// but the count, for every compressed build (of a builder, of a grid) to make before it
+    /// allocates or searches anything.
+    ///
+    /// # Errors
+    /// [`Error::TooManyNodes`] above [`CompressedGraph::MAX_NODES`].
+    pub(crate) fn check_nodes(nodes: usize) -> Result<(), Error> {
+        if nodes > Self::MAX_NODES {
+            Err(Error::TooManyNodes { nodes, max: Self::MAX_NODES })
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl GraphBuilder {
     /// Builds a compressed oracle (see [`compressed`](crate::compressed)): far smaller than
     /// [`GraphBuilder::build`]'s dense table on large maps, queries by binary search.
     ///
     /// # Errors
+    /// [`Error::TooManyNodes`] for 2^24 nodes or more, checked before any work;
     /// [`Error::Unsupported`] for graphs with one-way arcs and for nodes of more than
     /// [`MAX_DEGREE`] neighbours; [`Error::TooManyArcs`].
     ///
@@ -54,14 +74,13 @@ impl GraphBuilder {
         vbmi: Option<build::Vbmi>,
         wave_bytes: usize,
     ) -> Result<CompressedGraph, Error> {
+        // Known from the node count alone: refused before any pass over the arcs.
+        let n = self.nodes_len();
+        CompressedGraph::check_nodes(n)?;
         if self.is_directed() {
             return Err(Error::Unsupported { what: "compressed tables of graphs with one-way arcs" });
         }
         let weighted = self.is_weighted();
-        let n = self.nodes_len();
-        if n >= 1 << START_BITS {
-            return Err(Error::Unsupported { what: "compressed tables of more than 2^24 nodes" });
-        }
         let mut rows = Vec::with_capacity(n);
         let mut heads = Vec::with_capacity(self.arcs_len());
         let mut costs = Vec::new();
@@ -489,7 +508,17 @@ fn fill_runs_lanes<const LANES: usize>(
 
 #[cfg(test)]
 mod tests {
-    use crate::GraphBuilder;
+    use crate::{Error, GraphBuilder};
+
+    #[test]
+    fn compressed_builds_past_2_pow_24_nodes_are_refused_from_the_count_alone() {
+        use crate::CompressedGraph;
+        assert_eq!(CompressedGraph::check_nodes(CompressedGraph::MAX_NODES), Ok(()));
+        assert_eq!(
+            CompressedGraph::check_nodes(1 << 24),
+            Err(Error::TooManyNodes { nodes: 1 << 24, max: (1 << 24) - 1 })
+        );
+    }
 
     /// The engines' AVX2 copies build the same tables as the baseline ones: 4-connected maps
     /// (batches of 256 against 128) and octile ones (slot tests four at a time), with walls

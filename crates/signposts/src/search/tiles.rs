@@ -69,11 +69,40 @@ impl TileGrid {
     /// A grid of tag-0 tiles.
     ///
     /// # Panics
-    /// If `width × height` does not fit in memory addressing (`usize`).
+    /// If the grid's `width × height / 2` bytes cannot be allocated; [`TileGrid::try_new`]
+    /// returns the error instead.
+    ///
+    /// ```
+    /// let tiles = signposts::search::TileGrid::new(3, 2);
+    /// assert_eq!((tiles.width(), tiles.height()), (3, 2));
+    /// ```
     #[must_use]
+    #[track_caller]
     pub fn new(width: u32, height: u32) -> TileGrid {
-        let cells = (width as usize).checked_mul(height as usize).expect("grid size fits usize");
-        TileGrid { width, height, words: vec![0; cells.div_ceil(PER_WORD)], stamp: (new_identity(), 0) }
+        TileGrid::try_new(width, height).unwrap_or_else(|e| crate::error::panic_with(&e))
+    }
+
+    /// A grid of tag-0 tiles, or an error naming the bytes when they cannot be allocated.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] with the grid's bytes (`width × height / 2`, rounded up to
+    /// 8) when the size overflows memory addressing or the allocator refuses it.
+    ///
+    /// ```
+    /// use signposts::search::TileGrid;
+    /// assert!(TileGrid::try_new(64, 64).is_ok());
+    /// assert!(matches!(
+    ///     TileGrid::try_new(u32::MAX, u32::MAX),
+    ///     Err(signposts::Error::AllocationFailed { .. })
+    /// ));
+    /// ```
+    pub fn try_new(width: u32, height: u32) -> Result<TileGrid, Error> {
+        let cells = u64::from(width) * u64::from(height);
+        let words = cells.div_ceil(PER_WORD as u64);
+        let too_big = || Error::AllocationFailed { bytes: words.saturating_mul(8) };
+        let len = usize::try_from(words).map_err(|_| too_big())?;
+        let words = crate::memory::try_filled_with(len, || 0)?;
+        Ok(TileGrid { width, height, words, stamp: (new_identity(), 0) })
     }
 
     /// Tags from a passability grid: open cells get tag 1, blocked cells tag 0 (see
