@@ -76,3 +76,11 @@ fn grid_oracle_memory_needed_is_the_table_plus_the_cell_maps_before_and_after_th
         }
     }
 }
+
+#[test]
+fn compressed_grid_oracle_of_more_than_2_pow_24_cells_is_refused_before_any_work() {
+    use signposts::grid::{Connectivity, Grid, GridOracle};
+    // Refused from the cell count: before this check, 11 s and 2 GB went into the graph first.
+    let err = GridOracle::build_compressed(&Grid::new(4097, 4097), Connectivity::Four, |_| {}).unwrap_err();
+    assert_eq!(err, Error::TooManyNodes { nodes: 4097 * 4097, max: (1 << 24) - 1 });
+}

@@ -111,8 +111,8 @@ impl GridOracle {
     /// not available.
     ///
     /// # Errors
-    /// [`Error::TooManyArcs`] or [`Error::Unsupported`] for grids past the compressed format's
-    /// limits (2^24 cells).
+    /// [`Error::TooManyNodes`] for grids of 2^24 open cells or more (the compressed format's
+    /// limit), found from the count before any work; [`Error::TooManyArcs`] past its arc limit.
     ///
     /// ```
     /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
@@ -131,6 +131,7 @@ impl GridOracle {
         connectivity: Connectivity,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
+        CompressedGraph::check_nodes(grid.passable_len())?;
         let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
         let compressed = builder.build_compressed_with_progress(progress)?;
         Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
