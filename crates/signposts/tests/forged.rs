@@ -341,3 +341,19 @@ fn edited_tables_still_load() {
         assert_eq!(loaded, graph);
     }
 }
+
+/// A forged count far past the file's length is cut short where the data ends: the reader
+/// takes memory as bytes arrive (a megabyte at a time), not what the count promises.
+#[test]
+fn counts_past_the_end_of_the_file_are_truncated_not_allocated() {
+    let bytes = saved_graph(&walled_grid(6, 5, 0.1, 2, Connectivity::Four).build());
+    // The arc count (after magic, version, kind and the node count): 16 GiB of arcs promised.
+    let forged = forge(&bytes, &[Edit { at: 8, value: u32::MAX, width: 4 }]);
+    match Graph::load(forged.as_slice()) {
+        Err(Error::Truncated { expected, actual }) => {
+            assert!(expected > 1 << 34, "{expected}");
+            assert_eq!(actual, bytes.len() as u64);
+        }
+        other => panic!("{other:?}"),
+    }
+}
