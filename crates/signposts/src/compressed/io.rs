@@ -42,6 +42,13 @@ impl CompressedGraph {
 
     /// Reads an oracle written by [`CompressedGraph::save`].
     ///
+    /// Every invariant a query relies on is checked (arcs, columns, row starts in order, runs
+    /// naming only slots their node has, the peeled trees), so a file edited on purpose with
+    /// its checksum recomputed is an error or a table whose queries cannot panic or loop.
+    ///
+    /// # Complexity
+    /// O(file): one streaming read and one pass over the runs.
+    ///
     /// # Errors
     /// As [`Graph::load`](crate::Graph::load).
     ///
@@ -152,7 +159,7 @@ impl CompressedGraph {
     /// Reads and checks every invariant a query relies on: arcs in range, sorted and
     /// symmetric; a permutation of columns; labels that agree across arcs; rows of increasing
     /// runs whose moves name existing slots. A file that passes answers without panicking.
-    pub(crate) fn read_body(r: &mut crate::io::Reader) -> Result<CompressedGraph, Error> {
+    pub(crate) fn read_body(r: &mut crate::io::Reader<'_>) -> Result<CompressedGraph, Error> {
         use crate::io::corrupt;
         let nodes = r.u64()?;
         let arcs = r.u64()?;

@@ -695,7 +695,9 @@ impl GridOracle {
     }
 
     /// Reads an oracle written by [`GridOracle::save`], checking that the table belongs to the
-    /// stored grid.
+    /// stored grid. The table is checked as [`Graph::load`](crate::Graph::load) or
+    /// [`CompressedGraph::load`] check theirs, so an edited file is an error or an oracle
+    /// whose queries and [`GridOracle::set_blocked`] cannot panic or loop.
     ///
     /// # Errors
     /// As [`Graph::load`](crate::Graph::load).
