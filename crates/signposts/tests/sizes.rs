@@ -84,3 +84,16 @@ fn compressed_grid_oracle_of_more_than_2_pow_24_cells_is_refused_before_any_work
     let err = GridOracle::build_compressed(&Grid::new(4097, 4097), Connectivity::Four, |_| {}).unwrap_err();
     assert_eq!(err, Error::TooManyNodes { nodes: 4097 * 4097, max: (1 << 24) - 1 });
 }
+
+#[test]
+fn grids_past_max_nodes_are_refused_without_a_product_that_wraps_on_32_bit_targets() {
+    use signposts::grid::{Grid, parse_map};
+    // u32::MAX² wraps a 32-bit usize (wasm32) to a small number; the product is taken in u64.
+    assert!(Grid::from_slice(u32::MAX, u32::MAX, &[]).is_err());
+    assert!(Grid::from_slice(65_537, 65_537, &[true]).is_err());
+    let header = b"type octile\nheight 4294967295\nwidth 4294967295\nmap\n.\n";
+    let message = parse_map(header).unwrap_err().to_string();
+    assert!(message.contains("too many cells"), "{message}");
+    let panic = std::panic::catch_unwind(|| Grid::new(u32::MAX, 3)).expect_err("too many cells");
+    assert!(panic.downcast_ref::<String>().is_some_and(|m| m.contains("too many cells")));
+}

@@ -190,8 +190,9 @@ impl Grid {
     /// ```
     #[must_use]
     pub fn from_fn(width: u32, height: u32, mut open: impl FnMut(Cell) -> bool) -> Grid {
-        let cells = width as usize * height as usize;
-        assert!(cells <= crate::MAX_NODES, "a {width}×{height} grid has too many cells");
+        let Some(cells) = cells_of(width, height) else {
+            panic!("a {width}×{height} grid has too many cells (at most {})", crate::MAX_NODES)
+        };
         let mut passable = Vec::with_capacity(cells);
         for y in 0..height {
             for x in 0..width {
@@ -212,12 +213,16 @@ impl Grid {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn from_slice(width: u32, height: u32, passable: &[bool]) -> Result<Grid, Error> {
-        let cells = width as usize * height as usize;
-        if passable.len() != cells {
+        let cells = cells_of(width, height);
+        if Some(passable.len()) != cells {
             return Err(Error::Parse {
                 line: 0,
                 column: 0,
-                message: format!("{} flags for a {width}×{height} grid of {cells} cells", passable.len()),
+                message: format!(
+                    "{} flags for a {width}×{height} grid of {} cells",
+                    passable.len(),
+                    u64::from(width) * u64::from(height)
+                ),
             });
         }
         Ok(Grid { width, height, passable: passable.to_vec() })
@@ -402,4 +407,10 @@ impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.draw(&[]))
     }
+}
+
+/// The cells of a `width × height` grid, or `None` past [`MAX_NODES`](crate::MAX_NODES) (the
+/// product is taken in `u64`, so it cannot wrap on 32-bit targets such as wasm32).
+pub(crate) fn cells_of(width: u32, height: u32) -> Option<usize> {
+    usize::try_from(u64::from(width) * u64::from(height)).ok().filter(|&cells| cells <= crate::MAX_NODES)
 }

@@ -93,10 +93,9 @@ pub fn parse_map(bytes: &[u8]) -> Result<Grid, Error> {
     if t.trim() != "map" {
         return Err(parse_error(l, 1, format!("expected `map`, found `{t}`")));
     }
-    let cells = width as usize * height as usize;
-    if cells > crate::MAX_NODES {
+    let Some(cells) = super::cells_of(width, height) else {
         return Err(parse_error(l, 1, format!("a {width}×{height} map has too many cells")));
-    }
+    };
     // Each cell takes a byte of the input, so never reserve more than the input holds: a
     // header promising more cells than follow is reported at the line where the rows end.
     let mut passable = Vec::with_capacity(cells.min(bytes.len()));
