@@ -241,7 +241,10 @@ impl<'a> Reader<'a> {
             self.buffer.reserve(want as usize);
             let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(io_error)?;
             if read == 0 {
-                return Err(Error::Truncated { expected: self.at + len + 8, actual: self.at + got });
+                return Err(Error::Truncated {
+                    expected: self.at.saturating_add(len).saturating_add(8),
+                    actual: self.at + got,
+                });
             }
             got += read as u64;
         }
@@ -279,7 +282,7 @@ impl<'a> Reader<'a> {
             let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(io_error)?;
             if read as u64 != want {
                 return Err(Error::Truncated {
-                    expected: start + len + 8,
+                    expected: start.saturating_add(len).saturating_add(8),
                     actual: start + done + read as u64,
                 });
             }
