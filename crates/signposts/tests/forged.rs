@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use signposts::dynamic::Change;
 use signposts::generate::{Connectivity, maze, walled_grid};
 use signposts::grid::{self, Cell, Grid, GridOracle};
-use signposts::{CompressedGraph, Error, Graph, GraphBuilder, NodeId};
+use signposts::{CompressedGraph, Error, Graph, GraphBuilder, NextHop, NodeId};
 
 /// Bytes before the body: magic, version, kind.
 const HEADER: usize = 16;
@@ -59,25 +59,36 @@ fn no_panic(what: &str, f: impl FnOnce()) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Every query of a dense graph on every pair.
-fn query_graph(g: &Graph) {
-    let n = g.nodes_len() as NodeId;
+/// Every query every table answers ([`NextHop`]) on every pair.
+fn query_table(t: &impl NextHop) {
+    let n = t.nodes_len() as NodeId;
     let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            pairs.push((a, b));
+            let _ = t.neighbor_to(a, b);
+            let _ = t.neighbors_to(a, b).count();
+            assert!(t.path_to(a, b).count() <= t.nodes_len());
+            let _ = t.cost(a, b);
+            let _ = t.path_exists(a, b);
+        }
+    }
+    let mut out = Vec::new();
+    t.neighbor_to_each(&pairs, &mut out);
+}
+
+/// Every query of a dense graph on every pair: the table's, and the dense graph's own.
+fn query_graph(g: &Graph) {
+    query_table(g);
+    let n = g.nodes_len() as NodeId;
     for a in 0..n {
         let _ = g.neighbors(a);
         let _ = g.component(a);
         for b in 0..n {
-            pairs.push((a, b));
-            let _ = g.neighbor_to(a, b);
-            let _ = g.neighbors_to(a, b).count();
-            assert!(g.path_to(a, b).count() <= g.nodes_len());
             let _ = g.distance(a, b);
-            let _ = g.path_exists(a, b);
             let _ = g.neighbors_away(a, b).count();
         }
     }
-    let mut out = Vec::new();
-    g.neighbor_to_each(&pairs, &mut out);
     let _ = g.fingerprint();
 }
 
@@ -105,20 +116,13 @@ fn query_and_edit_graph(g: &Graph, seed: u64) {
 }
 
 fn query_compressed(g: &CompressedGraph) {
+    query_table(g);
     let n = g.nodes_len() as NodeId;
-    let mut pairs = Vec::new();
     for a in 0..n {
         for b in 0..n {
-            pairs.push((a, b));
-            let _ = g.neighbor_to(a, b);
-            let _ = g.neighbors_to(a, b).count();
-            assert!(g.path_to(a, b).count() <= g.nodes_len());
             let _ = g.distance(a, b);
-            let _ = g.path_exists(a, b);
         }
     }
-    let mut out = Vec::new();
-    g.neighbor_to_each(&pairs, &mut out);
     let _ = g.fingerprint();
 }
 
