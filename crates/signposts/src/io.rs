@@ -294,24 +294,25 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `count` u32 values; memory grows only as they arrive, one chunk beside the values.
-    pub fn u32s(&mut self, count: u64) -> Result<Vec<u32>, Error> {
-        let len = count.checked_mul(4).ok_or_else(|| corrupt("array length overflows"))?;
+    /// `count` values of `N` little-endian bytes each; memory grows only as they arrive, one
+    /// chunk beside the values.
+    fn values<const N: usize, T>(&mut self, count: u64, decode: fn([u8; N]) -> T) -> Result<Vec<T>, Error> {
+        let len = count.checked_mul(N as u64).ok_or_else(|| corrupt("array length overflows"))?;
         let mut values = Vec::new();
         self.chunks(len, |bytes| {
-            values.extend(bytes.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))));
+            values.extend(bytes.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))));
         })?;
         Ok(values)
     }
 
-    /// `count` u64 values; memory grows only as they arrive, one chunk beside the values.
+    /// `count` u32 values (see [`Reader::values`]).
+    pub fn u32s(&mut self, count: u64) -> Result<Vec<u32>, Error> {
+        self.values(count, u32::from_le_bytes)
+    }
+
+    /// `count` u64 values (see [`Reader::values`]).
     pub fn u64s(&mut self, count: u64) -> Result<Vec<u64>, Error> {
-        let len = count.checked_mul(8).ok_or_else(|| corrupt("array length overflows"))?;
-        let mut values = Vec::new();
-        self.chunks(len, |bytes| {
-            values.extend(bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
-        })?;
-        Ok(values)
+        self.values(count, u64::from_le_bytes)
     }
 
     /// Reads and verifies the checksum, then that the file ends there.

@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
-use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NodeId, Progress, TableRef};
+use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;
@@ -509,11 +509,7 @@ impl GridOracle {
     /// ```
     pub fn try_next_step(&self, from: Cell, to: Cell) -> Result<Option<Direction>, Error> {
         let (u, t) = (self.require(from)?, self.require(to)?);
-        let next = match &self.table {
-            Table::Dense(graph) => graph.neighbor_to(u, t),
-            Table::Compressed(graph) => graph.neighbor_to(u, t),
-        };
-        Ok(next.map(|v| self.direction(u, v)))
+        Ok(self.table().neighbor_to(u, t).map(|v| self.direction(u, v)))
     }
 
     /// [`GridOracle::next_step`] for many `(from, to)` queries at once (an army's steps
@@ -550,10 +546,7 @@ impl GridOracle {
                 (Some(u), Some(t)) => (u, t),
                 _ => (0, 0),
             }));
-            match &self.table {
-                Table::Dense(graph) => graph.neighbor_to_each(&nodes, &mut next),
-                Table::Compressed(graph) => graph.neighbor_to_each(&nodes, &mut next),
-            }
+            self.table().neighbor_to_each(&nodes, &mut next);
             out.extend(nodes.iter().zip(&next).map(|(&(u, _), &v)| v.map(|v| self.direction(u, v))));
         }
     }
@@ -570,10 +563,7 @@ impl GridOracle {
     /// ```
     pub fn next_steps(&self, from: Cell, to: Cell) -> impl Iterator<Item = Direction> + '_ {
         let mut steps: Vec<Direction> = match (self.node(from), self.node(to)) {
-            (Some(u), Some(t)) => match &self.table {
-                Table::Dense(graph) => graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
-                Table::Compressed(graph) => graph.neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
-            },
+            (Some(u), Some(t)) => self.table().neighbors_to(u, t).map(|v| self.direction(u, v)).collect(),
             _ => Vec::new(),
         };
         steps.sort_unstable();
@@ -613,10 +603,7 @@ impl GridOracle {
     #[must_use]
     pub fn cost(&self, from: Cell, to: Cell) -> Option<Cost> {
         let (u, t) = (self.node(from)?, self.node(to)?);
-        match &self.table {
-            Table::Dense(graph) => graph.walk_cost(u as usize, t as usize),
-            Table::Compressed(graph) => graph.walk_cost(u as usize, t as usize),
-        }
+        self.table().cost(u, t)
     }
 
     /// The length of a shortest path, or `None` when unreachable, blocked or outside.
@@ -643,10 +630,7 @@ impl GridOracle {
     #[must_use]
     pub fn path_exists(&self, from: Cell, to: Cell) -> bool {
         match (self.node(from), self.node(to)) {
-            (Some(u), Some(t)) => match &self.table {
-                Table::Dense(graph) => graph.path_exists(u, t),
-                Table::Compressed(graph) => graph.path_exists(u, t),
-            },
+            (Some(u), Some(t)) => self.table().path_exists(u, t),
             _ => false,
         }
     }
