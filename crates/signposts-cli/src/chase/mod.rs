@@ -62,8 +62,18 @@ pub struct ChaseArgs {
     json: bool,
 }
 
+impl ChaseArgs {
+    /// Pixels per cell: `--scale`, or the largest (up to 12) that keeps the image within 640
+    /// pixels.
+    pub(crate) fn scale(&self, width: u32, height: u32) -> u32 {
+        self.scale.unwrap_or_else(|| (640 / width.max(height).max(1)).clamp(1, 12))
+    }
+}
+
 pub fn chase(args: &ChaseArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
+    let scale = args.scale(grid.width(), grid.height());
+    crate::limits::chase_image(grid.width(), grid.height(), scale)?; // before the build
     if grid.passable_len() < 2 {
         bail!("{} has fewer than two open cells: nobody to chase", args.map.display());
     }
@@ -83,7 +93,6 @@ pub fn chase(args: &ChaseArgs) -> Result<()> {
     let mut crowd = Crowd::new(starts);
     let (mut tiles, mut searcher, mut field) =
         (TileGrid::from_grid(&grid), Searcher::new(), FlowField::new(&grid, connectivity));
-    let scale = args.scale.unwrap_or_else(|| (640 / grid.width().max(grid.height()).max(1)).clamp(1, 12));
     let mut animation = Animation::new(&grid, scale, 8)?;
     let drawn = frame_ticks(args.ticks, args.frames);
     let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);

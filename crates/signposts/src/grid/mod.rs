@@ -169,7 +169,7 @@ impl Grid {
     /// A grid of open cells.
     ///
     /// # Panics
-    /// If `width · height` overflows `usize` or exceeds [`MAX_NODES`](crate::MAX_NODES).
+    /// Where [`Grid::try_new`] returns an error, with its message.
     ///
     /// ```
     /// assert_eq!(signposts::grid::Grid::new(4, 3).passable_len(), 12);
@@ -179,27 +179,62 @@ impl Grid {
         Grid::from_fn(width, height, |_| true)
     }
 
+    /// A grid of open cells, or an error instead of a panic or an abort.
+    ///
+    /// # Errors
+    /// As [`Grid::try_from_fn`].
+    ///
+    /// ```
+    /// use signposts::{Error, grid::Grid};
+    /// assert_eq!(Grid::try_new(4, 3)?.passable_len(), 12);
+    /// assert!(matches!(Grid::try_new(u32::MAX, u32::MAX), Err(Error::TooManyNodes { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn try_new(width: u32, height: u32) -> Result<Grid, Error> {
+        Grid::try_from_fn(width, height, |_| true)
+    }
+
     /// A grid where `open(cell)` says which cells are passable.
     ///
     /// # Panics
-    /// If `width · height` exceeds [`MAX_NODES`](crate::MAX_NODES).
+    /// Where [`Grid::try_from_fn`] returns an error, with its message.
     ///
     /// ```
     /// let g = signposts::grid::Grid::from_fn(3, 3, |c| c.x != 1);
     /// assert_eq!(g.passable_len(), 6);
     /// ```
     #[must_use]
-    pub fn from_fn(width: u32, height: u32, mut open: impl FnMut(Cell) -> bool) -> Grid {
-        let Some(cells) = cells_of(width, height) else {
-            panic!("a {width}×{height} grid has too many cells (at most {})", crate::MAX_NODES)
-        };
-        let mut passable = Vec::with_capacity(cells);
+    pub fn from_fn(width: u32, height: u32, open: impl FnMut(Cell) -> bool) -> Grid {
+        Grid::try_from_fn(width, height, open).unwrap_or_else(|e| panic!("a {width}×{height} grid: {e}"))
+    }
+
+    /// A grid where `open(cell)` says which cells are passable, or an error instead of a
+    /// panic or an abort. The grid takes one byte a cell, checked and allocated fallibly
+    /// before `open` is called.
+    ///
+    /// # Errors
+    /// - [`Error::TooManyNodes`] when `width · height` exceeds [`MAX_NODES`](crate::MAX_NODES).
+    /// - [`Error::AllocationFailed`] naming the bytes when the allocator refuses them.
+    ///
+    /// ```
+    /// use signposts::{Error, grid::Grid};
+    /// let g = Grid::try_from_fn(3, 3, |c| c.x != 1)?;
+    /// assert_eq!(g.passable_len(), 6);
+    /// assert!(matches!(Grid::try_from_fn(1 << 16, 1 << 16, |_| true), Err(Error::TooManyNodes { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// `width · height` calls of `open`; one byte a cell.
+    pub fn try_from_fn(width: u32, height: u32, mut open: impl FnMut(Cell) -> bool) -> Result<Grid, Error> {
+        let cells = checked_cells(width, height)?;
+        let mut passable = crate::memory::try_with_capacity(cells)?;
         for y in 0..height {
             for x in 0..width {
                 passable.push(open(Cell { x, y }));
             }
         }
-        Grid { width, height, passable }
+        Ok(Grid { width, height, passable })
     }
 
     /// A grid from row-major passability flags.
@@ -413,4 +448,31 @@ impl fmt::Debug for Grid {
 /// product is taken in `u64`, so it cannot wrap on 32-bit targets such as wasm32).
 pub(crate) fn cells_of(width: u32, height: u32) -> Option<usize> {
     usize::try_from(u64::from(width) * u64::from(height)).ok().filter(|&cells| cells <= crate::MAX_NODES)
+}
+
+/// The cells of a `width × height` grid, or [`Error::TooManyNodes`] naming the count past
+/// [`MAX_NODES`](crate::MAX_NODES).
+pub(crate) fn checked_cells(width: u32, height: u32) -> Result<usize, Error> {
+    cells_of(width, height).ok_or(Error::TooManyNodes {
+        nodes: usize::try_from(u64::from(width) * u64::from(height)).unwrap_or(usize::MAX),
+        max: crate::MAX_NODES,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_sizes_past_max_nodes_are_errors_not_aborts() {
+        // `from_fn` asserted on the count, then reserved the cells with `Vec::with_capacity`.
+        let err = Grid::try_from_fn(u32::MAX, u32::MAX, |_| true).unwrap_err();
+        assert_eq!(err, Error::TooManyNodes { nodes: 18_446_744_065_119_617_025, max: crate::MAX_NODES });
+        let err = Grid::try_new(65_536, 65_536).unwrap_err();
+        assert_eq!(err, Error::TooManyNodes { nodes: 1 << 32, max: crate::MAX_NODES });
+        assert_eq!(Grid::try_new(3, 2).map(|g| g.passable_len()), Ok(6));
+        let panic = std::panic::catch_unwind(|| Grid::new(65_536, 65_536)).unwrap_err();
+        let message = panic.downcast_ref::<String>().expect("a formatted message");
+        assert!(message.contains("4294967296 nodes is too many"), "{message}");
+    }
 }

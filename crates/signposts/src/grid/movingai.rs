@@ -98,7 +98,7 @@ pub fn parse_map(bytes: &[u8]) -> Result<Grid, Error> {
     };
     // Each cell takes a byte of the input, so never reserve more than the input holds: a
     // header promising more cells than follow is reported at the line where the rows end.
-    let mut passable = Vec::with_capacity(cells.min(bytes.len()));
+    let mut passable = crate::memory::try_with_capacity(cells.min(bytes.len()))?;
     for row in 0..height {
         let (l, t) = next(&format!("row {} of {height}", row + 1))?;
         let chars = t.as_bytes();

@@ -97,7 +97,7 @@ impl GridOracle {
         memory_limit: Option<u64>,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
-        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
+        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
         if let Some(limit) = memory_limit {
             builder.memory_limit(limit);
         }
@@ -132,7 +132,7 @@ impl GridOracle {
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
         CompressedGraph::check_nodes(grid.passable_len())?;
-        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
         let compressed = builder.build_compressed_with_progress(progress)?;
         Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
     }
@@ -198,7 +198,9 @@ impl GridOracle {
     /// ```
     #[must_use]
     pub fn memory_needed(grid: &Grid, connectivity: Connectivity) -> u64 {
-        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable);
+        let Ok((builder, node, cell)) = GridOracle::graph_of(grid, connectivity, &grid.passable) else {
+            return u64::MAX; // the cell maps alone could not be allocated
+        };
         let maps = node.len() * size_of::<u32>() + cell.len() * size_of::<Cell>() + grid.passable.len();
         builder.memory_needed().saturating_add(maps as u64)
     }
@@ -215,9 +217,12 @@ impl GridOracle {
     /// assert_eq!((builder.nodes_len(), builder.edges_len()), (5, 5));
     /// # Ok::<(), signposts::Error>(())
     /// ```
+    ///
+    /// # Panics
+    /// If the maps between cells and nodes cannot be allocated (the message names the bytes).
     #[must_use]
     pub fn graph_builder(grid: &Grid, connectivity: Connectivity) -> GraphBuilder {
-        GridOracle::graph_of(grid, connectivity, &grid.passable).0
+        GridOracle::graph_of(grid, connectivity, &grid.passable).unwrap_or_else(|e| panic!("{e}")).0
     }
 
     /// The graph of the cells that have nodes (`has_node`, row-major; node ids in that
@@ -226,9 +231,9 @@ impl GridOracle {
         grid: &Grid,
         connectivity: Connectivity,
         has_node: &[bool],
-    ) -> (GraphBuilder, Vec<u32>, Vec<Cell>) {
-        let mut node = vec![NO_NODE; grid.passable.len()];
-        let mut cell = Vec::with_capacity(grid.passable_len());
+    ) -> Result<(GraphBuilder, Vec<u32>, Vec<Cell>), Error> {
+        let mut node = crate::memory::try_filled_with(grid.passable.len(), || NO_NODE)?;
+        let mut cell = crate::memory::try_with_capacity(has_node.iter().filter(|&&h| h).count())?;
         for y in 0..grid.height() {
             for x in 0..grid.width() {
                 let c = Cell { x, y };
@@ -238,7 +243,7 @@ impl GridOracle {
                 }
             }
         }
-        let mut builder = GraphBuilder::new(cell.len());
+        let mut builder = GraphBuilder::try_new(cell.len())?;
         let forward: &[Direction] = match connectivity {
             Connectivity::Four => &[Direction::East, Direction::South],
             Connectivity::Eight => {
@@ -260,7 +265,7 @@ impl GridOracle {
         if connectivity == Connectivity::Eight {
             builder.set_model(CostModel::Octile);
         }
-        (builder, node, cell)
+        Ok((builder, node, cell))
     }
 
     /// The grid.
@@ -722,7 +727,7 @@ impl GridOracle {
             (Table::Dense(graph), fingerprint)
         };
         r.finish()?;
-        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity, &has_node);
+        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity, &has_node)?;
         // A compressed table's fingerprint counts unit costs, as the builder of a 4-connected
         // grid has them.
         if builder.fingerprint() != fingerprint {

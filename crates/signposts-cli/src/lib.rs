@@ -1,0 +1,700 @@
+//! `signposts`: build, query, check and render exact next-hop oracles of Moving AI maps.
+//!
+//! ```text
+//! signposts build maps/arena.map --diagonal -o arena.sp
+//! signposts query arena.sp 1 11 40 30
+//! signposts scen maps/arena.map.scen
+//! signposts scen maps/arena.map.scen --astar
+//! signposts chase maps/den312d.map --diagonal -o chase.gif
+//! signposts render maps/arena.map --diagonal --path 1 11 40 30 -o arena.png
+//! ```
+//!
+//! Every command prints readable text, or one JSON object with `--json`. Errors are one line on
+//! standard error and a non-zero exit.
+//!
+//! The command is this library's [`Cli`] (parsed by clap) and [`run`]; `src/main.rs` only
+//! calls them. The library exists so that the argument parsing and the size checks that
+//! guard allocation ([`limits`]) can be tested and fuzzed without a process; it is not a
+//! stable API.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use signposts::grid::{
+    Cell, Connectivity, Direction, Grid, GridOracle, Scenario, ScenarioCheck, parse_map, parse_scenarios,
+};
+use signposts::search::{Layer, Searcher, TileGrid};
+
+/// Exact all-pairs next-hop oracles for grid maps.
+#[derive(Parser)]
+#[command(name = "signposts", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build the oracle of a Moving AI `.map` and save it.
+    Build(BuildArgs),
+    /// Ask a saved oracle for the way from one cell to another.
+    Query(QueryArgs),
+    /// Check every line of a `.scen` file against the oracle of its map.
+    Scen(ScenArgs),
+    /// Draw a map, a shortest path, or the flow field toward a goal, as PNG.
+    Render(RenderArgs),
+    /// Let enemies chase a walking player across a map, a door closing and opening, and write
+    /// the chase as an animated GIF, with each tick's cost beside A* and a flow field.
+    Chase(chase::ChaseArgs),
+}
+
+/// How to build an oracle.
+#[derive(Args, Clone)]
+struct Making {
+    /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
+    #[arg(long)]
+    diagonal: bool,
+    /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
+    /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
+    /// before building; a compressed one before building when its per-node and per-arc arrays
+    /// alone are over the limit, after building otherwise. Suffixes K, M, G, T (powers of
+    /// 1024), optionally followed by `B` or `iB`.
+    #[arg(long, default_value = "8G", value_parser = parse_bytes)]
+    memory_limit: u64,
+    /// Build the dense table (every optimal move, O(1) queries) even on a large map.
+    #[arg(long, conflicts_with = "compressed")]
+    dense: bool,
+    /// Build the compressed table (runs of first moves, binary-search queries) even on a
+    /// small map. By default the dense table is built when it takes at most 512 MiB and fits
+    /// the memory limit, the compressed one otherwise.
+    #[arg(long)]
+    compressed: bool,
+}
+
+/// Dense tables up to this size are built by default.
+const DENSE_BY_DEFAULT: u64 = 512 << 20;
+
+/// Which table to build, and why.
+fn choose_table(grid: &Grid, making: &Making) -> (bool, String) {
+    let needed = GridOracle::memory_needed(grid, connectivity(making));
+    if making.compressed {
+        (true, "compressed (asked for with --compressed)".into())
+    } else if making.dense {
+        (false, "dense (asked for with --dense)".into())
+    } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
+        (false, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
+    } else {
+        (
+            true,
+            format!(
+                "compressed (a dense table would take {needed} bytes, over {})",
+                DENSE_BY_DEFAULT.min(making.memory_limit)
+            ),
+        )
+    }
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// The `.map` file.
+    map: PathBuf,
+    /// Where to save the oracle.
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct QueryArgs {
+    /// A saved oracle (from `signposts build`).
+    oracle: PathBuf,
+    /// Start column.
+    sx: u32,
+    /// Start row.
+    sy: u32,
+    /// Goal column.
+    gx: u32,
+    /// Goal row.
+    gy: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ScenArgs {
+    /// The `.scen` file.
+    scen: PathBuf,
+    /// The map; by default the file named in the scenarios, next to the `.scen` file.
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// Use this saved oracle instead of building one.
+    #[arg(long, conflicts_with = "astar")]
+    oracle: Option<PathBuf>,
+    /// Answer each line with one A* search instead of an oracle (no table is built).
+    #[arg(long)]
+    astar: bool,
+    /// Check 4-connected lengths. By default scenarios are checked with octile moves
+    /// (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by;
+    /// `--diagonal` says the same explicitly.
+    #[arg(long, conflicts_with = "diagonal")]
+    four: bool,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    /// The `.map` file.
+    map: PathBuf,
+    /// Draw a shortest path from (SX, SY) to (GX, GY).
+    #[arg(long, num_args = 4, value_names = ["SX", "SY", "GX", "GY"])]
+    path: Option<Vec<u32>>,
+    /// Colour every cell by its first move toward (GX, GY): the flow field.
+    #[arg(long, num_args = 2, value_names = ["GX", "GY"])]
+    field: Option<Vec<u32>>,
+    /// Pixels per cell, 1 to 256 (default: the largest that keeps the image within 1024
+    /// pixels). Images over 1 GiB of pixels are refused.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(limits::MAX_SCALE)))]
+    scale: Option<u32>,
+    /// Where to write the PNG.
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    making: Making,
+}
+
+/// `println!` that ends the program quietly when standard output is closed (a pipe into
+/// `head`), instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            panic!("writing to standard output: {e}");
+        }
+    }};
+}
+
+mod chase;
+mod frames;
+pub mod limits;
+
+/// Runs one parsed command line.
+///
+/// # Errors
+/// Whatever the command met: an unreadable or malformed file, a size over a limit, a table
+/// that cannot be built or saved; the message names the file or the flag.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Build(args) => build(&args),
+        Command::Query(args) => query(&args),
+        Command::Scen(args) => scen(&args),
+        Command::Render(args) => render(&args),
+        Command::Chase(args) => chase::chase(&args),
+    }
+}
+
+/// `"8G"`, `"512M"`, `"1000"`, `"1KiB"` → bytes: digits, then nothing or one unit of `K`,
+/// `M`, `G`, `T` (powers of 1024), each alone or followed by `B` or `iB`, any case.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text, ""),
+    };
+    let value: u64 = digits.parse().map_err(|_| format!("`{text}` is not a byte count"))?;
+    let unit = unit.to_ascii_uppercase();
+    let prefix = unit.strip_suffix("IB").or_else(|| unit.strip_suffix('B')).unwrap_or(&unit);
+    let shift = match (prefix, unit.as_str()) {
+        (_, "" | "B") => 0,
+        ("K", _) => 10,
+        ("M", _) => 20,
+        ("G", _) => 30,
+        ("T", _) => 40,
+        _ => return Err(format!("unknown unit in `{text}` (use K, M, G or T, alone or with B or iB)")),
+    };
+    value.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// The largest map or scenario file read: the largest shared map takes under 2 MiB.
+const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads at most [`MAX_INPUT_BYTES`] of `path`, refusing a longer file (or an endless one,
+/// like `/dev/zero`) instead of reading it all into memory.
+fn read_capped(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        let size = std::fs::metadata(path).map_or(0, |m| m.len());
+        if size > MAX_INPUT_BYTES {
+            bail!(
+                "{} is {size} bytes, over the {MAX_INPUT_BYTES}-byte limit on map and scenario files",
+                path.display()
+            );
+        }
+        bail!("{} goes on past the {MAX_INPUT_BYTES}-byte limit on map and scenario files", path.display());
+    }
+    Ok(bytes)
+}
+
+fn read_map(path: &Path) -> Result<Grid> {
+    let bytes = read_capped(path)?;
+    parse_map(&bytes).with_context(|| format!("{}", path.display()))
+}
+
+fn connectivity(making: &Making) -> Connectivity {
+    if making.diagonal { Connectivity::Eight } else { Connectivity::Four }
+}
+
+/// A built oracle, how long it took, and which table it has and why.
+struct Built {
+    oracle: GridOracle,
+    seconds: f64,
+    compressed: bool,
+    why: String,
+}
+
+/// Builds with a progress bar on standard error (hidden when not a terminal), choosing the
+/// table by [`choose_table`].
+fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let (compressed, why) = choose_table(grid, making);
+    let progress = |p: signposts::Progress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    };
+    let limit = making.memory_limit;
+    if compressed {
+        let at_least = compressed_bytes_at_least(grid, connectivity(making));
+        if at_least > limit {
+            bail!(
+                "the compressed oracle of this map takes at least {at_least} bytes (its per-node and per-arc arrays), over the memory limit of {limit} bytes (raise --memory-limit)"
+            );
+        }
+    }
+    let start = Instant::now();
+    let result = if compressed {
+        GridOracle::build_compressed(grid, connectivity(making), progress)
+    } else {
+        GridOracle::build_with(grid, connectivity(making), Some(limit), progress)
+    };
+    bar.finish_and_clear();
+    let oracle = result.with_context(|| format!("building the {why}"))?;
+    let bytes = oracle.memory_bytes() as u64;
+    if bytes > limit {
+        bail!(
+            "the built {why} takes {bytes} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
+        );
+    }
+    Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
+}
+
+/// A lower bound on [`GridOracle::memory_bytes`] of the compressed oracle of `grid`, from the
+/// arrays it holds whatever the runs: per cell a node id (4 bytes) and a passable flag (1); per
+/// node its cell (8), its column (3), its parent slot (1) and its arc offset (4); per arc its
+/// head (4).
+fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
+    let cells = u64::from(grid.width()) * u64::from(grid.height());
+    let graph = GridOracle::graph_builder(grid, connectivity);
+    5 * cells + 16 * graph.nodes_len() as u64 + 4 + 4 * graph.arcs_len() as u64
+}
+
+fn build(args: &BuildArgs) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    let Built { oracle, seconds, compressed, why } = build_oracle(&grid, &args.making, args.json)?;
+    oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
+    let edges = oracle.edges_len();
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "map": args.map.display().to_string(),
+                "output": args.output.display().to_string(),
+                "width": grid.width(),
+                "height": grid.height(),
+                "connectivity": if args.making.diagonal { 8 } else { 4 },
+                "nodes": oracle.nodes_len(),
+                "edges": edges,
+                "table": if compressed { "compressed" } else { "dense" },
+                "why": why,
+                "bytes": oracle.memory_bytes(),
+                "seconds": seconds,
+            })
+        );
+    } else {
+        out!(
+            "{}: {}×{} map, {} open cells ({}-connected), {} edges",
+            args.map.display(),
+            grid.width(),
+            grid.height(),
+            oracle.nodes_len(),
+            if args.making.diagonal { 8 } else { 4 },
+            edges
+        );
+        out!("table: {why}");
+        out!("built in {seconds:.2} s, {} bytes, saved to {}", oracle.memory_bytes(), args.output.display());
+    }
+    Ok(())
+}
+
+fn direction_name(d: Direction) -> &'static str {
+    match d {
+        Direction::North => "north",
+        Direction::NorthEast => "north-east",
+        Direction::East => "east",
+        Direction::SouthEast => "south-east",
+        Direction::South => "south",
+        Direction::SouthWest => "south-west",
+        Direction::West => "west",
+        Direction::NorthWest => "north-west",
+    }
+}
+
+fn query(args: &QueryArgs) -> Result<()> {
+    let oracle =
+        GridOracle::load_from(&args.oracle).with_context(|| format!("loading {}", args.oracle.display()))?;
+    let (from, to) = (Cell::new(args.sx, args.sy), Cell::new(args.gx, args.gy));
+    let step = oracle.try_next_step(from, to).context("query")?;
+    let steps: Vec<Direction> = oracle.next_steps(from, to).collect();
+    let path: Vec<Cell> = oracle.path(from, to).collect();
+    let distance = oracle.distance(from, to);
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "from": [from.x, from.y],
+                "to": [to.x, to.y],
+                "reachable": oracle.path_exists(from, to),
+                "table": if oracle.is_compressed() { "compressed" } else { "dense" },
+                "next_step": step.map(direction_name),
+                "next_steps": steps.iter().map(|&d| direction_name(d)).collect::<Vec<_>>(),
+                "distance": distance,
+                "path": path.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>(),
+            })
+        );
+        return Ok(());
+    }
+    match distance {
+        None => out!("{to} cannot be reached from {from}"),
+        Some(d) => {
+            let names: Vec<&str> = steps.iter().map(|&d| direction_name(d)).collect();
+            if let Some(s) = step {
+                // A compressed table keeps the steps optimal toward its whole run of targets.
+                let which = if oracle.is_compressed() { "optimal kept" } else { "all optimal" };
+                out!("next step: {} ({which}: {})", direction_name(s), names.join(", "));
+            } else {
+                out!("already there");
+            }
+            out!("distance: {d:.6}");
+            let cells: Vec<String> = path.iter().map(ToString::to_string).collect();
+            out!("path ({} cells): {}", path.len(), cells.join(" "));
+        }
+    }
+    Ok(())
+}
+
+fn scen(args: &ScenArgs) -> Result<()> {
+    // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
+    let making = Making { diagonal: !args.four, ..args.making.clone() };
+    let bytes = read_capped(&args.scen)?;
+    let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
+    let map_path = if let Some(p) = &args.map {
+        p.clone()
+    } else {
+        let Some(first) = scenarios.first() else { bail!("{} has no scenarios", args.scen.display()) };
+        args.scen.with_file_name(first.map_name())
+    };
+    let grid = read_map(&map_path)?;
+    // Lines naming another map than the file's first line are reported, not checked.
+    let (scenarios, foreign) = lines_of_one_map(scenarios);
+    // Lines that cannot be valid on this map are found from the grid alone.
+    let mut invalid: Vec<(usize, String)> = foreign.clone();
+    invalid.extend(scenarios.iter().filter_map(|s| Some((s.line, s.problem(&grid)?))));
+    invalid.sort_unstable_by_key(|&(line, _)| line);
+    let lines = scenarios.len() + foreign.len();
+    if args.astar {
+        let tiles = TileGrid::from_grid(&grid);
+        let mut searcher = Searcher::new();
+        let connectivity = connectivity(&making);
+        let start = Instant::now();
+        let mut check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
+            let route = searcher.astar(&tiles, Layer::WALKABLE, connectivity, a, b).ok()?;
+            route.cost().map(signposts::Cost::value)
+        });
+        let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
+        add_invalid(&mut check, foreign);
+        report_check(args, &map_path, lines, &check, per_query_ns, "astar", connectivity);
+        return Ok(());
+    }
+    let oracle = if let Some(saved) = &args.oracle {
+        GridOracle::load_from(saved).with_context(|| format!("loading {}", saved.display()))?
+    } else {
+        let needed = GridOracle::memory_needed(&grid, connectivity(&making));
+        if needed > making.memory_limit && !choose_table(&grid, &making).0 {
+            let reason = format!(
+                "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
+                map_path.display(),
+                making.memory_limit
+            );
+            if args.json {
+                out!(
+                    "{}",
+                    json!({
+                        "scen": args.scen.display().to_string(),
+                        "checked": false,
+                        "reason": reason,
+                        "lines": lines,
+                        "invalid": invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                    })
+                );
+            } else {
+                for (line, why) in &invalid {
+                    out!("  line {line}: invalid on this map: {why}");
+                }
+            }
+            bail!(reason);
+        }
+        build_oracle(&grid, &making, args.json)?.oracle
+    };
+    if oracle.grid() != &grid {
+        bail!("the saved oracle belongs to another map than {}", map_path.display());
+    }
+    if oracle.connectivity() != connectivity(&making) {
+        bail!(
+            "the saved oracle has {} moves but the scenarios are checked with {} moves: {}",
+            moves_name(oracle.connectivity()),
+            moves_name(connectivity(&making)),
+            if args.four {
+                "drop --four to check the octile lengths Moving AI prints"
+            } else {
+                "Moving AI lengths are octile; build the table with --diagonal, or pass --four to check 4-connected lengths"
+            }
+        );
+    }
+    let start = Instant::now();
+    let mut check = ScenarioCheck::run(&oracle, &scenarios);
+    let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
+    add_invalid(&mut check, foreign);
+    report_check(args, &map_path, lines, &check, per_query_ns, "oracle", connectivity(&making));
+    Ok(())
+}
+
+/// Splits off the lines naming another map (by file name) than the first line does, each with
+/// the reason it is not checked.
+fn lines_of_one_map(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<(usize, String)>) {
+    let Some(first) = scenarios.first().map(|s| s.map_name().to_string()) else {
+        return (scenarios, Vec::new());
+    };
+    let (same, other): (Vec<Scenario>, Vec<Scenario>) =
+        scenarios.into_iter().partition(|s| s.map_name() == first);
+    let reasons = other
+        .iter()
+        .map(|s| {
+            (s.line, format!("names the map {}, not {first} as the file's first line does", s.map_name()))
+        })
+        .collect();
+    (same, reasons)
+}
+
+/// Adds lines found invalid before checking to `check`, keeping its lines in order.
+fn add_invalid(check: &mut ScenarioCheck, invalid: Vec<(usize, String)>) {
+    check.invalid.extend(invalid);
+    check.invalid.sort_unstable_by_key(|&(line, _)| line);
+}
+
+/// `"octile"` or `"4-connected"`.
+fn moves_name(connectivity: Connectivity) -> &'static str {
+    match connectivity {
+        Connectivity::Eight => "octile",
+        Connectivity::Four => "4-connected",
+    }
+}
+
+/// Prints a scenario check (text or JSON) and exits with 2 when a line mismatched.
+fn report_check(
+    args: &ScenArgs,
+    map_path: &Path,
+    lines: usize,
+    check: &ScenarioCheck,
+    per_query_ns: f64,
+    method: &str,
+    moves: Connectivity,
+) {
+    let ok = check.mismatched.is_empty();
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "scen": args.scen.display().to_string(),
+                "map": map_path.display().to_string(),
+                "method": method,
+                "moves": moves_name(moves),
+                "checked": true,
+                "lines": lines,
+                "matched": check.matched,
+                "mismatched": check.mismatched.iter().map(|&(l, p, c)| json!({"line": l, "printed": p, "computed": c})).collect::<Vec<_>>(),
+                "invalid": check.invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                "max_error": check.max_error,
+                "ns_per_query": per_query_ns,
+            })
+        );
+    } else {
+        let how = if method == "astar" { "one A* search each" } else { "oracle, path walk included" };
+        out!(
+            "moves: {}",
+            match moves {
+                Connectivity::Eight =>
+                    "octile (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by",
+                Connectivity::Four =>
+                    "4-connected (asked for with --four): lines whose shortest path turns diagonally differ from the printed octile lengths",
+            }
+        );
+        out!(
+            "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario ({how})",
+            args.scen.display(),
+            lines,
+            check.matched,
+            check.mismatched.len(),
+            check.invalid.len(),
+            check.max_error,
+            per_query_ns
+        );
+        for (line, reason) in &check.invalid {
+            out!("  line {line}: invalid on this map: {reason}");
+        }
+        for (line, printed, computed) in &check.mismatched {
+            out!("  line {line}: printed {printed}, computed {computed:?}");
+        }
+    }
+    if !ok {
+        std::process::exit(2);
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    let scale = limits::render_scale(args.scale, grid.width(), grid.height());
+    let (w, h) = limits::render_image(grid.width(), grid.height(), scale)?;
+    let mut colours: Vec<[u8; 3]> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .map(|c| if grid.is_passable(c) { [245, 245, 240] } else { [40, 44, 52] })
+        .collect();
+    let index = |c: Cell| (c.y * grid.width() + c.x) as usize;
+    if args.path.is_some() || args.field.is_some() {
+        let oracle = build_oracle(&grid, &args.making, false)?.oracle;
+        if let Some(field) = &args.field {
+            let goal = Cell::new(field[0], field[1]);
+            oracle.try_next_step(goal, goal).context("the field's goal")?;
+            for y in 0..grid.height() {
+                for x in 0..grid.width() {
+                    let c = Cell::new(x, y);
+                    if let Some(d) = oracle.next_step(c, goal) {
+                        colours[index(c)] = direction_colour(d);
+                    } else if grid.is_passable(c) && c != goal {
+                        colours[index(c)] = [150, 150, 150];
+                    }
+                }
+            }
+            colours[index(goal)] = [0, 0, 0];
+        }
+        if let Some(p) = &args.path {
+            let (from, to) = (Cell::new(p[0], p[1]), Cell::new(p[2], p[3]));
+            oracle.try_next_step(from, to).context("the path's ends")?;
+            let path: Vec<Cell> = oracle.path(from, to).collect();
+            if path.is_empty() {
+                bail!("{to} cannot be reached from {from}");
+            }
+            for &c in &path {
+                colours[index(c)] = [220, 40, 40];
+            }
+            colours[index(from)] = [30, 160, 60];
+            colours[index(to)] = [30, 80, 220];
+        }
+    }
+    let image = image::RgbImage::from_fn(w, h, |px, py| {
+        image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
+    });
+    // Encoded in memory first, so a failed encoding leaves no file behind.
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).context("encoding the PNG")?;
+    write_whole(&args.output, png.get_ref())?;
+    out!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    Ok(())
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it onto `path`, so a failed
+/// write leaves no partial file.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("writing {}", path.display()));
+    }
+    Ok(())
+}
+
+/// A hue per direction, so a flow field reads at a glance.
+fn direction_colour(d: Direction) -> [u8; 3] {
+    match d {
+        Direction::North => [66, 133, 244],
+        Direction::NorthEast => [0, 172, 193],
+        Direction::East => [52, 168, 83],
+        Direction::SouthEast => [160, 200, 40],
+        Direction::South => [251, 188, 5],
+        Direction::SouthWest => [255, 112, 67],
+        Direction::West => [234, 67, 53],
+        Direction::NorthWest => [171, 71, 188],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn byte_counts_read_with_units() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert!(parse_bytes("12Q").is_err());
+        assert!(parse_bytes("x").is_err());
+        assert_eq!(parse_bytes("1kb"), Ok(1 << 10));
+        assert_eq!(parse_bytes("2Tib"), Ok(2 << 40));
+        assert_eq!(parse_bytes("7B"), Ok(7));
+    }
+
+    #[test]
+    fn byte_counts_refuse_repeated_or_stray_unit_letters() {
+        // `1KiBBBiii` was read as 1 KiB: the unit's trailing B and I were trimmed as often as found.
+        for text in ["1KiBBBiii", "1KBB", "1KiBB", "1I", "1IB", "1Ki", "1KBi", "1 K", "1K ", "1KK"] {
+            assert!(parse_bytes(text).is_err(), "{text} was accepted");
+        }
+    }
+}
