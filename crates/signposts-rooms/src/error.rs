@@ -1,0 +1,128 @@
+//! The crate's one error type.
+
+use core::fmt;
+
+use crate::Point;
+
+/// Which ring of a polygon input an error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ring {
+    /// The outer boundary.
+    Boundary,
+    /// The obstacle with this index, in the order they were added.
+    Obstacle(usize),
+}
+
+impl fmt::Display for Ring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ring::Boundary => f.write_str("the boundary"),
+            Ring::Obstacle(i) => write!(f, "obstacle {i}"),
+        }
+    }
+}
+
+/// What went wrong, with where.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A coordinate is NaN, infinite, or outside what the triangulation takes
+    /// (`spade::MAX_ALLOWED_VALUE`, about 3.2e60).
+    ///
+    /// Fix: give finite coordinates of a sensible scale.
+    BadCoordinate {
+        /// The ring.
+        ring: Ring,
+        /// The vertex's index in its ring.
+        vertex: usize,
+        /// The coordinates given.
+        point: Point,
+    },
+    /// A ring has fewer than three distinct vertices, or encloses no area.
+    ///
+    /// Fix: give at least three vertices that are not all on one line.
+    Degenerate {
+        /// The ring.
+        ring: Ring,
+    },
+    /// Two edges of one ring cross or overlap.
+    ///
+    /// Fix: split the ring into simple polygons (several obstacles may overlap each other).
+    SelfIntersecting {
+        /// The ring.
+        ring: Ring,
+        /// The index of the first vertex of one of the two edges (edge `i` joins vertices `i` and `i + 1`).
+        edge: usize,
+        /// The index of the first vertex of the other edge.
+        other: usize,
+    },
+    /// An obstacle lies entirely outside the boundary.
+    ///
+    /// Fix: leave it out, or move it inside.
+    ObstacleOutside {
+        /// The obstacle's index.
+        obstacle: usize,
+    },
+    /// The mesh has no boundary (the builder was given none).
+    ///
+    /// Fix: call `boundary` before `build`.
+    NoBoundary,
+    /// Nothing is walkable: obstacles cover the whole boundary, or the grid has no open cell.
+    NothingWalkable,
+    /// An id names no region, door or link of this mesh.
+    OutOfRange {
+        /// What kind of id.
+        what: &'static str,
+        /// The id.
+        id: u32,
+        /// How many there are.
+        len: usize,
+    },
+    /// The region given is not a side of the door.
+    NotASide {
+        /// The door.
+        door: u32,
+        /// The region.
+        region: u32,
+    },
+    /// The region oracle could not be built or repaired (its size over the limit, or the
+    /// allocation failed): the core's error.
+    Oracle(signposts::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BadCoordinate { ring, vertex, point } => {
+                write!(f, "{ring}, vertex {vertex}: coordinates {point} are not finite or out of range")
+            }
+            Error::Degenerate { ring } => {
+                write!(f, "{ring} encloses no area (fewer than 3 distinct points, or all on a line)")
+            }
+            Error::SelfIntersecting { ring, edge, other } => {
+                write!(f, "{ring} intersects itself: edges {edge} and {other} cross or overlap")
+            }
+            Error::ObstacleOutside { obstacle } => write!(f, "obstacle {obstacle} lies outside the boundary"),
+            Error::NoBoundary => f.write_str("no boundary was given"),
+            Error::NothingWalkable => f.write_str("nothing is walkable"),
+            Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),
+            Error::NotASide { door, region } => write!(f, "region {region} is not a side of door {door}"),
+            Error::Oracle(e) => write!(f, "region oracle: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Oracle(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<signposts::Error> for Error {
+    fn from(e: signposts::Error) -> Error {
+        Error::Oracle(e)
+    }
+}

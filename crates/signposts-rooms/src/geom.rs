@@ -1,0 +1,196 @@
+//! Points and the one place where sides are decided.
+//!
+//! Every decision that depends on which side of a line a point lies (convexity while merging
+//! regions, point location, the funnel) calls [`orient`], Shewchuk's adaptive exact predicate
+//! (the `robust` crate): its sign is exact for any finite `f64` input, so no epsilon decides
+//! anything. Lengths and centroids are plain `f64` arithmetic and only rank paths.
+
+use core::fmt;
+
+/// A point of the plane, in the map's units (grid maps: cell units, cell `(x, y)` spans
+/// `[x, x + 1] × [y, y + 1]`, its centre is `(x + 0.5, y + 0.5)`).
+///
+/// ```
+/// use signposts_rooms::Point;
+/// let p = Point::new(3.0, 4.0);
+/// assert_eq!(p.distance(Point::new(0.0, 0.0)), 5.0);
+/// assert_eq!(Point::from((1.0, 2.0)), Point::new(1.0, 2.0));
+/// ```
+#[derive(Clone, Copy, PartialEq, Default)]
+pub struct Point {
+    /// The first coordinate (a grid's column).
+    pub x: f64,
+    /// The second coordinate (a grid's row).
+    pub y: f64,
+}
+
+impl Point {
+    /// The point `(x, y)`.
+    #[inline]
+    #[must_use]
+    pub const fn new(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    /// The Euclidean distance to `other`.
+    #[inline]
+    #[must_use]
+    pub fn distance(self, other: Point) -> f64 {
+        (self.x - other.x).hypot(self.y - other.y)
+    }
+
+    /// Whether both coordinates are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+
+    /// The point halfway to `other`.
+    #[inline]
+    #[must_use]
+    pub(crate) fn midpoint(self, other: Point) -> Point {
+        Point::new(self.x.midpoint(other.x), self.y.midpoint(other.y))
+    }
+}
+
+impl fmt::Debug for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+impl From<(f64, f64)> for Point {
+    fn from((x, y): (f64, f64)) -> Point {
+        Point::new(x, y)
+    }
+}
+
+impl From<[f64; 2]> for Point {
+    fn from([x, y]: [f64; 2]) -> Point {
+        Point::new(x, y)
+    }
+}
+
+/// Twice the signed area of the triangle `a b c`, with an exact sign: positive when `c` lies to
+/// the left of the line `a → b` (a counter-clockwise turn, with `y` pointing up), negative to
+/// the right, zero exactly when the three points are collinear.
+#[inline]
+pub(crate) fn orient(a: Point, b: Point, c: Point) -> f64 {
+    robust::orient2d(
+        robust::Coord { x: a.x, y: a.y },
+        robust::Coord { x: b.x, y: b.y },
+        robust::Coord { x: c.x, y: c.y },
+    )
+}
+
+/// Twice the signed area of a ring (positive when counter-clockwise). Not exact: used for
+/// areas and orientation of rings whose vertices were validated, never for a side decision
+/// between nearly collinear points.
+pub(crate) fn signed_area2(ring: &[Point]) -> f64 {
+    let n = ring.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum()
+}
+
+/// Whether the closed segments `a b` and `c d` share a point, exactly.
+pub(crate) fn segments_touch(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let (o1, o2) = (orient(a, b, c), orient(a, b, d));
+    let (o3, o4) = (orient(c, d, a), orient(c, d, b));
+    if ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0))
+        && ((o3 > 0.0 && o4 < 0.0) || (o3 < 0.0 && o4 > 0.0))
+    {
+        return true;
+    }
+    (o1 == 0.0 && within_box(a, b, c))
+        || (o2 == 0.0 && within_box(a, b, d))
+        || (o3 == 0.0 && within_box(c, d, a))
+        || (o4 == 0.0 && within_box(c, d, b))
+}
+
+/// For `p` collinear with `a b`: whether it lies on the closed segment.
+fn within_box(a: Point, b: Point, p: Point) -> bool {
+    a.x.min(b.x) <= p.x && p.x <= a.x.max(b.x) && a.y.min(b.y) <= p.y && p.y <= a.y.max(b.y)
+}
+
+/// Whether the closed segments `a b` and `c d` cross or overlap anywhere other than at a shared
+/// endpoint: what makes a ring self-intersecting when the two are edges of it.
+pub(crate) fn segments_cross_properly(a: Point, b: Point, c: Point, d: Point) -> bool {
+    if !segments_touch(a, b, c, d) {
+        return false;
+    }
+    // Touching only at one shared endpoint is allowed (consecutive edges); anything more is not.
+    let shared = [(a, c), (a, d), (b, c), (b, d)].into_iter().filter(|(p, q)| p == q).count();
+    if shared == 0 {
+        return true;
+    }
+    // One shared endpoint: they cross elsewhere only if they are collinear and overlap.
+    orient(a, b, c) == 0.0 && orient(a, b, d) == 0.0 && {
+        let other = |p: Point, q: Point, r: Point, s: Point| if p == r || p == s { q } else { p };
+        let (x, y) = (other(a, b, c, d), other(c, d, a, b));
+        within_box(a, b, y) || within_box(c, d, x)
+    }
+}
+
+/// Winding number of `ring` around `p` (nonzero: inside), exact in its side tests. A point on
+/// the ring's boundary may count either way; callers only ask about points strictly inside a
+/// triangle, which never lie on a constraint edge.
+pub(crate) fn winding(ring: &[Point], p: Point) -> i32 {
+    let n = ring.len();
+    let mut w = 0;
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        if a.y <= p.y {
+            if b.y > p.y && orient(a, b, p) > 0.0 {
+                w += 1;
+            }
+        } else if b.y <= p.y && orient(a, b, p) < 0.0 {
+            w -= 1;
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orientation_is_exact_on_nearly_collinear_points() {
+        let (a, b) = (Point::new(0.5, 0.5), Point::new(12.0, 12.0));
+        let c = Point::new(24.0, 24.0);
+        assert_eq!(orient(a, b, c), 0.0);
+        let nudged = Point::new(24.0, f64::from_bits(24f64.to_bits() + 1));
+        assert!(orient(a, b, nudged) > 0.0);
+    }
+
+    #[test]
+    fn segments_cross_only_beyond_a_shared_endpoint() {
+        let p = |x, y| Point::new(x, y);
+        assert!(!segments_cross_properly(p(0., 0.), p(1., 0.), p(1., 0.), p(1., 1.)));
+        assert!(segments_cross_properly(p(0., 0.), p(2., 2.), p(0., 2.), p(2., 0.)));
+        assert!(segments_cross_properly(p(0., 0.), p(2., 0.), p(1., 0.), p(3., 0.)));
+        assert!(segments_cross_properly(p(0., 0.), p(2., 0.), p(2., 0.), p(1., 0.))); // folds back
+        assert!(!segments_cross_properly(p(0., 0.), p(1., 0.), p(2., 0.), p(3., 0.)));
+    }
+
+    #[test]
+    fn winding_counts_either_orientation() {
+        let square = [Point::new(0., 0.), Point::new(2., 0.), Point::new(2., 2.), Point::new(0., 2.)];
+        assert_eq!(winding(&square, Point::new(1., 1.)), 1);
+        let mut reversed = square;
+        reversed.reverse();
+        assert_eq!(winding(&reversed, Point::new(1., 1.)), -1);
+        assert_eq!(winding(&square, Point::new(3., 1.)), 0);
+    }
+}

@@ -1,0 +1,264 @@
+//! Input adapters: a tile grid, or polygons (a boundary and obstacles), turned into the
+//! segments and the inside test that the triangulation takes. Nothing here knows regions.
+
+use std::collections::HashMap;
+
+use signposts::grid::{Cell, Grid};
+
+use crate::Point;
+use crate::error::{Error, Ring};
+use crate::geom::{segments_cross_properly, signed_area2, winding};
+use crate::mesh::NavMesh;
+use crate::triangulate::triangulate;
+
+impl NavMesh {
+    /// The mesh of a tile grid: cell `(x, y)` covers the square `[x, x + 1] × [y, y + 1]`, and
+    /// the walkable area is the union of the open cells' closed squares, so two blocked cells
+    /// that touch only at a corner leave that corner passable (a point door). Points are in
+    /// cell units: the centre of cell `(x, y)` is `(x + 0.5, y + 0.5)`.
+    ///
+    /// # Errors
+    /// [`Error::NothingWalkable`] when the grid has no open cell.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let grid = Grid::from_ascii("
+    ///     ....
+    ///     .##.
+    ///     ....
+    /// ")?;
+    /// let mesh = NavMesh::from_grid(&grid)?;
+    /// assert!(mesh.regions_len() >= 4 && mesh.regions_len() < 10); // a ring of rooms around the block
+    /// assert!(mesh.region_at(Point::new(0.5, 1.5)).is_some());
+    /// assert_eq!(mesh.region_at(Point::new(1.5, 1.5)), None); // inside the block
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// O(cells) to trace the walls, then the triangulation of their corners: O(k log k) for
+    /// `k` wall corners, and the merge.
+    pub fn from_grid(grid: &Grid) -> Result<NavMesh, Error> {
+        if grid.passable_len() == 0 {
+            return Err(Error::NothingWalkable);
+        }
+        let (vertices, segments) = grid_walls(grid);
+        let open = |p: Point| {
+            let (x, y) = (p.x.floor(), p.y.floor());
+            x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))
+        };
+        Ok(NavMesh::from_triangles(&triangulate(&vertices, &segments, open)))
+    }
+
+    /// A builder for a mesh of polygons: a boundary and obstacles.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let square = |x: f64, y: f64, s: f64| vec![Point::new(x, y), Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s)];
+    /// let mesh = NavMesh::builder().boundary(square(0.0, 0.0, 10.0)).obstacle(square(4.0, 4.0, 2.0)).build()?;
+    /// assert!(mesh.region_at(Point::new(1.0, 1.0)).is_some());
+    /// assert!(mesh.region_at(Point::new(5.0, 5.0)).is_none());
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
+    #[must_use]
+    pub fn builder() -> NavMeshBuilder {
+        NavMeshBuilder::default()
+    }
+}
+
+/// Builds a [`NavMesh`] from an outer boundary and obstacles (holes), each a simple polygon in
+/// either orientation. Overlapping obstacles are united; an obstacle that crosses the boundary
+/// cuts it.
+#[derive(Debug, Clone, Default)]
+pub struct NavMeshBuilder {
+    boundary: Option<Vec<Point>>,
+    obstacles: Vec<Vec<Point>>,
+}
+
+impl NavMeshBuilder {
+    /// Sets the outer boundary (replacing any earlier one).
+    #[must_use]
+    pub fn boundary(mut self, ring: impl IntoIterator<Item = Point>) -> NavMeshBuilder {
+        self.boundary = Some(ring.into_iter().collect());
+        self
+    }
+
+    /// Adds an obstacle.
+    #[must_use]
+    pub fn obstacle(mut self, ring: impl IntoIterator<Item = Point>) -> NavMeshBuilder {
+        self.obstacles.push(ring.into_iter().collect());
+        self
+    }
+
+    /// Every problem of the input, each naming its ring and vertex or edge (empty: valid).
+    ///
+    /// ```
+    /// use signposts_rooms::{Error, NavMesh, Point, Ring};
+    /// let bow_tie = [Point::new(0.0, 0.0), Point::new(4.0, 4.0), Point::new(4.0, 0.0), Point::new(0.0, 2.0)];
+    /// let problems = NavMesh::builder().boundary(bow_tie).obstacle([Point::new(f64::NAN, 0.0)]).validate();
+    /// assert!(matches!(problems[0], Error::SelfIntersecting { ring: Ring::Boundary, .. }));
+    /// assert!(matches!(problems[1], Error::BadCoordinate { ring: Ring::Obstacle(0), vertex: 0, .. }));
+    /// ```
+    #[must_use]
+    pub fn validate(&self) -> Vec<Error> {
+        let mut problems = Vec::new();
+        let Some(boundary) = &self.boundary else {
+            return vec![Error::NoBoundary];
+        };
+        let rings = std::iter::once((Ring::Boundary, boundary))
+            .chain(self.obstacles.iter().enumerate().map(|(i, r)| (Ring::Obstacle(i), r)));
+        for (ring, points) in rings {
+            if let Some(problem) = ring_problem(ring, points) {
+                problems.push(problem);
+            } else if let Ring::Obstacle(i) = ring {
+                let inside = dedup_ring(points).iter().any(|&p| winding(boundary, p) != 0)
+                    || dedup_ring(boundary).iter().any(|&p| winding(points, p) != 0)
+                    || crosses(boundary, points);
+                if !inside {
+                    problems.push(Error::ObstacleOutside { obstacle: i });
+                }
+            }
+        }
+        problems
+    }
+
+    /// Builds the mesh.
+    ///
+    /// # Errors
+    /// The first problem [`NavMeshBuilder::validate`] finds; [`Error::NothingWalkable`] when
+    /// the obstacles cover everything.
+    pub fn build(self) -> Result<NavMesh, Error> {
+        if let Some(problem) = self.validate().into_iter().next() {
+            return Err(problem);
+        }
+        let boundary = dedup_ring(self.boundary.as_ref().expect("validated"));
+        let obstacles: Vec<Vec<Point>> = self.obstacles.iter().map(|r| dedup_ring(r)).collect();
+        let (mut vertices, mut segments) = (Vec::new(), Vec::new());
+        for ring in std::iter::once(&boundary).chain(&obstacles) {
+            let first = vertices.len() as u32;
+            let n = ring.len() as u32;
+            vertices.extend_from_slice(ring);
+            segments.extend((0..n).map(|i| [first + i, first + (i + 1) % n]));
+        }
+        let walkable = |p: Point| winding(&boundary, p) != 0 && obstacles.iter().all(|o| winding(o, p) == 0);
+        let triangles = triangulate(&vertices, &segments, walkable);
+        if triangles.tris.is_empty() {
+            return Err(Error::NothingWalkable);
+        }
+        Ok(NavMesh::from_triangles(&triangles))
+    }
+}
+
+/// The ring without repeated consecutive points (nor a closing copy of the first).
+fn dedup_ring(points: &[Point]) -> Vec<Point> {
+    let mut ring: Vec<Point> = Vec::with_capacity(points.len());
+    for &p in points {
+        if ring.last() != Some(&p) {
+            ring.push(p);
+        }
+    }
+    while ring.len() > 1 && ring.first() == ring.last() {
+        ring.pop();
+    }
+    ring
+}
+
+/// What is wrong with one ring, if anything.
+fn ring_problem(ring: Ring, points: &[Point]) -> Option<Error> {
+    for (vertex, &point) in points.iter().enumerate() {
+        let ok = |c: f64| {
+            c.is_finite()
+                && c.abs() <= spade::MAX_ALLOWED_VALUE
+                && (c == 0.0 || c.abs() >= spade::MIN_ALLOWED_VALUE)
+        };
+        if !(ok(point.x) && ok(point.y)) {
+            return Some(Error::BadCoordinate { ring, vertex, point });
+        }
+    }
+    let points = dedup_ring(points);
+    if points.len() < 3 || signed_area2(&points) == 0.0 {
+        return Some(Error::Degenerate { ring });
+    }
+    let n = points.len();
+    for i in 0..n {
+        for j in i + 1..n {
+            let (a, b, c, d) = (points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]);
+            let adjacent = j == i + 1 || (i == 0 && j == n - 1);
+            let bad = if adjacent {
+                segments_cross_properly(a, b, c, d)
+            } else {
+                crate::geom::segments_touch(a, b, c, d)
+            };
+            if bad {
+                return Some(Error::SelfIntersecting { ring, edge: i, other: j });
+            }
+        }
+    }
+    None
+}
+
+/// Whether any edge of `a` touches any edge of `b`.
+fn crosses(a: &[Point], b: &[Point]) -> bool {
+    let (a, b) = (dedup_ring(a), dedup_ring(b));
+    let edges = |r: &[Point]| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()])).collect::<Vec<_>>();
+    let eb = edges(&b);
+    edges(&a).iter().any(|&(p, q)| eb.iter().any(|&(r, s)| crate::geom::segments_touch(p, q, r, s)))
+}
+
+/// The walls of a grid's walkable area as maximal straight segments between integer corners,
+/// split at pinch corners (where two open cells meet only diagonally), so that segments meet
+/// only at their ends.
+fn grid_walls(grid: &Grid) -> (Vec<Point>, Vec<[u32; 2]>) {
+    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let open = |x: i64, y: i64| {
+        x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Cell::new(x as u32, y as u32))
+    };
+    let pinch = |x: i64, y: i64| {
+        let (nw, ne, sw, se) = (open(x - 1, y - 1), open(x, y - 1), open(x - 1, y), open(x, y));
+        (nw && se && !ne && !sw) || (ne && sw && !nw && !se)
+    };
+    let mut index: HashMap<(i64, i64), u32> = HashMap::new();
+    let mut vertices = Vec::new();
+    let mut segments = Vec::new();
+    let mut vertex = |x: i64, y: i64, vertices: &mut Vec<Point>| {
+        *index.entry((x, y)).or_insert_with(|| {
+            vertices.push(Point::new(x as f64, y as f64));
+            vertices.len() as u32 - 1
+        })
+    };
+    // Horizontal walls on the line `y`, between cells (x, y − 1) and (x, y).
+    for y in 0..=h {
+        let mut x = 0;
+        while x < w {
+            if open(x, y - 1) == open(x, y) {
+                x += 1;
+                continue;
+            }
+            let from = x;
+            x += 1;
+            while x < w && open(x, y - 1) != open(x, y) && !pinch(x, y) && open(x, y) == open(from, y) {
+                x += 1;
+            }
+            let (a, b) = (vertex(from, y, &mut vertices), vertex(x, y, &mut vertices));
+            segments.push([a, b]);
+        }
+    }
+    // Vertical walls on the line `x`, between cells (x − 1, y) and (x, y).
+    for x in 0..=w {
+        let mut y = 0;
+        while y < h {
+            if open(x - 1, y) == open(x, y) {
+                y += 1;
+                continue;
+            }
+            let from = y;
+            y += 1;
+            while y < h && open(x - 1, y) != open(x, y) && !pinch(x, y) && open(x, y) == open(x, from) {
+                y += 1;
+            }
+            let (a, b) = (vertex(x, from, &mut vertices), vertex(x, y, &mut vertices));
+            segments.push([a, b]);
+        }
+    }
+    (vertices, segments)
+}

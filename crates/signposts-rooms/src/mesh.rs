@@ -1,0 +1,331 @@
+//! The navigation mesh: convex regions, the doors between them, and point location. Built
+//! once from an input ([`NavMesh::from_grid`], [`NavMesh::builder`]) and immutable after; a
+//! door's state (open, closed, one way) lives in [`Rooms`](crate::Rooms), not here.
+
+use core::fmt;
+
+use crate::Point;
+use crate::locate::{Locator, convex_contains};
+use crate::merge::{Regions, merge};
+use crate::triangulate::{NONE, Triangles};
+
+/// A convex region of a [`NavMesh`].
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegionId(pub u32);
+
+/// A door of a [`NavMesh`]: the edge two regions share, or the single point where two
+/// regions on either side of a pinch touch.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DoorId(pub u32);
+
+impl fmt::Debug for RegionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}", self.0)
+    }
+}
+
+impl fmt::Debug for DoorId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.0)
+    }
+}
+
+/// A door: its two regions and its segment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Door {
+    /// The two regions, the lower id first.
+    pub regions: [RegionId; 2],
+    /// The door's end points `[left, right]` as seen by someone walking from `regions[0]` into
+    /// `regions[1]` (with `y` up; mirrored on screen when `y` points down). Equal for a
+    /// point door.
+    pub ends: [Point; 2],
+}
+
+impl Door {
+    /// The door's ends `[left, right]` as seen walking out of `from` (which must be one of its
+    /// regions) into the other.
+    #[inline]
+    #[must_use]
+    pub fn ends_from(&self, from: RegionId) -> [Point; 2] {
+        if from == self.regions[0] { self.ends } else { [self.ends[1], self.ends[0]] }
+    }
+
+    /// The region on the other side from `from`.
+    #[inline]
+    #[must_use]
+    pub fn other(&self, from: RegionId) -> RegionId {
+        if from == self.regions[0] { self.regions[1] } else { self.regions[0] }
+    }
+
+    /// The door's midpoint.
+    #[inline]
+    #[must_use]
+    pub fn midpoint(&self) -> Point {
+        self.ends[0].midpoint(self.ends[1])
+    }
+
+    /// Whether the two regions touch at a single point (a pinch) rather than along an edge.
+    #[inline]
+    #[must_use]
+    pub fn is_point(&self) -> bool {
+        self.ends[0] == self.ends[1]
+    }
+}
+
+/// Convex regions covering the walkable area, with their doors.
+///
+/// The walkable area is closed: walls are walkable, and where two obstacles touch at a single
+/// point (two blocked grid cells meeting at a corner) that point is passable, as a point door.
+#[derive(Clone)]
+pub struct NavMesh {
+    vertices: Vec<Point>,
+    /// Region `r`'s ring: `ring[start[r]..start[r + 1]]`, counter-clockwise with `y` up.
+    start: Vec<u32>,
+    ring: Vec<u32>,
+    /// Region `r`'s doors (edge doors in ring order, then point doors): `region_doors[door_start[r]..door_start[r + 1]]`.
+    door_start: Vec<u32>,
+    region_doors: Vec<DoorId>,
+    doors: Vec<Door>,
+    centroids: Vec<Point>,
+    locator: Locator,
+}
+
+impl fmt::Debug for NavMesh {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NavMesh")
+            .field("regions", &self.regions_len())
+            .field("doors", &self.doors.len())
+            .field("vertices", &self.vertices.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl NavMesh {
+    /// The mesh of walkable triangles, merged into convex regions.
+    pub(crate) fn from_triangles(t: &Triangles) -> NavMesh {
+        let regions = merge(t);
+        let Regions { rings, across, of_triangle } = &regions;
+        let mut mesh = NavMesh {
+            vertices: t.vertices.clone(),
+            start: vec![0],
+            ring: Vec::new(),
+            door_start: vec![0],
+            region_doors: Vec::new(),
+            doors: Vec::new(),
+            centroids: Vec::new(),
+            locator: Locator::default(),
+        };
+        // Edge doors, numbered in the order of their lower region and its ring.
+        let mut door_of: Vec<Vec<u32>> = across.iter().map(|a| vec![NONE; a.len()]).collect();
+        for (r, ring) in rings.iter().enumerate() {
+            for (i, &s) in across[r].iter().enumerate() {
+                if s == NONE || (s as usize) < r {
+                    continue;
+                }
+                let (p, q) = (ring[i], ring[(i + 1) % ring.len()]);
+                let id = mesh.doors.len() as u32;
+                mesh.doors.push(Door {
+                    regions: [RegionId(r as u32), RegionId(s)],
+                    ends: [t.vertices[q as usize], t.vertices[p as usize]],
+                });
+                door_of[r][i] = id;
+                // The same edge in `s`'s ring runs q → p.
+                let back = (0..rings[s as usize].len())
+                    .find(|&j| {
+                        let ring_s = &rings[s as usize];
+                        across[s as usize][j] == r as u32
+                            && ring_s[j] == q
+                            && ring_s[(j + 1) % ring_s.len()] == p
+                    })
+                    .expect("a shared edge appears in both rings");
+                door_of[s as usize][back] = id;
+            }
+        }
+        let mut point_doors: Vec<Vec<u32>> = vec![Vec::new(); rings.len()];
+        for (v, components) in pinches(t) {
+            for pair in components.windows(2) {
+                let (a, b) = (of_triangle[pair[0] as usize], of_triangle[pair[1] as usize]);
+                let id = mesh.doors.len() as u32;
+                let point = t.vertices[v as usize];
+                mesh.doors
+                    .push(Door { regions: [RegionId(a.min(b)), RegionId(a.max(b))], ends: [point, point] });
+                point_doors[a as usize].push(id);
+                point_doors[b as usize].push(id);
+            }
+        }
+        for (r, ring) in rings.iter().enumerate() {
+            mesh.ring.extend_from_slice(ring);
+            mesh.start.push(mesh.ring.len() as u32);
+            mesh.region_doors.extend(door_of[r].iter().filter(|&&d| d != NONE).map(|&d| DoorId(d)));
+            mesh.region_doors.extend(point_doors[r].iter().map(|&d| DoorId(d)));
+            mesh.door_start.push(mesh.region_doors.len() as u32);
+            let points: Vec<Point> = ring.iter().map(|&v| t.vertices[v as usize]).collect();
+            mesh.centroids.push(centroid(&points));
+        }
+        let polygons: Vec<Vec<Point>> =
+            (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
+        mesh.locator = Locator::new(&polygons);
+        mesh
+    }
+
+    /// Number of regions.
+    #[inline]
+    #[must_use]
+    pub fn regions_len(&self) -> usize {
+        self.centroids.len()
+    }
+
+    /// Number of doors (edge doors and point doors).
+    #[inline]
+    #[must_use]
+    pub fn doors_len(&self) -> usize {
+        self.doors.len()
+    }
+
+    /// Number of vertices of the triangulation the regions were merged from.
+    #[inline]
+    #[must_use]
+    pub fn vertices_len(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// The corners of region `r`, counter-clockwise with `y` up (clockwise on a screen whose
+    /// `y` points down).
+    ///
+    /// # Panics
+    /// If `r` is out of range.
+    pub fn polygon(&self, r: RegionId) -> impl ExactSizeIterator<Item = Point> + Clone + '_ {
+        let range = self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize;
+        self.ring[range].iter().map(|&v| self.vertices[v as usize])
+    }
+
+    /// The doors of region `r`.
+    ///
+    /// # Panics
+    /// If `r` is out of range.
+    #[must_use]
+    pub fn doors_of(&self, r: RegionId) -> &[DoorId] {
+        &self.region_doors[self.door_start[r.0 as usize] as usize..self.door_start[r.0 as usize + 1] as usize]
+    }
+
+    /// Door `d`.
+    ///
+    /// # Panics
+    /// If `d` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn door(&self, d: DoorId) -> &Door {
+        &self.doors[d.0 as usize]
+    }
+
+    /// Every door, in id order.
+    #[must_use]
+    pub fn doors(&self) -> &[Door] {
+        &self.doors
+    }
+
+    /// The area centroid of region `r`.
+    ///
+    /// # Panics
+    /// If `r` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn centroid(&self, r: RegionId) -> Point {
+        self.centroids[r.0 as usize]
+    }
+
+    /// The region holding `p` (its boundary included: a point on a door belongs to either
+    /// side), or `None` when `p` is outside the walkable area or not finite.
+    ///
+    /// # Complexity
+    /// One bucket of the point locator: O(1) expected on meshes whose regions are of similar
+    /// size, each candidate tested in O(its corners).
+    #[must_use]
+    pub fn region_at(&self, p: Point) -> Option<RegionId> {
+        self.locator
+            .candidates(p)
+            .iter()
+            .find(|&&r| convex_contains(self.polygon(RegionId(r)), p))
+            .map(|&r| RegionId(r))
+    }
+
+    /// The bytes the mesh holds.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.vertices.len() * size_of::<Point>()
+            + (self.start.len() + self.ring.len() + self.door_start.len() + self.region_doors.len()) * 4
+            + self.doors.len() * size_of::<Door>()
+            + self.centroids.len() * size_of::<Point>()
+            + self.locator.memory_bytes()
+    }
+}
+
+/// The area centroid of a polygon (its vertex mean when it has no area).
+fn centroid(ring: &[Point]) -> Point {
+    let n = ring.len();
+    let (mut a, mut cx, mut cy) = (0.0, 0.0, 0.0);
+    for i in 0..n {
+        let (p, q) = (ring[i], ring[(i + 1) % n]);
+        let cross = p.x * q.y - q.x * p.y;
+        a += cross;
+        cx += (p.x + q.x) * cross;
+        cy += (p.y + q.y) * cross;
+    }
+    if a == 0.0 {
+        let k = n as f64;
+        return Point::new(
+            ring.iter().map(|p| p.x).sum::<f64>() / k,
+            ring.iter().map(|p| p.y).sum::<f64>() / k,
+        );
+    }
+    Point::new(cx / (3.0 * a), cy / (3.0 * a))
+}
+
+/// The vertices where the walkable area pinches: the walkable triangles around them fall into
+/// two or more groups joined only at the vertex. Each comes with one triangle of each group,
+/// in counter-clockwise order.
+fn pinches(t: &Triangles) -> Vec<(u32, Vec<u32>)> {
+    let mut around: Vec<Vec<u32>> = vec![Vec::new(); t.vertices.len()];
+    for (i, tri) in t.tris.iter().enumerate() {
+        for &v in tri {
+            around[v as usize].push(i as u32);
+        }
+    }
+    let mut out = Vec::new();
+    for (v, tris) in around.iter().enumerate() {
+        if tris.len() < 2 {
+            continue;
+        }
+        // Groups: triangles joined across an edge at `v`.
+        let mut group: Vec<u32> = (0..tris.len() as u32).collect();
+        let root = |group: &[u32], mut i: u32| {
+            while group[i as usize] != i {
+                i = group[i as usize];
+            }
+            i
+        };
+        for (k, &tri) in tris.iter().enumerate() {
+            let corner = t.tris[tri as usize].iter().position(|&x| x == v as u32).expect("v is a corner");
+            for edge in [corner, (corner + 2) % 3] {
+                let other = t.across[tri as usize][edge];
+                if let Some(j) = tris.iter().position(|&x| x == other) {
+                    let (a, b) = (root(&group, k as u32), root(&group, j as u32));
+                    group[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        let mut firsts: Vec<u32> = Vec::new();
+        let mut seen: Vec<u32> = Vec::new();
+        for k in 0..tris.len() as u32 {
+            let r = root(&group, k);
+            if !seen.contains(&r) {
+                seen.push(r);
+                firsts.push(tris[k as usize]);
+            }
+        }
+        if firsts.len() >= 2 {
+            out.push((v as u32, firsts));
+        }
+    }
+    out
+}

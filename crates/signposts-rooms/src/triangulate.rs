@@ -1,0 +1,67 @@
+//! The walkable area as triangles: spade's constrained Delaunay triangulation of the input's
+//! segments, each triangle classified walkable or not by a point strictly inside it.
+
+use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
+
+use crate::Point;
+
+/// "No neighbour" in the internal `u32` tables (a wall, or the outside).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The walkable triangles: counter-clockwise vertex triples (with `y` up) and, across edge `i`
+/// (from vertex `i` to `i + 1`), the walkable triangle on the other side or [`NONE`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Triangles {
+    pub vertices: Vec<Point>,
+    pub tris: Vec<[u32; 3]>,
+    pub across: Vec<[u32; 3]>,
+}
+
+/// Triangulates `vertices` with `segments` (pairs of vertex indices) as constraints, keeping the
+/// triangles whose interior point `walkable` accepts. Crossing segments are split where they
+/// cross (the split point rounded to `f64`: the only inexact step of a mesh build).
+///
+/// Every coordinate must have been validated (finite, within spade's range): the caller's job.
+pub(crate) fn triangulate(
+    vertices: &[Point],
+    segments: &[[u32; 2]],
+    walkable: impl Fn(Point) -> bool,
+) -> Triangles {
+    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> = ConstrainedDelaunayTriangulation::new();
+    let handles: Vec<FixedVertexHandle> = vertices
+        .iter()
+        .map(|p| cdt.insert(Point2::new(p.x, p.y)).expect("coordinates validated by the input"))
+        .collect();
+    for &[a, b] in segments {
+        let (a, b) = (handles[a as usize], handles[b as usize]);
+        if a != b {
+            cdt.add_constraint_and_split(a, b, |p| p);
+        }
+    }
+    let points: Vec<Point> = cdt.vertices().map(|v| Point::new(v.position().x, v.position().y)).collect();
+    let mut index = vec![NONE; cdt.num_inner_faces() + 1];
+    let mut tris = Vec::new();
+    for face in cdt.inner_faces() {
+        let [a, b, c] = face.vertices().map(|v| v.fix().index() as u32);
+        let (pa, pb, pc) = (points[a as usize], points[b as usize], points[c as usize]);
+        let inside = Point::new((pa.x + pb.x + pc.x) / 3.0, (pa.y + pb.y + pc.y) / 3.0);
+        if walkable(inside) {
+            index[face.fix().index()] = tris.len() as u32;
+            tris.push([a, b, c]);
+        }
+    }
+    let mut across = vec![[NONE; 3]; tris.len()];
+    for face in cdt.inner_faces() {
+        let t = index[face.fix().index()];
+        if t == NONE {
+            continue;
+        }
+        for (i, edge) in face.adjacent_edges().into_iter().enumerate() {
+            if let Some(other) = edge.rev().face().as_inner() {
+                across[t as usize][i] = index[other.fix().index()];
+            }
+        }
+    }
+    Triangles { vertices: points, tris, across }
+}
