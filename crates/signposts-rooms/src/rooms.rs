@@ -119,18 +119,53 @@ impl Rooms {
     /// One Dijkstra search per node of the oracle's graph (regions + doors), over
     /// `Σ_r doors(r)²` arcs; the table takes `n · Σ_u width(u)` bits for its `n` nodes.
     pub fn build(mesh: &NavMesh) -> Result<Rooms, Error> {
-        let states = vec![DoorState::Open; mesh.doors_len()];
+        Rooms::build_with_states(mesh, vec![DoorState::Open; mesh.doors_len()])
+    }
+
+    /// The rooms of `mesh` with the given door states (a level that starts with some doors
+    /// closed), and their oracle.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] when `states` has not one state per door; [`Error::NotASide`]
+    /// for a one-way state naming a region that is not a side of its door; [`Error::Oracle`]
+    /// when the table cannot be allocated.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorState, NavMesh, Point, Rooms};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.#.\n...")?)?;
+    /// let rooms = Rooms::build_with_states(&mesh, vec![DoorState::Closed; mesh.doors_len()])?;
+    /// assert_eq!(rooms.path(Point::new(0.5, 0.5), Point::new(2.5, 2.5)).is_some(), mesh.regions_len() == 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_with_states(mesh: &NavMesh, states: Vec<DoorState>) -> Result<Rooms, Error> {
+        if states.len() != mesh.doors_len() {
+            return Err(Error::OutOfRange { what: "door state", id: states.len() as u32, len: mesh.doors_len() });
+        }
+        for (d, state) in states.iter().enumerate() {
+            if let DoorState::OneWay { from } = *state
+                && !mesh.door(DoorId(d as u32)).regions.contains(&from)
+            {
+                return Err(Error::NotASide { door: d as u32, region: from.0 });
+            }
+        }
         let scale = fixed_point_scale(mesh);
         let mut rooms =
             Rooms { mesh: Arc::new(mesh.clone()), states, table: Graph::builder(0).build(), scale };
         let mut builder = GraphBuilder::try_new(mesh.regions_len() + mesh.doors_len())?;
-        for r in 0..mesh.regions_len() as u32 {
-            for (u, v, cost) in rooms.region_arcs(RegionId(r)) {
-                builder.connect_directed_weighted(u, v, cost);
-            }
+        for (u, v, cost) in rooms.oracle_arcs() {
+            builder.connect_directed_weighted(u, v, cost);
         }
         rooms.table = builder.try_build()?;
         Ok(rooms)
+    }
+
+    /// The arcs of the oracle's graph under the current door states: `(from, to, cost)`,
+    /// nodes `0..regions_len` being regions (at their centroids) and `regions_len + d` door
+    /// `d` (at its midpoint), costs in the oracle's fixed point. For checking the oracle
+    /// against another shortest-path method.
+    pub fn oracle_arcs(&self) -> impl Iterator<Item = (NodeId, NodeId, u32)> + '_ {
+        (0..self.mesh.regions_len() as u32).flat_map(|r| self.region_arcs(RegionId(r)))
     }
 
     /// The mesh.

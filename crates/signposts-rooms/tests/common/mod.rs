@@ -1,0 +1,203 @@
+//! Plain references for the rooms tests: walkability by brute force, connectivity by union-find,
+//! shortest region walks by the article's min-plus matrix squaring.
+
+#![allow(dead_code, reason = "each test file uses part of the helpers")]
+
+use signposts::grid::{Cell, Grid};
+use signposts_rooms::{DoorState, NavMesh, Point, RegionId, Rooms};
+
+/// Whether the closed segment `p q` stays in the closed walkable area of `grid`: inside the map
+/// and through the open interior of no blocked cell (walls and pinch corners are walkable).
+pub fn segment_is_walkable(grid: &Grid, p: Point, q: Point) -> bool {
+    let (w, h) = (f64::from(grid.width()), f64::from(grid.height()));
+    let inside = |a: Point| a.x >= 0.0 && a.y >= 0.0 && a.x <= w && a.y <= h;
+    if !inside(p) || !inside(q) {
+        return false;
+    }
+    let (x0, x1) = (p.x.min(q.x).floor().max(0.0) as u32, (p.x.max(q.x).ceil() as u32).min(grid.width()));
+    let (y0, y1) = (p.y.min(q.y).floor().max(0.0) as u32, (p.y.max(q.y).ceil() as u32).min(grid.height()));
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if !grid.is_passable(Cell::new(x, y)) && crosses_open_square(p, q, f64::from(x), f64::from(y)) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether the segment meets the open square `(x, x + 1) × (y, y + 1)` (Liang–Barsky with strict
+/// bounds).
+fn crosses_open_square(p: Point, q: Point, x: f64, y: f64) -> bool {
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for (d, start, min, max) in [(dx, p.x, x, x + 1.0), (dy, p.y, y, y + 1.0)] {
+        if d == 0.0 {
+            if start <= min || start >= max {
+                return false;
+            }
+        } else {
+            let (a, b) = ((min - start) / d, (max - start) / d);
+            let (a, b) = (a.min(b), a.max(b));
+            lo = lo.max(a);
+            hi = hi.min(b);
+        }
+    }
+    lo < hi
+}
+
+/// Components of the closed walkable area of `grid`: open cells joined across edges and
+/// corners (a corner between two open cells is walkable whatever the other two are).
+pub fn components(grid: &Grid) -> Vec<u32> {
+    let (w, h) = (grid.width(), grid.height());
+    let mut parent: Vec<u32> = (0..w * h).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    for y in 0..h {
+        for x in 0..w {
+            if !grid.is_passable(Cell::new(x, y)) {
+                continue;
+            }
+            for (dx, dy) in [(1i64, 0i64), (0, 1), (1, 1), (-1, 1)] {
+                let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+                if nx >= 0 && ny >= 0 && nx < i64::from(w) && ny < i64::from(h) {
+                    let n = Cell::new(nx as u32, ny as u32);
+                    if grid.is_passable(n) {
+                        let (a, b) = (root(&mut parent, y * w + x), root(&mut parent, n.y * w + n.x));
+                        parent[a as usize] = b;
+                    }
+                }
+            }
+        }
+    }
+    (0..w * h).map(|i| root(&mut parent, i)).collect()
+}
+
+/// Checks one path query between point `s` of open cell `a` and point `t` of open cell `b` of
+/// `grid` against the references.
+pub fn check_grid_query(grid: &Grid, rooms: &Rooms, comps: &[u32], (a, s): (Cell, Point), (b, t): (Cell, Point)) {
+    let cell = |c: Cell| (c.y * grid.width() + c.x) as usize;
+    let connected = comps[cell(a)] == comps[cell(b)];
+    let path = rooms.path(s, t);
+    assert_eq!(path.is_some(), connected, "{s} → {t}: connected {connected}\n{grid:?}");
+    let Some(path) = path else {
+        assert_eq!(rooms.next_waypoint(s, t), None);
+        return;
+    };
+    let points = path.points();
+    assert_eq!((points[0], *points.last().unwrap()), (s, t));
+    for pair in points.windows(2) {
+        assert!(segment_is_walkable(grid, pair[0], pair[1]), "{s} → {t}: segment {} → {} leaves the walkable area: {points:?}\n{grid:?}", pair[0], pair[1]);
+    }
+    assert!(path.length() >= s.distance(t) - 1e-9);
+    assert_eq!(rooms.next_waypoint(s, t), Some(points[1]), "{s} → {t}: {points:?}");
+}
+
+/// All-pairs (length, next) of the oracle's graph by the article's min-plus squaring:
+/// `D ← D ⊗ D` until it stops changing, then the set of first regions entered on some shortest
+/// walk from each region to each other, found by following the optimal arcs inside the start
+/// region until one leaves it.
+pub struct MinPlus {
+    n: usize,
+    regions: usize,
+    dist: Vec<u64>,
+    arcs: Vec<(u32, u32, u32)>,
+}
+
+pub const INF: u64 = u64::MAX / 4;
+
+impl MinPlus {
+    pub fn new(rooms: &Rooms) -> MinPlus {
+        let regions = rooms.mesh().regions_len();
+        let n = regions + rooms.mesh().doors_len();
+        let arcs: Vec<(u32, u32, u32)> = rooms.oracle_arcs().collect();
+        let mut dist = vec![INF; n * n];
+        for i in 0..n {
+            dist[i * n + i] = 0;
+        }
+        for &(u, v, c) in &arcs {
+            let e = &mut dist[u as usize * n + v as usize];
+            *e = (*e).min(u64::from(c));
+        }
+        // Repeated squaring: after k rounds, walks of up to 2^k arcs.
+        loop {
+            let mut next = dist.clone();
+            for i in 0..n {
+                for k in 0..n {
+                    let dik = dist[i * n + k];
+                    if dik >= INF {
+                        continue;
+                    }
+                    for j in 0..n {
+                        let via = dik + dist[k * n + j];
+                        if via < next[i * n + j] {
+                            next[i * n + j] = via;
+                        }
+                    }
+                }
+            }
+            if next == dist {
+                break;
+            }
+            dist = next;
+        }
+        MinPlus { n, regions, dist, arcs }
+    }
+
+    pub fn distance(&self, u: u32, v: u32) -> u64 {
+        self.dist[u as usize * self.n + v as usize]
+    }
+
+    /// The regions entered first on some shortest walk from region `a` to region `b`.
+    pub fn first_regions(&self, rooms: &Rooms, a: RegionId, b: RegionId) -> Vec<RegionId> {
+        let mesh = rooms.mesh();
+        let d = |u: u32| self.distance(u, b.0);
+        let region_of = |u: u32, v: u32| -> RegionId {
+            if (u as usize) < self.regions {
+                RegionId(u)
+            } else if (v as usize) < self.regions {
+                RegionId(v)
+            } else {
+                let [x, y] = mesh.door(signposts_rooms::DoorId(u - self.regions as u32)).regions;
+                if mesh.door(signposts_rooms::DoorId(v - self.regions as u32)).regions.contains(&x) { x } else { y }
+            }
+        };
+        let (mut out, mut stack, mut seen) = (Vec::new(), vec![a.0], vec![false; self.n]);
+        while let Some(u) = stack.pop() {
+            if std::mem::replace(&mut seen[u as usize], true) {
+                continue;
+            }
+            for &(x, v, c) in &self.arcs {
+                if x == u && d(v) < INF && u64::from(c) + d(v) == d(u) {
+                    let r = region_of(u, v);
+                    if r == a {
+                        stack.push(v);
+                    } else if !out.contains(&r) {
+                        out.push(r);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Door states drawn from `bits` (two bits a door: open, closed, one way either side).
+pub fn states_from(mesh: &NavMesh, bits: &[u8]) -> Vec<DoorState> {
+    (0..mesh.doors_len())
+        .map(|d| {
+            let door = mesh.door(signposts_rooms::DoorId(d as u32));
+            match bits.get(d).copied().unwrap_or(0) % 5 {
+                0 | 1 => DoorState::Open,
+                2 => DoorState::Closed,
+                3 => DoorState::OneWay { from: door.regions[0] },
+                _ => DoorState::OneWay { from: door.regions[1] },
+            }
+        })
+        .collect()
+}
