@@ -1,0 +1,300 @@
+//! Polygon worlds: random boundaries with overlapping obstacles that may cross the boundary,
+//! checked against a brute-force visibility graph (every pair of corners and crossing points
+//! tested for visibility): a path exists exactly when the points are connected, stays inside
+//! the walkable area, and is never shorter than the shortest path. Bad input is an error that
+//! names where.
+
+use proptest::prelude::*;
+use signposts_rooms::{Error, NavMesh, Point, Ring, Rooms};
+
+/// A world: the boundary `[0, w] × [0, h]` and obstacles (convex, counter-clockwise).
+#[derive(Debug, Clone)]
+struct World {
+    w: f64,
+    h: f64,
+    obstacles: Vec<Vec<Point>>,
+}
+
+impl World {
+    fn boundary(&self) -> Vec<Point> {
+        vec![
+            Point::new(0.0, 0.0),
+            Point::new(self.w, 0.0),
+            Point::new(self.w, self.h),
+            Point::new(0.0, self.h),
+        ]
+    }
+
+    fn mesh(&self) -> Result<NavMesh, Error> {
+        let mut builder = NavMesh::builder().boundary(self.boundary());
+        for o in &self.obstacles {
+            builder = builder.obstacle(o.clone());
+        }
+        builder.build()
+    }
+
+    /// Whether `p` is in the closed walkable area: the closure of the open walkable area, so a
+    /// point needs an open walkable point next to it (an obstacle edge lying on the boundary
+    /// is not walkable: nothing walkable is beside it).
+    fn walkable(&self, p: Point) -> bool {
+        let open = |q: Point| {
+            q.x > 0.0
+                && q.y > 0.0
+                && q.x < self.w
+                && q.y < self.h
+                && self.obstacles.iter().all(|o| !closed_inside(o, q))
+        };
+        (0..16).any(|k| {
+            let angle = f64::from(k) * std::f64::consts::PI / 8.0 + 0.1;
+            open(Point::new(p.x + 1e-7 * angle.cos(), p.y + 1e-7 * angle.sin()))
+        })
+    }
+
+    /// Whether the closed segment stays walkable: its ends and midpoint walkable, and through
+    /// no obstacle's open interior.
+    fn visible(&self, p: Point, q: Point) -> bool {
+        self.walkable(p)
+            && self.walkable(q)
+            && self.walkable(Point::new(p.x.midpoint(q.x), p.y.midpoint(q.y)))
+            && self.obstacles.iter().all(|o| !segment_meets_interior(o, p, q))
+    }
+
+    /// Corners of the walkable area's boundary: ring corners and crossings of ring edges.
+    fn corners(&self) -> Vec<Point> {
+        let rings: Vec<Vec<Point>> =
+            std::iter::once(self.boundary()).chain(self.obstacles.iter().cloned()).collect();
+        let edges: Vec<(Point, Point)> =
+            rings.iter().flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()]))).collect();
+        let mut out: Vec<Point> = rings.iter().flatten().copied().collect();
+        for (i, &(a, b)) in edges.iter().enumerate() {
+            for &(c, d) in &edges[i + 1..] {
+                if let Some(x) = crossing(a, b, c, d) {
+                    out.push(x);
+                }
+            }
+        }
+        out.retain(|&p| self.walkable(p));
+        out.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        out.dedup();
+        out
+    }
+
+    /// The shortest path length from `s` to `t` over the visibility graph, `None` if none.
+    fn shortest(&self, s: Point, t: Point) -> Option<f64> {
+        let mut nodes = vec![s, t];
+        nodes.extend(self.corners());
+        let n = nodes.len();
+        let mut dist = vec![f64::INFINITY; n];
+        let mut done = vec![false; n];
+        dist[0] = 0.0;
+        for _ in 0..n {
+            let u = (0..n).filter(|&i| !done[i]).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))?;
+            if dist[u].is_infinite() {
+                break;
+            }
+            done[u] = true;
+            for v in 0..n {
+                if !done[v] && self.visible(nodes[u], nodes[v]) {
+                    dist[v] = dist[v].min(dist[u] + nodes[u].distance(nodes[v]));
+                }
+            }
+        }
+        dist[1].is_finite().then_some(dist[1])
+    }
+}
+
+fn cross(a: Point, b: Point, c: Point) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+fn strictly_inside(poly: &[Point], p: Point) -> bool {
+    (0..poly.len()).all(|i| cross(poly[i], poly[(i + 1) % poly.len()], p) > 1e-12)
+}
+
+fn closed_inside(poly: &[Point], p: Point) -> bool {
+    (0..poly.len()).all(|i| cross(poly[i], poly[(i + 1) % poly.len()], p) >= 0.0)
+}
+
+/// Whether some point of segment `p q` lies strictly inside the convex polygon (clipping the
+/// segment by each edge's open half-plane).
+fn segment_meets_interior(poly: &[Point], p: Point, q: Point) -> bool {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for i in 0..poly.len() {
+        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+        let (fp, fq) = (cross(a, b, p), cross(a, b, q));
+        // f(t) = fp + t (fq − fp) must be > 0.
+        let slope = fq - fp;
+        if slope.abs() < 1e-15 {
+            if fp <= 1e-12 {
+                return false;
+            }
+        } else {
+            let root = -fp / slope;
+            if slope > 0.0 { lo = lo.max(root) } else { hi = hi.min(root) }
+        }
+    }
+    hi - lo > 1e-9
+}
+
+fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
+    let denominator = (b.x - a.x) * (d.y - c.y) - (b.y - a.y) * (d.x - c.x);
+    if denominator == 0.0 {
+        return None;
+    }
+    let t = ((c.x - a.x) * (d.y - c.y) - (c.y - a.y) * (d.x - c.x)) / denominator;
+    let u = ((c.x - a.x) * (b.y - a.y) - (c.y - a.y) * (b.x - a.x)) / denominator;
+    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u))
+        .then(|| Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)))
+}
+
+fn world() -> impl Strategy<Value = World> {
+    let rect = (-2i32..18, -2i32..18, 1i32..7, 1i32..7).prop_map(|(x, y, w, h)| {
+        let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        vec![Point::new(x, y), Point::new(x + w, y), Point::new(x + w, y + h), Point::new(x, y + h)]
+    });
+    let triangle = ((0i32..16, 0i32..16), (0i32..16, 0i32..16), (0i32..16, 0i32..16)).prop_filter_map(
+        "degenerate",
+        |(a, b, c)| {
+            let p = |(x, y): (i32, i32)| Point::new(f64::from(x), f64::from(y));
+            let (a, b, c) = (p(a), p(b), p(c));
+            let area = cross(a, b, c);
+            if area > 0.0 {
+                Some(vec![a, b, c])
+            } else if area < 0.0 {
+                Some(vec![a, c, b])
+            } else {
+                None
+            }
+        },
+    );
+    let obstacle = prop_oneof![3 => rect, 1 => triangle];
+    (8i32..18, 8i32..18, proptest::collection::vec(obstacle, 0..6)).prop_map(|(w, h, obstacles)| World {
+        w: f64::from(w),
+        h: f64::from(h),
+        obstacles,
+    })
+}
+
+fn point(w: f64, h: f64) -> impl Strategy<Value = Point> {
+    (0u32..=64, 0u32..=64)
+        .prop_map(move |(a, b)| Point::new(w * f64::from(a) / 64.0, h * f64::from(b) / 64.0))
+}
+
+fn in_world(p: Point, world: &World) -> Point {
+    Point::new(p.x * world.w / 20.0, p.y * world.h / 20.0)
+}
+
+/// Queries compared with the visibility graph, so that a run that skips everything fails.
+static CHECKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn polygon_worlds_check_enough_queries() {
+    polygon_world_paths_match_the_visibility_graph();
+    let checked = CHECKED.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(checked >= 600, "only {checked} queries reached the comparison");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    #[test]
+    fn polygon_world_paths_match_the_visibility_graph(
+        world in world(),
+        points in proptest::collection::vec((point(20.0, 20.0), point(20.0, 20.0)), 12),
+    ) {
+        let mesh = match world.mesh() {
+            Ok(mesh) => mesh,
+            Err(Error::ObstacleOutside { .. } | Error::NothingWalkable) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+        };
+        let rooms = Rooms::build(&mesh).unwrap();
+        for &(s, t) in &points {
+            let (s, t) = (in_world(s, &world), in_world(t, &world));
+            let (ws, wt) = (world.walkable(s), world.walkable(t));
+            // Points in the walkable area are located; points strictly inside obstacles are not.
+            if !ws {
+                prop_assert!(world.obstacles.iter().all(|o| !strictly_inside(o, s)) || mesh.region_at(s).is_none(), "{s} located in an obstacle");
+            }
+            if !(ws && wt) {
+                continue;
+            }
+            CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let shortest = world.shortest(s, t);
+            let path = rooms.path(s, t);
+            prop_assert_eq!(path.is_some(), shortest.is_some(), "{} → {}: {:?} / shortest {:?}\n{:?}", s, t, path, shortest, world);
+            let (Some(path), Some(shortest)) = (path, shortest) else { continue };
+            let p = path.points();
+            prop_assert_eq!((p[0], *p.last().unwrap()), (s, t));
+            for pair in p.windows(2) {
+                prop_assert!(world.visible(pair[0], pair[1]), "{} → {}: segment {} → {} crosses an obstacle: {:?}\n{:?}", s, t, pair[0], pair[1], p, world);
+            }
+            prop_assert!(path.length() >= shortest - 1e-9, "{} → {}: {} shorter than the shortest {}", s, t, path.length(), shortest);
+            prop_assert_eq!(rooms.next_waypoint(s, t), Some(p[1]));
+        }
+    }
+}
+
+fn square(x: f64, y: f64, s: f64) -> Vec<Point> {
+    vec![Point::new(x, y), Point::new(x + s, y), Point::new(x + s, y + s), Point::new(x, y + s)]
+}
+
+#[test]
+fn bad_polygons_are_errors_naming_the_ring_and_vertex() {
+    let builder = || NavMesh::builder().boundary(square(0.0, 0.0, 10.0));
+    let err = builder()
+        .obstacle([Point::new(1.0, 1.0), Point::new(f64::INFINITY, 1.0), Point::new(2.0, 2.0)])
+        .build();
+    assert!(matches!(err, Err(Error::BadCoordinate { ring: Ring::Obstacle(0), vertex: 1, .. })), "{err:?}");
+    let err = builder()
+        .obstacle(square(1.0, 1.0, 1.0))
+        .obstacle([Point::new(3.0, 3.0), Point::new(f64::NAN, 3.0), Point::new(4.0, 4.0)])
+        .build();
+    assert!(matches!(err, Err(Error::BadCoordinate { ring: Ring::Obstacle(1), vertex: 1, .. })), "{err:?}");
+    let err = NavMesh::builder()
+        .boundary([Point::new(0.0, 0.0), Point::new(1.0, 1.0), Point::new(2.0, 2.0)])
+        .build();
+    assert_eq!(err.unwrap_err(), Error::Degenerate { ring: Ring::Boundary });
+    let bow_tie = [Point::new(0.0, 0.0), Point::new(4.0, 4.0), Point::new(4.0, 0.0), Point::new(0.0, 2.0)];
+    let err = NavMesh::builder().boundary(bow_tie).build();
+    assert_eq!(err.unwrap_err(), Error::SelfIntersecting { ring: Ring::Boundary, edge: 0, other: 2 });
+    let err = builder().obstacle(square(20.0, 20.0, 1.0)).build();
+    assert_eq!(err.unwrap_err(), Error::ObstacleOutside { obstacle: 0 });
+    assert_eq!(NavMesh::builder().build().unwrap_err(), Error::NoBoundary);
+    let err = builder().obstacle(square(-1.0, -1.0, 12.0)).build();
+    assert_eq!(err.unwrap_err(), Error::NothingWalkable);
+    let err =
+        builder().obstacle([Point::new(1e300, 0.0), Point::new(1.0, 1.0), Point::new(2.0, 0.0)]).build();
+    assert!(matches!(err, Err(Error::BadCoordinate { ring: Ring::Obstacle(0), vertex: 0, .. })), "{err:?}");
+    // Every problem at once, in ring order.
+    let problems = NavMesh::builder()
+        .boundary(bow_tie)
+        .obstacle(square(50.0, 50.0, 1.0))
+        .obstacle([Point::new(0.0, 0.0)])
+        .validate();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+}
+
+#[test]
+fn overlapping_obstacles_are_united_and_cut_the_boundary() {
+    // Two overlapping squares, and one crossing the boundary's right side.
+    let mesh = NavMesh::builder()
+        .boundary(square(0.0, 0.0, 10.0))
+        .obstacle(square(2.0, 2.0, 3.0))
+        .obstacle(square(4.0, 4.0, 3.0))
+        .obstacle(square(8.0, 4.0, 4.0))
+        .build()
+        .unwrap();
+    for inside in [Point::new(3.0, 3.0), Point::new(4.5, 4.5), Point::new(6.0, 6.0), Point::new(9.0, 5.0)] {
+        assert_eq!(mesh.region_at(inside), None, "{inside}");
+    }
+    for outside in [Point::new(1.0, 1.0), Point::new(6.0, 3.0), Point::new(9.0, 9.0), Point::new(9.0, 1.0)] {
+        assert!(mesh.region_at(outside).is_some(), "{outside}");
+    }
+    assert_eq!(mesh.region_at(Point::new(f64::NAN, 1.0)), None);
+    assert_eq!(mesh.region_at(Point::new(11.0, 1.0)), None);
+    let rooms = Rooms::build(&mesh).unwrap();
+    // Around the united block: the straight line is blocked.
+    let path = rooms.path(Point::new(1.0, 6.0), Point::new(6.0, 1.0)).unwrap();
+    assert!(path.points().len() > 2 && path.length() > Point::new(1.0, 6.0).distance(Point::new(6.0, 1.0)));
+    assert_eq!(rooms.path(Point::new(1.0, 1.0), Point::new(3.0, 3.0)), None); // inside an obstacle
+}
