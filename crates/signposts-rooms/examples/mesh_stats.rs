@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/maps");
         paths = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path().display().to_string()))
-            .filter(|p| p.ends_with(".map"))
+            .filter(|p| std::path::Path::new(p).extension().is_some_and(|e| e == "map"))
             .collect();
         paths.sort();
     }

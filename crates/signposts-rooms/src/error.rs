@@ -85,6 +85,15 @@ pub enum Error {
         /// The region.
         region: u32,
     },
+    /// A link end is outside the walkable area, or its cost is negative or not finite.
+    BadLink {
+        /// The link, by the order it was added.
+        link: u32,
+        /// Which end (0: where it is entered, 1: where it leads).
+        end: usize,
+        /// What is wrong.
+        why: &'static str,
+    },
     /// The region oracle could not be built or repaired (its size over the limit, or the
     /// allocation failed): the core's error.
     Oracle(signposts::Error),
@@ -107,6 +116,7 @@ impl fmt::Display for Error {
             Error::NothingWalkable => f.write_str("nothing is walkable"),
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),
             Error::NotASide { door, region } => write!(f, "region {region} is not a side of door {door}"),
+            Error::BadLink { link, end, why } => write!(f, "link {link}, end {end}: {why}"),
             Error::Oracle(e) => write!(f, "region oracle: {e}"),
         }
     }

@@ -125,6 +125,7 @@ fn within_box(a: Point, b: Point, p: Point) -> bool {
 
 /// Whether the closed segments `a b` and `c d` cross or overlap anywhere other than at a shared
 /// endpoint: what makes a ring self-intersecting when the two are edges of it.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
 pub(crate) fn segments_cross_properly(a: Point, b: Point, c: Point, d: Point) -> bool {
     if !segments_touch(a, b, c, d) {
         return false;
@@ -145,6 +146,7 @@ pub(crate) fn segments_cross_properly(a: Point, b: Point, c: Point, d: Point) ->
 /// Winding number of `ring` around `p` (nonzero: inside), exact in its side tests. A point on
 /// the ring's boundary may count either way; callers only ask about points strictly inside a
 /// triangle, which never lie on a constraint edge.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
 pub(crate) fn winding(ring: &[Point], p: Point) -> i32 {
     let n = ring.len();
     let mut w = 0;
@@ -166,6 +168,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[expect(clippy::float_cmp, reason = "the predicate is exact")]
     fn orientation_is_exact_on_nearly_collinear_points() {
         let (a, b) = (Point::new(0.5, 0.5), Point::new(12.0, 12.0));
         let c = Point::new(24.0, 24.0);

@@ -43,6 +43,7 @@ impl NavMesh {
             return Err(Error::NothingWalkable);
         }
         let (vertices, segments) = grid_walls(grid);
+        #[expect(clippy::cast_sign_loss, reason = "x and y are checked non-negative first")]
         let open = |p: Point| {
             let (x, y) = (p.x.floor(), p.y.floor());
             x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))
@@ -131,7 +132,7 @@ impl NavMeshBuilder {
         if let Some(problem) = self.validate().into_iter().next() {
             return Err(problem);
         }
-        let boundary = dedup_ring(self.boundary.as_ref().expect("validated"));
+        let Some(boundary) = self.boundary.as_deref().map(dedup_ring) else { return Err(Error::NoBoundary) };
         let obstacles: Vec<Vec<Point>> = self.obstacles.iter().map(|r| dedup_ring(r)).collect();
         let (mut vertices, mut segments) = (Vec::new(), Vec::new());
         for ring in std::iter::once(&boundary).chain(&obstacles) {
@@ -164,6 +165,7 @@ fn dedup_ring(points: &[Point]) -> Vec<Point> {
 }
 
 /// What is wrong with one ring, if anything.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
 fn ring_problem(ring: Ring, points: &[Point]) -> Option<Error> {
     for (vertex, &point) in points.iter().enumerate() {
         let ok = |c: f64| {
@@ -208,8 +210,10 @@ fn crosses(a: &[Point], b: &[Point]) -> bool {
 /// The walls of a grid's walkable area as maximal straight segments between integer corners,
 /// split at pinch corners (where two open cells meet only diagonally), so that segments meet
 /// only at their ends.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
 fn grid_walls(grid: &Grid) -> (Vec<Point>, Vec<[u32; 2]>) {
-    let (w, h) = (grid.width() as i64, grid.height() as i64);
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    #[expect(clippy::cast_sign_loss, reason = "x and y are checked non-negative first")]
     let open = |x: i64, y: i64| {
         x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Cell::new(x as u32, y as u32))
     };

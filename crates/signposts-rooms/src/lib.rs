@@ -1,22 +1,26 @@
 //! Rooms and doors for [`signposts`]: navigation meshes of convex regions, a next-region
-//! oracle over them, doors that open, close and go one way, and smooth paths between any two
-//! points.
+//! oracle over them, doors that open, close and go one way, links, and smooth paths between
+//! any two points.
 //!
-//! (Crate documentation grows with the crate; see `Rooms`.)
+//! (Crate documentation grows with the crate; see [`Rooms`].)
 
 mod error;
+mod funnel;
 mod geom;
 mod input;
+mod links;
 mod locate;
 mod merge;
 mod mesh;
+mod oracle;
+mod path;
+mod rooms;
 mod triangulate;
 
 pub use error::{Error, Ring};
 pub use geom::Point;
 pub use input::NavMeshBuilder;
+pub use links::{Link, LinkId};
 pub use mesh::{Door, DoorId, NavMesh, RegionId};
-pub use rooms::{DoorState, Path, Rooms, Scratch};
-
-mod funnel;
-mod rooms;
+pub use path::{Path, PathStep, Scratch};
+pub use rooms::{DoorState, Rooms, RoomsBuilder};

@@ -19,6 +19,7 @@ pub(crate) struct Locator {
 }
 
 impl Locator {
+    #[expect(clippy::cast_sign_loss, reason = "sizes are positive, rounded up")]
     /// Buckets for `rings` (convex, counter-clockwise, as point lists): about two buckets a
     /// region, square.
     pub(crate) fn new(rings: &[Vec<Point>]) -> Locator {
@@ -60,6 +61,7 @@ impl Locator {
     }
 
     /// The bucket holding `p`, clamped to the grid.
+    #[expect(clippy::cast_sign_loss, reason = "clamped to the grid first")]
     fn bucket(&self, p: Point) -> (u32, u32) {
         let column = ((p.x - self.min.x) * self.scale).floor().clamp(0.0, f64::from(self.columns - 1)) as u32;
         let row = ((p.y - self.min.y) * self.scale).floor().clamp(0.0, f64::from(self.rows - 1)) as u32;

@@ -63,14 +63,14 @@ pub(crate) fn merge(t: &Triangles) -> Regions {
     // Renumber the surviving regions, drop collinear vertices inside one wall or one door.
     let mut id = vec![NONE; n];
     let mut out = Regions::default();
-    for r in 0..n {
+    for (r, slot) in id.iter_mut().enumerate() {
         if find(&mut parent, r as u32) == r as u32 {
-            id[r] = out.rings.len() as u32;
+            *slot = out.rings.len() as u32;
             out.rings.push(Vec::new());
         }
     }
-    for r in 0..n {
-        if id[r] == NONE {
+    for (r, &new) in id.iter().enumerate() {
+        if new == NONE {
             continue;
         }
         let tag: Vec<u32> = tags[r]
@@ -79,7 +79,7 @@ pub(crate) fn merge(t: &Triangles) -> Regions {
             .collect();
         let (ring, tag) = drop_straight_vertices(&t.vertices, &rings[r], &tag);
         // Surviving regions are met in the order of their new ids.
-        out.rings[id[r] as usize] = ring;
+        out.rings[new as usize] = ring;
         out.across.push(tag);
     }
     out.of_triangle = (0..n as u32).map(|x| id[find(&mut parent, x) as usize]).collect();
@@ -88,6 +88,7 @@ pub(crate) fn merge(t: &Triangles) -> Regions {
 
 /// The union of region `a` and region `b` (rings and resolved tags, each naming the other by
 /// id), when it is convex: every edge they share removed.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
 fn try_join(
     vertices: &[Point],
     a: (&[u32], &[u32], u32),

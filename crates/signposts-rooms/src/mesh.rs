@@ -88,6 +88,8 @@ pub struct NavMesh {
     doors: Vec<Door>,
     centroids: Vec<Point>,
     locator: Locator,
+    /// How far outside every region a point may be and still count as in the nearest.
+    snap: f64,
 }
 
 impl fmt::Debug for NavMesh {
@@ -114,6 +116,7 @@ impl NavMesh {
             doors: Vec::new(),
             centroids: Vec::new(),
             locator: Locator::default(),
+            snap: 0.0,
         };
         // Edge doors, numbered in the order of their lower region and its ring.
         let mut door_of: Vec<Vec<u32>> = across.iter().map(|a| vec![NONE; a.len()]).collect();
@@ -165,6 +168,13 @@ impl NavMesh {
         let polygons: Vec<Vec<Point>> =
             (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
         mesh.locator = Locator::new(&polygons);
+        let (lo, hi) = polygons.iter().flatten().fold(
+            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+            |(lo, hi), p| {
+                (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
+            },
+        );
+        mesh.snap = if polygons.is_empty() { 0.0 } else { lo.distance(hi) * 1e-9 };
         mesh
     }
 
@@ -194,6 +204,7 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    #[must_use]
     pub fn polygon(&self, r: RegionId) -> impl ExactSizeIterator<Item = Point> + Clone + '_ {
         let range = self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize;
         self.ring[range].iter().map(|&v| self.vertices[v as usize])
@@ -237,16 +248,36 @@ impl NavMesh {
     /// The region holding `p` (its boundary included: a point on a door belongs to either
     /// side), or `None` when `p` is outside the walkable area or not finite.
     ///
+    /// Containment is decided exactly. A point outside every region by at most a billionth of
+    /// the mesh's diagonal counts as in the nearest one: where input edges cross, the crossing
+    /// point is rounded to `f64`, so a point exactly on such an edge may miss its region by
+    /// that rounding.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".#.")?)?;
+    /// assert!(mesh.region_at(Point::new(1.0, 0.5)).is_some()); // on the wall: walkable
+    /// assert_eq!(mesh.region_at(Point::new(1.5, 0.5)), None); // inside it
+    /// assert_eq!(mesh.region_at(Point::new(f64::NAN, 0.5)), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Complexity
     /// One bucket of the point locator: O(1) expected on meshes whose regions are of similar
     /// size, each candidate tested in O(its corners).
     #[must_use]
     pub fn region_at(&self, p: Point) -> Option<RegionId> {
-        self.locator
-            .candidates(p)
+        let candidates = self.locator.candidates(p);
+        if let Some(&r) = candidates.iter().find(|&&r| convex_contains(self.polygon(RegionId(r)), p)) {
+            return Some(RegionId(r));
+        }
+        candidates
             .iter()
-            .find(|&&r| convex_contains(self.polygon(RegionId(r)), p))
-            .map(|&r| RegionId(r))
+            .map(|&r| (distance_outside(self.polygon(RegionId(r)), p), r))
+            .filter(|&(d, _)| d <= self.snap)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, r)| RegionId(r))
     }
 
     /// The bytes the mesh holds.
@@ -258,6 +289,26 @@ impl NavMesh {
             + self.centroids.len() * size_of::<Point>()
             + self.locator.memory_bytes()
     }
+}
+
+/// How far `p` is outside a convex counter-clockwise polygon (0 inside): the distance to the
+/// nearest edge it is outside of.
+fn distance_outside(ring: impl Iterator<Item = Point> + Clone, p: Point) -> f64 {
+    let mut next = ring.clone().cycle().skip(1);
+    ring.map(|a| {
+        let b = next.next().expect("a cycle");
+        if crate::geom::orient(a, b, p) >= 0.0 { 0.0 } else { segment_distance(a, b, p) }
+    })
+    .fold(0.0, f64::max)
+}
+
+/// The distance from `p` to the segment `a b`.
+fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    let t =
+        if length2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
+    p.distance(Point::new(a.x + t * dx, a.y + t * dy))
 }
 
 /// The area centroid of a polygon (its vertex mean when it has no area).

@@ -1,5 +1,5 @@
-//! [`Rooms`]: a mesh, the state of its doors, and the region oracle — the core's first-move
-//! table over a graph of region centres and door midpoints.
+//! [`Rooms`]: a mesh, the state of its doors and links, and the region oracle — the core's
+//! first-move table over a graph of region centroids, door midpoints and link ends.
 
 use std::sync::Arc;
 
@@ -8,8 +8,11 @@ use signposts::{Graph, GraphBuilder, NodeId};
 
 use crate::Point;
 use crate::error::Error;
-use crate::funnel::Funnel;
+use crate::funnel::{Funnel, pull};
+use crate::links::{Link, LinkId};
 use crate::mesh::{DoorId, NavMesh, RegionId};
+use crate::oracle::{Node, Step};
+use crate::path::{Path, Scratch};
 
 /// Whether and which way a door can be crossed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -27,8 +30,9 @@ pub enum DoorState {
 }
 
 impl DoorState {
+    /// Whether the door can be crossed out of `region`.
     #[inline]
-    fn passable_from(self, region: RegionId) -> bool {
+    pub(crate) fn passable_from(self, region: RegionId) -> bool {
         match self {
             DoorState::Open => true,
             DoorState::OneWay { from } => from == region,
@@ -37,65 +41,137 @@ impl DoorState {
     }
 }
 
-/// A polyline between two points of the walkable area: its first point is the start, its last
-/// the goal, and it turns only at corners of the walls (door ends).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Path {
-    points: Vec<Point>,
+/// Builds [`Rooms`]: door states at the start, links, a memory limit.
+#[derive(Debug, Clone)]
+pub struct RoomsBuilder<'a> {
+    mesh: &'a NavMesh,
+    states: Option<Vec<DoorState>>,
+    links: Vec<(Point, Point, f64, bool)>,
+    memory_limit: Option<u64>,
 }
 
-impl Path {
-    /// The points, start and goal included.
+impl RoomsBuilder<'_> {
+    /// The doors' states at the start (one per door, in id order; all open by default).
     #[must_use]
-    pub fn points(&self) -> &[Point] {
-        &self.points
+    pub fn door_states(mut self, states: Vec<DoorState>) -> Self {
+        self.states = Some(states);
+        self
     }
 
-    /// The Euclidean length.
+    /// Adds a link from `from` to `to` (both in the walkable area, in regions that need share
+    /// no door) costing `cost` (in the map's length units, at least 0), one way or both: a
+    /// teleporter, a ladder, a jump down a ledge, stairs to another floor.
     #[must_use]
-    pub fn length(&self) -> f64 {
-        self.points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    pub fn link(mut self, from: Point, to: Point, cost: f64, two_way: bool) -> Self {
+        self.links.push((from, to, cost, two_way));
+        self
+    }
+
+    /// Refuses an oracle table larger than `bytes` (before allocating it).
+    #[must_use]
+    pub fn memory_limit(mut self, bytes: u64) -> Self {
+        self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// Builds the rooms and their oracle.
+    ///
+    /// # Errors
+    /// - [`Error::OutOfRange`] when the door states are not one per door.
+    /// - [`Error::NotASide`] for a one-way state naming a region that is not its door's.
+    /// - [`Error::BadLink`] for a link end outside the walkable area, or a cost that is
+    ///   negative or not finite.
+    /// - [`Error::Oracle`] when the table is over the memory limit or cannot be allocated.
+    pub fn build(self) -> Result<Rooms, Error> {
+        let mesh = self.mesh;
+        let states = self.states.unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
+        if states.len() != mesh.doors_len() {
+            return Err(Error::OutOfRange {
+                what: "door state",
+                id: states.len() as u32,
+                len: mesh.doors_len(),
+            });
+        }
+        for (d, state) in states.iter().enumerate() {
+            if let DoorState::OneWay { from } = *state
+                && !mesh.door(DoorId(d as u32)).regions.contains(&from)
+            {
+                return Err(Error::NotASide { door: d as u32, region: from.0 });
+            }
+        }
+        let mut links = Vec::with_capacity(self.links.len());
+        let mut links_in = vec![Vec::new(); mesh.regions_len()];
+        for (k, &(from, to, cost, two_way)) in self.links.iter().enumerate() {
+            let bad = |end: usize, why: &'static str| Error::BadLink { link: k as u32, end, why };
+            let a = mesh.region_at(from).ok_or_else(|| bad(0, "outside the walkable area"))?;
+            let b = mesh.region_at(to).ok_or_else(|| bad(1, "outside the walkable area"))?;
+            if !(cost.is_finite() && cost >= 0.0) {
+                return Err(bad(0, "its cost is negative or not finite"));
+            }
+            links_in[a.0 as usize].push((LinkId(k as u32), 0));
+            links_in[b.0 as usize].push((LinkId(k as u32), 1));
+            links.push(Link { ends: [from, to], regions: [a, b], cost, two_way });
+        }
+        let mut rooms = Rooms {
+            mesh: Arc::new(mesh.clone()),
+            link_open: vec![true; links.len()],
+            states,
+            links,
+            links_in,
+            table: Graph::builder(0).build(),
+            scale: fixed_point_scale(mesh),
+        };
+        let mut builder = GraphBuilder::try_new(rooms.nodes_len())?;
+        if let Some(limit) = self.memory_limit {
+            builder.memory_limit(limit);
+        }
+        for (u, v, cost) in rooms.oracle_arcs() {
+            builder.connect_directed_weighted(u, v, cost);
+        }
+        rooms.table = builder.try_build()?;
+        Ok(rooms)
     }
 }
 
-/// Reusable buffers for path queries: with one kept between calls, queries allocate nothing
-/// once warm.
-#[derive(Debug, Clone, Default)]
-pub struct Scratch {
-    portals: Vec<[Point; 2]>,
-}
-
-/// A navigation mesh with doors that open, close and go one way, and its region oracle:
-/// which region to enter next from any region toward any other, in one table read; and, on
-/// top, paths and headings between any two points.
+/// A navigation mesh with doors that open, close and go one way, links between places that
+/// share no door, and its region oracle: which region to enter next from any region toward
+/// any other, in one table read; on top, paths and headings between any two points.
 ///
 /// ## The oracle's metric
 /// The oracle is the core's dense first-move table ([`signposts::Graph`]) over a graph with a
-/// node per region (at its centroid) and a node per door (at its midpoint): arcs join a
-/// region's centroid to each of its doors and each door to every other door of the same
-/// region, costing their straight-line length (in fixed point, rounded up). So region `a` to
-/// region `b` is the shortest walk from `a`'s centroid through door midpoints to `b`'s
-/// centroid — the article's "edge midpoint to edge midpoint" walk, chosen over the shortest
-/// walk. A door that cannot be crossed some way has no arcs that cross it that way, so one-way
-/// and closed doors are arcs removed from the table by the core's in-place repair.
+/// node per region (at its centroid), per door (at its midpoint) and per link end: inside each
+/// region, arcs join every way in (the centroid, a door that can be crossed into it, a link
+/// end arrived at) to every way out, costing their straight-line length (in fixed point,
+/// 2^20 units across the map's diagonal, rounded up); a link is an arc of its own cost. So
+/// region `a` to region `b` costs the shortest walk from `a`'s centroid through door
+/// midpoints to `b`'s centroid — the article's "edge midpoint to edge midpoint" walk. A door
+/// or link that cannot be taken some way has no arcs that take it that way, so closing,
+/// opening and turning one way are arc edits repaired in place by the core
+/// ([`Graph::apply`]).
 ///
-/// ## What is exact
-/// - Paths never cross a wall, a closed door, or a one-way door against its way: they stay in
-///   the corridor of regions the oracle chose, and pulling the string (the funnel) inside a
-///   corridor of convex regions keeps every segment inside it.
-/// - Within that corridor the path is the shortest; it is not the shortest path overall when
-///   the oracle's metric picks a longer corridor (the exact any-angle mode is the next layer).
+/// ## What is exact, and what is not
+/// - Paths never cross a wall, a closed door, a one-way door against its way, or a closed
+///   link, and take one-way links only their way: they keep to the oracle's corridor, and
+///   pulling the string (the funnel) inside a corridor of convex regions keeps every segment
+///   inside it.
+/// - Within that corridor the path is the shortest. It is not always the shortest path
+///   overall: the oracle ranks corridors by door midpoints, not by the path pulled through
+///   them (docs/benchmarks.md measures the gap beside an optimal search).
 #[derive(Debug, Clone)]
 pub struct Rooms {
-    mesh: Arc<NavMesh>,
-    states: Vec<DoorState>,
-    table: Graph,
+    pub(crate) mesh: Arc<NavMesh>,
+    pub(crate) states: Vec<DoorState>,
+    pub(crate) links: Vec<Link>,
+    pub(crate) link_open: Vec<bool>,
+    /// Per region, the link ends in it: `(link, end)`.
+    pub(crate) links_in: Vec<Vec<(LinkId, usize)>>,
+    pub(crate) table: Graph,
     /// Oracle units per map unit.
-    scale: f64,
+    pub(crate) scale: f64,
 }
 
 impl Rooms {
-    /// The rooms of `mesh` with every door open, and their oracle.
+    /// The rooms of `mesh` with every door open and no links, and their oracle.
     ///
     /// # Errors
     /// [`Error::Oracle`] when the table cannot be allocated.
@@ -110,62 +186,51 @@ impl Rooms {
     ///     ...##...
     /// ")?;
     /// let rooms = Rooms::build(&NavMesh::from_grid(&grid)?)?;
-    /// let path = rooms.path(Point::new(0.5, 0.5), Point::new(4.5, 2.5)).expect("connected");
-    /// assert!((path.length() - rooms.distance(Point::new(0.5, 0.5), Point::new(4.5, 2.5)).unwrap()).abs() < 1e-12);
+    /// let (from, to) = (Point::new(0.5, 0.5), Point::new(4.5, 2.5));
+    /// let path = rooms.path(from, to).expect("connected");
+    /// assert_eq!(path.points()[1], Point::new(1.0, 3.0)); // round the wall's inner corner
+    /// assert_eq!(rooms.next_waypoint(from, to), Some(Point::new(1.0, 3.0)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
     /// # Complexity
-    /// One Dijkstra search per node of the oracle's graph (regions + doors), over
-    /// `Σ_r doors(r)²` arcs; the table takes `n · Σ_u width(u)` bits for its `n` nodes.
+    /// One Dijkstra search per node of the oracle's graph (regions, doors, link ends), over
+    /// `Σ_r (ways in · ways out)` arcs; the table takes `n · Σ_u width(u)` bits for `n` nodes.
     pub fn build(mesh: &NavMesh) -> Result<Rooms, Error> {
-        Rooms::build_with_states(mesh, vec![DoorState::Open; mesh.doors_len()])
+        Rooms::builder(mesh).build()
     }
 
-    /// The rooms of `mesh` with the given door states (a level that starts with some doors
-    /// closed), and their oracle.
-    ///
-    /// # Errors
-    /// [`Error::OutOfRange`] when `states` has not one state per door; [`Error::NotASide`]
-    /// for a one-way state naming a region that is not a side of its door; [`Error::Oracle`]
-    /// when the table cannot be allocated.
+    /// A builder: door states at the start, links, a memory limit.
     ///
     /// ```
     /// use signposts::grid::Grid;
-    /// use signposts_rooms::{DoorState, NavMesh, Point, Rooms};
-    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.#.\n...")?)?;
-    /// let rooms = Rooms::build_with_states(&mesh, vec![DoorState::Closed; mesh.doors_len()])?;
-    /// assert_eq!(rooms.path(Point::new(0.5, 0.5), Point::new(2.5, 2.5)).is_some(), mesh.regions_len() == 1);
+    /// use signposts_rooms::{NavMesh, PathStep, Point, Rooms};
+    /// // Two rooms with no door between them, and a teleporter.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...#...\n...#...")?)?;
+    /// let rooms = Rooms::builder(&mesh).link(Point::new(1.0, 1.0), Point::new(5.0, 1.0), 0.5, false).build()?;
+    /// let path = rooms.path(Point::new(0.5, 0.5), Point::new(6.5, 1.5)).expect("through the teleporter");
+    /// assert!(path.steps().any(|s| matches!(s, PathStep::Link { .. })));
+    /// assert_eq!(rooms.path(Point::new(6.5, 1.5), Point::new(0.5, 0.5)), None); // one way
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn build_with_states(mesh: &NavMesh, states: Vec<DoorState>) -> Result<Rooms, Error> {
-        if states.len() != mesh.doors_len() {
-            return Err(Error::OutOfRange { what: "door state", id: states.len() as u32, len: mesh.doors_len() });
-        }
-        for (d, state) in states.iter().enumerate() {
-            if let DoorState::OneWay { from } = *state
-                && !mesh.door(DoorId(d as u32)).regions.contains(&from)
-            {
-                return Err(Error::NotASide { door: d as u32, region: from.0 });
-            }
-        }
-        let scale = fixed_point_scale(mesh);
-        let mut rooms =
-            Rooms { mesh: Arc::new(mesh.clone()), states, table: Graph::builder(0).build(), scale };
-        let mut builder = GraphBuilder::try_new(mesh.regions_len() + mesh.doors_len())?;
-        for (u, v, cost) in rooms.oracle_arcs() {
-            builder.connect_directed_weighted(u, v, cost);
-        }
-        rooms.table = builder.try_build()?;
-        Ok(rooms)
+    #[must_use]
+    pub fn builder(mesh: &NavMesh) -> RoomsBuilder<'_> {
+        RoomsBuilder { mesh, states: None, links: Vec::new(), memory_limit: None }
     }
 
-    /// The arcs of the oracle's graph under the current door states: `(from, to, cost)`,
-    /// nodes `0..regions_len` being regions (at their centroids) and `regions_len + d` door
-    /// `d` (at its midpoint), costs in the oracle's fixed point. For checking the oracle
-    /// against another shortest-path method.
+    /// The arcs of the oracle's graph under the current door and link states: `(from, to,
+    /// cost)`, nodes `0..regions_len` being regions (at their centroids), then one per door
+    /// (at its midpoint), then two per link (its ends), costs in the oracle's fixed point. For
+    /// checking the oracle against another shortest-path method.
     pub fn oracle_arcs(&self) -> impl Iterator<Item = (NodeId, NodeId, u32)> + '_ {
-        (0..self.mesh.regions_len() as u32).flat_map(|r| self.region_arcs(RegionId(r)))
+        let mut arcs = Vec::new();
+        for r in 0..self.mesh.regions_len() as u32 {
+            self.region_arcs(RegionId(r), &mut arcs);
+        }
+        for l in 0..self.links.len() as u32 {
+            self.link_arcs(LinkId(l), &mut arcs);
+        }
+        arcs.into_iter()
     }
 
     /// The mesh.
@@ -174,16 +239,25 @@ impl Rooms {
         &self.mesh
     }
 
-    /// The region oracle's table (nodes: regions `0..regions_len`, then doors).
+    /// The region oracle's table (see [`Rooms::oracle_arcs`] for its nodes).
     #[must_use]
     pub fn table(&self) -> &Graph {
         &self.table
     }
 
+    /// The links, in id order.
+    #[must_use]
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
     /// Bytes held: the mesh and the oracle.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.mesh.memory_bytes() + self.table.memory_bytes() + self.states.len() * size_of::<DoorState>()
+        self.mesh.memory_bytes()
+            + self.table.memory_bytes()
+            + self.states.len() * size_of::<DoorState>()
+            + self.links.len() * (size_of::<Link>() + 1 + size_of::<(LinkId, usize)>() * 2)
     }
 
     /// The state of door `d`.
@@ -191,7 +265,11 @@ impl Rooms {
     /// # Errors
     /// [`Error::OutOfRange`] for a door id past the mesh's.
     pub fn door_state(&self, d: DoorId) -> Result<DoorState, Error> {
-        self.states.get(d.0 as usize).copied().ok_or(self.door_out_of_range(d))
+        self.states.get(d.0 as usize).copied().ok_or(Error::OutOfRange {
+            what: "door",
+            id: d.0,
+            len: self.states.len(),
+        })
     }
 
     /// Opens or closes door `d` (opening makes it two-way); the oracle is repaired in place.
@@ -212,10 +290,23 @@ impl Rooms {
     }
 
     /// Sets door `d`'s state; the oracle is repaired in place by the core's incremental
-    /// update (only the arcs through the door change).
+    /// update: only the arcs at the door's node change.
     ///
     /// # Errors
     /// As [`Rooms::set_one_way`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorState, NavMesh, Point, Rooms};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..#..\n.....\n..#..")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// let (a, b) = (Point::new(0.5, 0.5), Point::new(4.5, 0.5));
+    /// for d in 0..mesh.doors_len() as u32 {
+    ///     rooms.set_door_state(signposts_rooms::DoorId(d), DoorState::Closed)?;
+    /// }
+    /// assert_eq!(rooms.path(a, b), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_door_state(&mut self, d: DoorId, state: DoorState) -> Result<(), Error> {
         let old = self.door_state(d)?;
         if let DoorState::OneWay { from } = state
@@ -223,12 +314,53 @@ impl Rooms {
         {
             return Err(Error::NotASide { door: d.0, region: from.0 });
         }
-        if old == state {
-            return Ok(());
-        }
         let before = self.door_arcs(d);
         self.states[d.0 as usize] = state;
         let after = self.door_arcs(d);
+        if let Err(e) = self.apply(&before, &after) {
+            self.states[d.0 as usize] = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Opens or closes link `l`; repaired in place.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a bad id; [`Error::Oracle`] if the repair cannot allocate.
+    pub fn set_link_open(&mut self, l: LinkId, open: bool) -> Result<(), Error> {
+        let Some(&old) = self.link_open.get(l.0 as usize) else {
+            return Err(Error::OutOfRange { what: "link", id: l.0, len: self.links.len() });
+        };
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        self.link_arcs(l, &mut before);
+        self.link_open[l.0 as usize] = open;
+        self.link_arcs(l, &mut after);
+        if let Err(e) = self.apply(&before, &after) {
+            self.link_open[l.0 as usize] = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Whether link `l` is open.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a bad id.
+    pub fn is_link_open(&self, l: LinkId) -> Result<bool, Error> {
+        self.link_open.get(l.0 as usize).copied().ok_or(Error::OutOfRange {
+            what: "link",
+            id: l.0,
+            len: self.links.len(),
+        })
+    }
+
+    /// Turns the arcs `before` into `after` in the table.
+    fn apply(
+        &mut self,
+        before: &[(NodeId, NodeId, u32)],
+        after: &[(NodeId, NodeId, u32)],
+    ) -> Result<(), Error> {
         let mut changes: Vec<Change> = before
             .iter()
             .filter(|a| !after.contains(a))
@@ -237,21 +369,34 @@ impl Rooms {
         changes.extend(
             after.iter().filter(|a| !before.contains(a)).map(|&(u, v, c)| Change::ConnectDirected(u, v, c)),
         );
-        if let Err(e) = self.table.apply(&changes) {
-            self.states[d.0 as usize] = old;
-            return Err(e.into());
+        if !changes.is_empty() {
+            self.table.apply(&changes)?;
         }
         Ok(())
     }
 
-    /// The region to enter next on the way from region `from` to region `to`: `None` when they
-    /// are the same or `to` cannot be reached.
+    /// The arcs at door `d`'s node (into or out of it) under the current states.
+    fn door_arcs(&self, d: DoorId) -> Vec<(NodeId, NodeId, u32)> {
+        let node = self.node_id(Node::Door(d));
+        let mut arcs = Vec::new();
+        for &r in &self.mesh.door(d).regions {
+            self.region_arcs(r, &mut arcs);
+        }
+        arcs.retain(|&(u, v, _)| u == node || v == node);
+        arcs
+    }
+
+    /// The region to enter next on the way from region `from` to region `to` (through a door,
+    /// or at the far end of a link): `None` when they are the same or `to` cannot be reached.
     ///
     /// # Panics
     /// If an id is out of range.
+    ///
+    /// # Complexity
+    /// One table read per oracle node walked to the first door: usually one or two.
     #[must_use]
     pub fn next_region(&self, from: RegionId, to: RegionId) -> Option<RegionId> {
-        self.corridor(from, to).next().map(|(d, at)| self.mesh.door(d).other(at))
+        self.corridor(from, to).next().map(|step| self.entered(step))
     }
 
     /// The regions from `from` to `to`, both included; `None` when `to` cannot be reached.
@@ -264,8 +409,16 @@ impl Rooms {
             return None;
         }
         let mut regions = vec![from];
-        regions.extend(self.corridor(from, to).map(|(d, at)| self.mesh.door(d).other(at)));
+        regions.extend(self.corridor(from, to).map(|step| self.entered(step)));
         Some(regions)
+    }
+
+    /// The region a step enters.
+    fn entered(&self, step: Step) -> RegionId {
+        match step {
+            Step::Door(d, from) => self.mesh.door(d).other(from),
+            Step::Link(l, from) => self.links[l.0 as usize].regions[1 - from],
+        }
     }
 
     /// The region holding `p`; see [`NavMesh::region_at`].
@@ -275,8 +428,8 @@ impl Rooms {
     }
 
     /// The path from `from` to `to`: the oracle's corridor of regions, the string pulled
-    /// through its doors. `None` when either point is outside the walkable area or `to`
-    /// cannot be reached.
+    /// through its doors (and from link to link). `None` when either point is outside the
+    /// walkable area or `to` cannot be reached.
     #[must_use]
     pub fn path(&self, from: Point, to: Point) -> Option<Path> {
         let mut path = Path::default();
@@ -286,29 +439,49 @@ impl Rooms {
     /// [`Rooms::path`] into `path` with reused buffers; returns whether there is one.
     pub fn path_with(&self, from: Point, to: Point, scratch: &mut Scratch, path: &mut Path) -> bool {
         path.points.clear();
+        path.links.clear();
         let Some((a, b)) = self.ends(from, to) else { return false };
         path.points.push(from);
-        self.portals(a, b, from, to, &mut scratch.portals);
-        crate::funnel::pull(&scratch.portals, &mut path.points);
+        let portals = &mut scratch.portals;
+        portals.clear();
+        portals.push([from, from]);
+        for step in self.corridor(a, b) {
+            match step {
+                Step::Door(d, at) => portals.push(self.mesh.door(d).ends_from(at)),
+                Step::Link(l, end) => {
+                    let link = &self.links[l.0 as usize];
+                    let (entry, exit) = (link.ends[end], link.ends[1 - end]);
+                    portals.push([entry, entry]);
+                    pull(portals, &mut path.points);
+                    path.links.push((path.points.len() - 1, l, link.cost));
+                    path.points.push(exit);
+                    portals.clear();
+                    portals.push([exit, exit]);
+                }
+            }
+        }
+        portals.push([to, to]);
+        pull(portals, &mut path.points);
         true
     }
 
-    /// The length of [`Rooms::path`].
+    /// The cost of [`Rooms::path`] ([`Path::length`]).
     #[must_use]
     pub fn distance(&self, from: Point, to: Point) -> Option<f64> {
         self.path(from, to).map(|p| p.length())
     }
 
     /// Where an entity at `from` should head now to reach `to`: the first corner of
-    /// [`Rooms::path`] (or `to` itself when it is in sight down the corridor), found without
-    /// walking more of the corridor than that corner needs. `None` when either point is
-    /// outside the walkable area or `to` cannot be reached.
+    /// [`Rooms::path`], `to` itself when it is in sight down the corridor, or the entrance of
+    /// the first link to take (its exit, when `from` is at the entrance) — found without
+    /// walking more of the corridor than that needs. `None` when either point is outside the
+    /// walkable area or `to` cannot be reached.
     #[must_use]
     pub fn next_waypoint(&self, from: Point, to: Point) -> Option<Point> {
         self.next_waypoint_with(from, to, &mut Scratch::default())
     }
 
-    /// [`Rooms::next_waypoint`] with reused buffers.
+    /// [`Rooms::next_waypoint`] with reused buffers: no allocation once warm.
     pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut Scratch) -> Option<Point> {
         let (a, b) = self.ends(from, to)?;
         if a == b {
@@ -318,8 +491,17 @@ impl Rooms {
         portals.clear();
         portals.push([from, from]);
         let mut funnel = Funnel::new(from);
-        for (door, at) in self.corridor(a, b) {
-            portals.push(self.mesh.door(door).ends_from(at));
+        for step in self.corridor(a, b) {
+            match step {
+                Step::Door(d, at) => portals.push(self.mesh.door(d).ends_from(at)),
+                Step::Link(l, end) => {
+                    let link = &self.links[l.0 as usize];
+                    let entry = link.ends[end];
+                    portals.push([entry, entry]);
+                    let head = funnel.advance(portals).unwrap_or(entry);
+                    return Some(if head == from { link.ends[1 - end] } else { head });
+                }
+            }
             if let Some(corner) = funnel.advance(portals) {
                 return Some(corner);
             }
@@ -333,76 +515,6 @@ impl Rooms {
         let a = self.mesh.region_at(from)?;
         let b = self.mesh.region_at(to)?;
         self.table.path_exists(a.0, b.0).then_some((a, b))
-    }
-
-    /// The portals from `from` (in `a`) to `to` (in `b`): `[from, from]`, each door crossed,
-    /// `[to, to]`.
-    fn portals(&self, a: RegionId, b: RegionId, from: Point, to: Point, portals: &mut Vec<[Point; 2]>) {
-        portals.clear();
-        portals.push([from, from]);
-        portals.extend(self.corridor(a, b).map(|(d, at)| self.mesh.door(d).ends_from(at)));
-        portals.push([to, to]);
-    }
-
-    /// The doors crossed on the way from region `a` to region `b`, each with the region it is
-    /// crossed from.
-    fn corridor(&self, a: RegionId, b: RegionId) -> Corridor<'_> {
-        Corridor { rooms: self, at: a.0, region: a, target: b.0 }
-    }
-
-    /// The oracle node of door `d`.
-    #[inline]
-    fn door_node(&self, d: DoorId) -> NodeId {
-        self.mesh.regions_len() as NodeId + d.0
-    }
-
-    /// The arcs of region `r`'s part of the oracle graph under the current door states.
-    fn region_arcs(&self, r: RegionId) -> Vec<(NodeId, NodeId, u32)> {
-        let mesh = &self.mesh;
-        let centre = mesh.centroid(r);
-        let mut arcs = Vec::new();
-        for &d in mesh.doors_of(r) {
-            let door = mesh.door(d);
-            let (out, into) = (
-                self.states[d.0 as usize].passable_from(r),
-                self.states[d.0 as usize].passable_from(door.other(r)),
-            );
-            let length = self.cost(centre, door.midpoint());
-            if out {
-                arcs.push((r.0, self.door_node(d), length));
-            }
-            if into {
-                arcs.push((self.door_node(d), r.0, length));
-                for &e in mesh.doors_of(r) {
-                    if e != d && self.states[e.0 as usize].passable_from(r) {
-                        arcs.push((
-                            self.door_node(d),
-                            self.door_node(e),
-                            self.cost(door.midpoint(), mesh.door(e).midpoint()),
-                        ));
-                    }
-                }
-            }
-        }
-        arcs
-    }
-
-    /// The arcs at door `d`'s node (into or out of it) under the current door states.
-    fn door_arcs(&self, d: DoorId) -> Vec<(NodeId, NodeId, u32)> {
-        let node = self.door_node(d);
-        let mut arcs: Vec<_> = self.mesh.door(d).regions.iter().flat_map(|&r| self.region_arcs(r)).collect();
-        arcs.retain(|&(u, v, _)| u == node || v == node);
-        arcs
-    }
-
-    /// The oracle's cost of a straight walk from `a` to `b`.
-    #[inline]
-    fn cost(&self, a: Point, b: Point) -> u32 {
-        ((a.distance(b) * self.scale).ceil() as u32).max(1)
-    }
-
-    fn door_out_of_range(&self, d: DoorId) -> Error {
-        Error::OutOfRange { what: "door", id: d.0, len: self.mesh.doors_len() }
     }
 }
 
@@ -418,43 +530,4 @@ fn fixed_point_scale(mesh: &NavMesh) -> f64 {
     }
     let diagonal = lo.distance(hi);
     if diagonal.is_finite() && diagonal > 0.0 { f64::from(1u32 << 20) / diagonal } else { 1.0 }
-}
-
-/// Walks the oracle from a region toward another, yielding each door crossed with the region
-/// it is crossed from. An arc of the oracle's graph lies in one region (the one its two nodes
-/// share), so a door is crossed exactly where two consecutive arcs lie in different regions —
-/// ties that touch a door's midpoint and turn back are not crossings.
-struct Corridor<'a> {
-    rooms: &'a Rooms,
-    /// The oracle node reached.
-    at: NodeId,
-    /// The region the walk is in.
-    region: RegionId,
-    target: NodeId,
-}
-
-impl Iterator for Corridor<'_> {
-    type Item = (DoorId, RegionId);
-
-    fn next(&mut self) -> Option<(DoorId, RegionId)> {
-        let regions = self.rooms.mesh.regions_len() as NodeId;
-        let mesh = &self.rooms.mesh;
-        while self.at != self.target {
-            let next = self.rooms.table.neighbor_to(self.at, self.target)?;
-            let arc_region = if self.at < regions {
-                RegionId(self.at)
-            } else if next < regions {
-                RegionId(next)
-            } else {
-                let [a, b] = mesh.door(DoorId(self.at - regions)).regions;
-                if mesh.door(DoorId(next - regions)).regions.contains(&a) { a } else { b }
-            };
-            let crossed = (arc_region != self.region).then(|| (DoorId(self.at - regions), self.region));
-            (self.at, self.region) = (next, arc_region);
-            if crossed.is_some() {
-                return crossed;
-            }
-        }
-        None
-    }
 }

@@ -50,13 +50,36 @@ impl World {
         })
     }
 
-    /// Whether the closed segment stays walkable: its ends and midpoint walkable, and through
-    /// no obstacle's open interior.
+    /// Whether the closed segment stays walkable: through no obstacle's open interior, and
+    /// walkable at its ends and between every two points where it meets an obstacle's edge
+    /// (where two obstacles abut, the line between them is not walkable).
     fn visible(&self, p: Point, q: Point) -> bool {
-        self.walkable(p)
-            && self.walkable(q)
-            && self.walkable(Point::new(p.x.midpoint(q.x), p.y.midpoint(q.y)))
-            && self.obstacles.iter().all(|o| !segment_meets_interior(o, p, q))
+        if !(self.walkable(p) && self.walkable(q))
+            || self.obstacles.iter().any(|o| segment_meets_interior(o, p, q))
+        {
+            return false;
+        }
+        let mut cuts = vec![0.0, 1.0];
+        let along = |x: Point| {
+            let (dx, dy) = (q.x - p.x, q.y - p.y);
+            ((x.x - p.x) * dx + (x.y - p.y) * dy) / (dx * dx + dy * dy)
+        };
+        for o in &self.obstacles {
+            for i in 0..o.len() {
+                let (c, d) = (o[i], o[(i + 1) % o.len()]);
+                if let Some(x) = crossing(p, q, c, d) {
+                    cuts.push(along(x));
+                } else if cross(p, q, c) == 0.0 && cross(p, q, d) == 0.0 {
+                    cuts.extend([along(c), along(d)]);
+                }
+            }
+        }
+        cuts.retain(|t| (0.0..=1.0).contains(t));
+        cuts.sort_by(f64::total_cmp);
+        cuts.windows(2).all(|w| {
+            let t = w[0].midpoint(w[1]);
+            self.walkable(Point::new(p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)))
+        })
     }
 
     /// Corners of the walkable area's boundary: ring corners and crossings of ring edges.
@@ -136,6 +159,7 @@ fn segment_meets_interior(poly: &[Point], p: Point, q: Point) -> bool {
     hi - lo > 1e-9
 }
 
+#[expect(clippy::many_single_char_names, reason = "points of a figure")]
 fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
     let denominator = (b.x - a.x) * (d.y - c.y) - (b.y - a.y) * (d.x - c.x);
     if denominator == 0.0 {

@@ -12,17 +12,23 @@ use signposts_rooms::{DoorId, DoorState, NavMesh, Point, RegionId, Rooms};
 
 fn grid_strategy() -> impl Strategy<Value = Grid> {
     (2u32..12, 2u32..12)
-        .prop_flat_map(|(w, h)| (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.68), (w * h) as usize)))
+        .prop_flat_map(|(w, h)| {
+            (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.68), (w * h) as usize))
+        })
         .prop_map(|(w, h, open)| Grid::from_slice(w, h, &open).expect("sizes match"))
 }
 
 fn open_cells(grid: &Grid) -> Vec<Cell> {
-    (0..grid.height()).flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y))).filter(|&c| grid.is_passable(c)).collect()
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| grid.is_passable(c))
+        .collect()
 }
 
 /// A point inside an open cell: its centre, a corner, or somewhere in between.
 fn point_in(cell: Cell, rng: &mut SplitMix64) -> Point {
-    let f = |rng: &mut SplitMix64| [0.0, 0.5, 1.0, 0.25, rng.below(1000) as f64 / 1000.0][rng.below(5) as usize];
+    let f =
+        |rng: &mut SplitMix64| [0.0, 0.5, 1.0, 0.25, rng.below(1000) as f64 / 1000.0][rng.below(5) as usize];
     Point::new(f64::from(cell.x) + f(rng), f64::from(cell.y) + f(rng))
 }
 
@@ -52,7 +58,7 @@ proptest! {
     fn next_region_follows_the_min_plus_closure(grid in grid_strategy(), bits in proptest::collection::vec(any::<u8>(), 64)) {
         prop_assume!(grid.passable_len() > 0);
         let mesh = NavMesh::from_grid(&grid).unwrap();
-        let rooms = Rooms::build_with_states(&mesh, states_from(&mesh, &bits)).unwrap();
+        let rooms = Rooms::builder(&mesh).door_states(states_from(&mesh, &bits)).build().unwrap();
         let reference = MinPlus::new(&rooms);
         for a in 0..mesh.regions_len() as u32 {
             for b in 0..mesh.regions_len() as u32 {
@@ -77,7 +83,7 @@ proptest! {
         prop_assume!(grid.passable_len() > 0);
         let mesh = NavMesh::from_grid(&grid).unwrap();
         let states = states_from(&mesh, &bits);
-        let fresh = Rooms::build_with_states(&mesh, states.clone()).unwrap();
+        let fresh = Rooms::builder(&mesh).door_states(states.clone()).build().unwrap();
         let mut edited = Rooms::build(&mesh).unwrap();
         for (d, &state) in states.iter().enumerate() {
             edited.set_door_state(DoorId(d as u32), state).unwrap();
@@ -118,10 +124,17 @@ fn shared_map(name: &str) -> Grid {
 
 #[test]
 fn shared_map_paths_stay_in_the_walkable_area() {
-    for (name, queries) in [("arena.map", 2000), ("den312d.map", 2000), ("lak303d.map", 1000), ("brc202d.map", 300)] {
+    for (name, queries) in
+        [("arena.map", 2000), ("den312d.map", 2000), ("lak303d.map", 1000), ("brc202d.map", 300)]
+    {
         let grid = shared_map(name);
         let mesh = NavMesh::from_grid(&grid).unwrap();
-        assert!(mesh.regions_len() * 10 < grid.passable_len(), "{name}: {} regions for {} cells", mesh.regions_len(), grid.passable_len());
+        assert!(
+            mesh.regions_len() * 10 < grid.passable_len(),
+            "{name}: {} regions for {} cells",
+            mesh.regions_len(),
+            grid.passable_len()
+        );
         let rooms = Rooms::build(&mesh).unwrap();
         let comps = components(&grid);
         let open = open_cells(&grid);
@@ -137,11 +150,14 @@ fn shared_map_paths_stay_in_the_walkable_area() {
 #[test]
 fn a_pinch_point_is_a_door() {
     // Two rooms meeting only at the corner (2, 2): the path goes through it.
-    let grid = Grid::from_ascii("
+    let grid = Grid::from_ascii(
+        "
         ..#
         ..#
         ##.
-    ").unwrap();
+    ",
+    )
+    .unwrap();
     let mesh = NavMesh::from_grid(&grid).unwrap();
     assert!(mesh.doors().iter().any(|d| d.is_point() && d.ends[0] == Point::new(2.0, 2.0)));
     let rooms = Rooms::build(&mesh).unwrap();
@@ -154,13 +170,17 @@ fn a_pinch_point_is_a_door() {
 }
 
 #[test]
+#[expect(clippy::float_cmp, reason = "grid corners are integers")]
 fn closing_the_only_door_disconnects_and_reopening_restores() {
-    let grid = Grid::from_ascii("
+    let grid = Grid::from_ascii(
+        "
         ....#....
         ....#....
         .........
         ....#....
-    ").unwrap();
+    ",
+    )
+    .unwrap();
     let mesh = NavMesh::from_grid(&grid).unwrap();
     let mut rooms = Rooms::build(&mesh).unwrap();
     let (s, t) = (Point::new(0.5, 0.5), Point::new(8.5, 0.5));
@@ -168,7 +188,10 @@ fn closing_the_only_door_disconnects_and_reopening_restores() {
     // Close every door that the path's corridor crosses at x = 4..5 (the gap).
     let gap: Vec<DoorId> = (0..mesh.doors_len() as u32)
         .map(DoorId)
-        .filter(|&d| mesh.door(d).ends.iter().all(|p| p.x == 4.0 || p.x == 5.0) && mesh.door(d).ends.iter().any(|p| p.y == 2.0 || p.y == 3.0))
+        .filter(|&d| {
+            mesh.door(d).ends.iter().all(|p| p.x == 4.0 || p.x == 5.0)
+                && mesh.door(d).ends.iter().any(|p| p.y == 2.0 || p.y == 3.0)
+        })
         .collect();
     assert!(!gap.is_empty());
     for &d in &gap {

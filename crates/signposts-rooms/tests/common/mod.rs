@@ -2,6 +2,11 @@
 //! shortest region walks by the article's min-plus matrix squaring.
 
 #![allow(dead_code, reason = "each test file uses part of the helpers")]
+#![allow(
+    clippy::many_single_char_names,
+    clippy::cast_sign_loss,
+    reason = "points of figures (p q a b), cell coordinates checked non-negative"
+)]
 
 use signposts::grid::{Cell, Grid};
 use signposts_rooms::{DoorState, NavMesh, Point, RegionId, Rooms};
@@ -49,8 +54,6 @@ fn crosses_open_square(p: Point, q: Point, x: f64, y: f64) -> bool {
 /// Components of the closed walkable area of `grid`: open cells joined across edges and
 /// corners (a corner between two open cells is walkable whatever the other two are).
 pub fn components(grid: &Grid) -> Vec<u32> {
-    let (w, h) = (grid.width(), grid.height());
-    let mut parent: Vec<u32> = (0..w * h).collect();
     fn root(parent: &mut [u32], mut x: u32) -> u32 {
         while parent[x as usize] != x {
             parent[x as usize] = parent[parent[x as usize] as usize];
@@ -58,6 +61,8 @@ pub fn components(grid: &Grid) -> Vec<u32> {
         }
         x
     }
+    let (w, h) = (grid.width(), grid.height());
+    let mut parent: Vec<u32> = (0..w * h).collect();
     for y in 0..h {
         for x in 0..w {
             if !grid.is_passable(Cell::new(x, y)) {
@@ -80,7 +85,13 @@ pub fn components(grid: &Grid) -> Vec<u32> {
 
 /// Checks one path query between point `s` of open cell `a` and point `t` of open cell `b` of
 /// `grid` against the references.
-pub fn check_grid_query(grid: &Grid, rooms: &Rooms, comps: &[u32], (a, s): (Cell, Point), (b, t): (Cell, Point)) {
+pub fn check_grid_query(
+    grid: &Grid,
+    rooms: &Rooms,
+    comps: &[u32],
+    (a, s): (Cell, Point),
+    (b, t): (Cell, Point),
+) {
     let cell = |c: Cell| (c.y * grid.width() + c.x) as usize;
     let connected = comps[cell(a)] == comps[cell(b)];
     let path = rooms.path(s, t);
@@ -92,7 +103,12 @@ pub fn check_grid_query(grid: &Grid, rooms: &Rooms, comps: &[u32], (a, s): (Cell
     let points = path.points();
     assert_eq!((points[0], *points.last().unwrap()), (s, t));
     for pair in points.windows(2) {
-        assert!(segment_is_walkable(grid, pair[0], pair[1]), "{s} → {t}: segment {} → {} leaves the walkable area: {points:?}\n{grid:?}", pair[0], pair[1]);
+        assert!(
+            segment_is_walkable(grid, pair[0], pair[1]),
+            "{s} → {t}: segment {} → {} leaves the walkable area: {points:?}\n{grid:?}",
+            pair[0],
+            pair[1]
+        );
     }
     assert!(path.length() >= s.distance(t) - 1e-9);
     assert_eq!(rooms.next_waypoint(s, t), Some(points[1]), "{s} → {t}: {points:?}");
@@ -164,7 +180,11 @@ impl MinPlus {
                 RegionId(v)
             } else {
                 let [x, y] = mesh.door(signposts_rooms::DoorId(u - self.regions as u32)).regions;
-                if mesh.door(signposts_rooms::DoorId(v - self.regions as u32)).regions.contains(&x) { x } else { y }
+                if mesh.door(signposts_rooms::DoorId(v - self.regions as u32)).regions.contains(&x) {
+                    x
+                } else {
+                    y
+                }
             }
         };
         let (mut out, mut stack, mut seen) = (Vec::new(), vec![a.0], vec![false; self.n]);

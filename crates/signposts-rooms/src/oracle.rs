@@ -1,0 +1,180 @@
+//! The region oracle's graph: its nodes (region centroids, door midpoints, link ends), the arcs
+//! that the door and link states allow, and the walk along its first moves (the corridor).
+
+use signposts::NodeId;
+
+use crate::Point;
+use crate::links::LinkId;
+use crate::mesh::{DoorId, RegionId};
+use crate::rooms::Rooms;
+
+/// What an oracle node stands for. Nodes are numbered regions first, then doors, then the two
+/// ends of each link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Node {
+    /// A region, at its centroid: where walks start and end.
+    Region(RegionId),
+    /// A door, at its midpoint.
+    Door(DoorId),
+    /// End 0 or 1 of a link.
+    LinkEnd(LinkId, usize),
+}
+
+/// Oracle nodes with their points: the ways into or out of a region.
+type Ways = Vec<(Node, Point)>;
+
+/// One event of a walk through the oracle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A door crossed, from this region.
+    Door(DoorId, RegionId),
+    /// A link taken, from this end.
+    Link(LinkId, usize),
+}
+
+impl Rooms {
+    #[inline]
+    pub(crate) fn node(&self, n: NodeId) -> Node {
+        let (regions, doors) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32);
+        if n < regions {
+            Node::Region(RegionId(n))
+        } else if n < regions + doors {
+            Node::Door(DoorId(n - regions))
+        } else {
+            let k = n - regions - doors;
+            Node::LinkEnd(LinkId(k / 2), (k % 2) as usize)
+        }
+    }
+
+    #[inline]
+    pub(crate) fn node_id(&self, node: Node) -> NodeId {
+        let (regions, doors) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32);
+        match node {
+            Node::Region(r) => r.0,
+            Node::Door(d) => regions + d.0,
+            Node::LinkEnd(l, end) => regions + doors + 2 * l.0 + end as u32,
+        }
+    }
+
+    /// Oracle nodes: regions, doors, and two per link.
+    pub(crate) fn nodes_len(&self) -> usize {
+        self.mesh.regions_len() + self.mesh.doors_len() + 2 * self.links.len()
+    }
+
+    /// The arcs inside region `r` under the current states: from every way in (the centroid,
+    /// a door crossable into `r`, a link end arrived at) to every way out (the centroid, a
+    /// door crossable out of `r`, a link end departed from), at their straight-line length.
+    pub(crate) fn region_arcs(&self, r: RegionId, arcs: &mut Vec<(NodeId, NodeId, u32)>) {
+        let (mut ins, mut outs): (Ways, Ways) = (Vec::new(), Vec::new());
+        let centre = (Node::Region(r), self.mesh.centroid(r));
+        ins.push(centre);
+        outs.push(centre);
+        for &d in self.mesh.doors_of(r) {
+            let door = self.mesh.door(d);
+            let state = self.states[d.0 as usize];
+            let at = (Node::Door(d), door.midpoint());
+            if state.passable_from(door.other(r)) {
+                ins.push(at);
+            }
+            if state.passable_from(r) {
+                outs.push(at);
+            }
+        }
+        for &(link, end) in &self.links_in[r.0 as usize] {
+            let at = (Node::LinkEnd(link, end), self.links[link.0 as usize].ends[end]);
+            let two_way = self.links[link.0 as usize].two_way;
+            if end == 1 || two_way {
+                ins.push(at);
+            }
+            if end == 0 || two_way {
+                outs.push(at);
+            }
+        }
+        for &(u, pu) in &ins {
+            for &(v, pv) in &outs {
+                if u != v {
+                    arcs.push((self.node_id(u), self.node_id(v), self.fixed(pu.distance(pv))));
+                }
+            }
+        }
+    }
+
+    /// The jump arcs of link `l` under its state.
+    pub(crate) fn link_arcs(&self, l: LinkId, arcs: &mut Vec<(NodeId, NodeId, u32)>) {
+        let link = &self.links[l.0 as usize];
+        if !self.link_open[l.0 as usize] {
+            return;
+        }
+        let (a, b) = (self.node_id(Node::LinkEnd(l, 0)), self.node_id(Node::LinkEnd(l, 1)));
+        let cost = self.fixed(link.cost);
+        arcs.push((a, b, cost));
+        if link.two_way {
+            arcs.push((b, a, cost));
+        }
+    }
+
+    /// A length in the oracle's fixed point, rounded up, at least 1.
+    #[inline]
+    #[expect(clippy::cast_sign_loss, reason = "lengths are not negative")]
+    pub(crate) fn fixed(&self, length: f64) -> u32 {
+        ((length * self.scale).ceil().min(f64::from(u32::MAX)) as u32).max(1)
+    }
+
+    /// The region an arc lies in (not a link's jump): the one its two nodes share.
+    #[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
+    fn arc_region(&self, u: Node, v: Node) -> RegionId {
+        match (u, v) {
+            (Node::Region(r), _) | (_, Node::Region(r)) => r,
+            (Node::LinkEnd(l, end), _) | (_, Node::LinkEnd(l, end)) => self.links[l.0 as usize].regions[end],
+            (Node::Door(a), Node::Door(b)) => {
+                let [x, y] = self.mesh.door(a).regions;
+                if self.mesh.door(b).regions.contains(&x) { x } else { y }
+            }
+        }
+    }
+
+    /// The walk from region `a`'s node toward region `b`'s along the oracle's first moves.
+    pub(crate) fn corridor(&self, a: RegionId, b: RegionId) -> Corridor<'_> {
+        Corridor { rooms: self, at: a.0, region: a, target: b.0 }
+    }
+}
+
+/// Walks the oracle from a region toward another, yielding each door crossed (with the region
+/// it is crossed from) and each link taken. An arc lies in one region (the one its two nodes
+/// share), so a door is crossed exactly where two consecutive arcs lie in different regions —
+/// a walk that touches a door's midpoint and turns back (a tie) does not cross it.
+pub(crate) struct Corridor<'a> {
+    rooms: &'a Rooms,
+    /// The oracle node reached.
+    at: NodeId,
+    /// The region the walk is in.
+    region: RegionId,
+    target: NodeId,
+}
+
+impl Iterator for Corridor<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        let rooms = self.rooms;
+        while self.at != self.target {
+            let next = rooms.table.neighbor_to(self.at, self.target)?;
+            let (u, v) = (rooms.node(self.at), rooms.node(next));
+            self.at = next;
+            if let (Node::LinkEnd(a, from), Node::LinkEnd(b, to)) = (u, v)
+                && a == b
+            {
+                self.region = rooms.links[a.0 as usize].regions[to];
+                return Some(Step::Link(a, from));
+            }
+            let region = rooms.arc_region(u, v);
+            if region != self.region {
+                // Only a door joins two regions' arcs (a table that says otherwise ends the walk).
+                let Node::Door(door) = u else { return None };
+                let from = std::mem::replace(&mut self.region, region);
+                return Some(Step::Door(door, from));
+            }
+        }
+        None
+    }
+}
