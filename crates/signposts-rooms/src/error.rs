@@ -63,6 +63,11 @@ pub enum Error {
         /// The obstacle's index.
         obstacle: usize,
     },
+    /// The agent radius is negative or not finite.
+    BadRadius {
+        /// The radius given.
+        radius: f64,
+    },
     /// The mesh has no boundary (the builder was given none).
     ///
     /// Fix: call `boundary` before `build`.
@@ -112,6 +117,7 @@ impl fmt::Display for Error {
                 write!(f, "{ring} intersects itself: edges {edge} and {other} cross or overlap")
             }
             Error::ObstacleOutside { obstacle } => write!(f, "obstacle {obstacle} lies outside the boundary"),
+            Error::BadRadius { radius } => write!(f, "agent radius {radius} is negative or not finite"),
             Error::NoBoundary => f.write_str("no boundary was given"),
             Error::NothingWalkable => f.write_str("nothing is walkable"),
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),

@@ -9,6 +9,8 @@ use crate::Point;
 use crate::error::{Error, Ring};
 use crate::geom::{segments_cross_properly, signed_area2, winding};
 use crate::mesh::NavMesh;
+use crate::outline::{difference_outline, union_outline};
+use crate::radius::{CapsuleIndex, capsules};
 use crate::triangulate::triangulate;
 
 impl NavMesh {
@@ -39,6 +41,34 @@ impl NavMesh {
     /// O(cells) to trace the walls, then the triangulation of their corners: O(k log k) for
     /// `k` wall corners, and the merge.
     pub fn from_grid(grid: &Grid) -> Result<NavMesh, Error> {
+        NavMesh::from_grid_with_radius(grid, 0.0)
+    }
+
+    /// [`NavMesh::from_grid`] for an agent of radius `radius` (in cells): the walkable area
+    /// shrunk by the radius, so that a path keeps at least `radius` from every wall (and at
+    /// most 2% more at outer corners); passages narrower than twice the radius close.
+    ///
+    /// # Errors
+    /// [`Error::BadRadius`] for a negative or infinite radius; [`Error::NothingWalkable`]
+    /// when nothing is left.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let grid = Grid::from_ascii("
+    ///     ......
+    ///     ......
+    ///     @@.@@@
+    ///     ......
+    /// ")?;
+    /// let thin = NavMesh::from_grid_with_radius(&grid, 0.4)?;
+    /// assert!(thin.region_at(Point::new(2.5, 2.5)).is_some()); // the gap is 1 wide: 0.2 left
+    /// assert_eq!(thin.region_at(Point::new(0.2, 0.5)), None); // too close to the edge
+    /// let wide = NavMesh::from_grid_with_radius(&grid, 0.6)?;
+    /// assert_eq!(wide.region_at(Point::new(2.5, 2.5)), None); // the gap closed
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_grid_with_radius(grid: &Grid, radius: f64) -> Result<NavMesh, Error> {
         if grid.passable_len() == 0 {
             return Err(Error::NothingWalkable);
         }
@@ -48,7 +78,7 @@ impl NavMesh {
             let (x, y) = (p.x.floor(), p.y.floor());
             x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))
         };
-        Ok(NavMesh::from_triangles(&triangulate(&vertices, &segments, open)))
+        mesh_of(vertices, segments, open, radius)
     }
 
     /// A builder for a mesh of polygons: a boundary and obstacles.
@@ -74,6 +104,7 @@ impl NavMesh {
 pub struct NavMeshBuilder {
     boundary: Option<Vec<Point>>,
     obstacles: Vec<Vec<Point>>,
+    radius: f64,
 }
 
 impl NavMeshBuilder {
@@ -88,6 +119,14 @@ impl NavMeshBuilder {
     #[must_use]
     pub fn obstacle(mut self, ring: impl IntoIterator<Item = Point>) -> NavMeshBuilder {
         self.obstacles.push(ring.into_iter().collect());
+        self
+    }
+
+    /// Shrinks the walkable area by an agent's radius (boundary and obstacles offset), so that
+    /// paths keep at least `radius` from every wall (at most 2% more at outer corners).
+    #[must_use]
+    pub fn agent_radius(mut self, radius: f64) -> NavMeshBuilder {
+        self.radius = radius;
         self
     }
 
@@ -126,28 +165,56 @@ impl NavMeshBuilder {
     /// Builds the mesh.
     ///
     /// # Errors
-    /// The first problem [`NavMeshBuilder::validate`] finds; [`Error::NothingWalkable`] when
-    /// the obstacles cover everything.
+    /// The first problem [`NavMeshBuilder::validate`] finds; [`Error::BadRadius`];
+    /// [`Error::NothingWalkable`] when the obstacles (and the radius) cover everything.
     pub fn build(self) -> Result<NavMesh, Error> {
         if let Some(problem) = self.validate().into_iter().next() {
             return Err(problem);
         }
         let Some(boundary) = self.boundary.as_deref().map(dedup_ring) else { return Err(Error::NoBoundary) };
         let obstacles: Vec<Vec<Point>> = self.obstacles.iter().map(|r| dedup_ring(r)).collect();
-        let (mut vertices, mut segments) = (Vec::new(), Vec::new());
-        for ring in std::iter::once(&boundary).chain(&obstacles) {
-            let first = vertices.len() as u32;
-            let n = ring.len() as u32;
-            vertices.extend_from_slice(ring);
-            segments.extend((0..n).map(|i| [first + i, first + (i + 1) % n]));
-        }
-        let walkable = |p: Point| winding(&boundary, p) != 0 && obstacles.iter().all(|o| winding(o, p) == 0);
-        let triangles = triangulate(&vertices, &segments, walkable);
-        if triangles.tris.is_empty() {
+        // Overlapping obstacles united and cut from the boundary by a robust boolean: the
+        // walls handed to the triangulation meet only at their ends.
+        let (vertices, segments) = difference_outline(&boundary, &obstacles);
+        if vertices.is_empty() {
             return Err(Error::NothingWalkable);
         }
-        Ok(NavMesh::from_triangles(&triangles))
+        let walkable = |p: Point| winding(&boundary, p) != 0 && obstacles.iter().all(|o| winding(o, p) == 0);
+        mesh_of(vertices, segments, walkable, self.radius)
     }
+}
+
+/// Triangulates the walls, keeping the triangles `walkable` accepts that are farther than
+/// `radius` from every wall, and merges them into regions.
+fn mesh_of(
+    vertices: Vec<Point>,
+    segments: Vec<[u32; 2]>,
+    walkable: impl Fn(Point) -> bool,
+    radius: f64,
+) -> Result<NavMesh, Error> {
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(Error::BadRadius { radius });
+    }
+    if radius == 0.0 {
+        let triangles = triangulate(&vertices, &segments, walkable);
+        return if triangles.tris.is_empty() {
+            Err(Error::NothingWalkable)
+        } else {
+            Ok(NavMesh::from_triangles(&triangles))
+        };
+    }
+    // The walls widened into capsules and united: the union's outline is the new boundary of
+    // the walkable area (the walls themselves lie inside it).
+    let walls: Vec<(Point, Point)> =
+        segments.iter().map(|&[a, b]| (vertices[a as usize], vertices[b as usize])).collect();
+    let capsules = capsules(&walls, radius);
+    let (vertices, segments) = union_outline(&capsules);
+    let index = CapsuleIndex::new(&capsules, radius);
+    let triangles = triangulate(&vertices, &segments, |p| walkable(p) && !index.covers(p));
+    if triangles.tris.is_empty() {
+        return Err(Error::NothingWalkable);
+    }
+    Ok(NavMesh::from_triangles(&triangles))
 }
 
 /// The ring without repeated consecutive points (nor a closing copy of the first).

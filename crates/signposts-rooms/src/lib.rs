@@ -13,7 +13,9 @@ mod locate;
 mod merge;
 mod mesh;
 mod oracle;
+mod outline;
 mod path;
+mod radius;
 mod rooms;
 mod triangulate;
 

@@ -19,8 +19,10 @@ pub(crate) struct Triangles {
 }
 
 /// Triangulates `vertices` with `segments` (pairs of vertex indices) as constraints, keeping the
-/// triangles whose interior point `walkable` accepts. Crossing segments are split where they
-/// cross (the split point rounded to `f64`: the only inexact step of a mesh build).
+/// triangles whose interior point `walkable` accepts: once per group of triangles joined across
+/// edges that are not constraints (all on the same side of every wall), at the centroid of the
+/// group's largest triangle. Segments must not cross (only share end points): the inputs are
+/// the traced walls of a grid or the outline of a robust union.
 ///
 /// Every coordinate must have been validated (finite, within spade's range): the caller's job.
 pub(crate) fn triangulate(
@@ -40,15 +42,44 @@ pub(crate) fn triangulate(
         }
     }
     let points: Vec<Point> = cdt.vertices().map(|v| Point::new(v.position().x, v.position().y)).collect();
-    let mut index = vec![NONE; cdt.num_inner_faces() + 1];
+    // Faces joined across edges that are not constraints lie on the same side of every wall:
+    // classify each such group once, at an interior point of its largest triangle.
+    let faces = cdt.num_inner_faces() + 1;
+    let mut group = vec![NONE; faces];
+    let mut walkable_group: Vec<bool> = Vec::new();
+    for face in cdt.inner_faces() {
+        if group[face.fix().index()] != NONE {
+            continue;
+        }
+        let id = walkable_group.len() as u32;
+        let (mut stack, mut best) = (vec![face], (f64::NEG_INFINITY, Point::default()));
+        group[face.fix().index()] = id;
+        while let Some(f) = stack.pop() {
+            let [pa, pb, pc] = f.vertices().map(|v| points[v.fix().index()]);
+            let area = crate::geom::orient(pa, pb, pc);
+            if area > best.0 {
+                best = (area, Point::new((pa.x + pb.x + pc.x) / 3.0, (pa.y + pb.y + pc.y) / 3.0));
+            }
+            for edge in f.adjacent_edges() {
+                if edge.is_constraint_edge() {
+                    continue;
+                }
+                if let Some(next) = edge.rev().face().as_inner()
+                    && group[next.fix().index()] == NONE
+                {
+                    group[next.fix().index()] = id;
+                    stack.push(next);
+                }
+            }
+        }
+        walkable_group.push(walkable(best.1));
+    }
+    let mut index = vec![NONE; faces];
     let mut tris = Vec::new();
     for face in cdt.inner_faces() {
-        let [a, b, c] = face.vertices().map(|v| v.fix().index() as u32);
-        let (pa, pb, pc) = (points[a as usize], points[b as usize], points[c as usize]);
-        let inside = Point::new((pa.x + pb.x + pc.x) / 3.0, (pa.y + pb.y + pc.y) / 3.0);
-        if walkable(inside) {
+        if walkable_group[group[face.fix().index()] as usize] {
             index[face.fix().index()] = tris.len() as u32;
-            tris.push([a, b, c]);
+            tris.push(face.vertices().map(|v| v.fix().index() as u32));
         }
     }
     let mut across = vec![[NONE; 3]; tris.len()];
