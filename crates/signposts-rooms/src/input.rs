@@ -78,7 +78,7 @@ impl NavMesh {
             let (x, y) = (p.x.floor(), p.y.floor());
             x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))
         };
-        mesh_of(vertices, segments, open, radius)
+        mesh_of(&vertices, &segments, open, radius)
     }
 
     /// A builder for a mesh of polygons: a boundary and obstacles.
@@ -180,15 +180,15 @@ impl NavMeshBuilder {
             return Err(Error::NothingWalkable);
         }
         let walkable = |p: Point| winding(&boundary, p) != 0 && obstacles.iter().all(|o| winding(o, p) == 0);
-        mesh_of(vertices, segments, walkable, self.radius)
+        mesh_of(&vertices, &segments, walkable, self.radius)
     }
 }
 
 /// Triangulates the walls, keeping the triangles `walkable` accepts that are farther than
 /// `radius` from every wall, and merges them into regions.
 fn mesh_of(
-    vertices: Vec<Point>,
-    segments: Vec<[u32; 2]>,
+    vertices: &[Point],
+    segments: &[[u32; 2]],
     walkable: impl Fn(Point) -> bool,
     radius: f64,
 ) -> Result<NavMesh, Error> {
@@ -196,7 +196,7 @@ fn mesh_of(
         return Err(Error::BadRadius { radius });
     }
     if radius == 0.0 {
-        let triangles = triangulate(&vertices, &segments, walkable);
+        let triangles = triangulate(vertices, segments, walkable);
         return if triangles.tris.is_empty() {
             Err(Error::NothingWalkable)
         } else {

@@ -69,6 +69,7 @@ pub(crate) struct CapsuleIndex<'a> {
 }
 
 impl<'a> CapsuleIndex<'a> {
+    #[expect(clippy::cast_sign_loss, reason = "extents are not negative")]
     pub(crate) fn new(capsules: &'a [Vec<Point>], r: f64) -> CapsuleIndex<'a> {
         let points = capsules.iter().flatten();
         let (mut min, mut max) =

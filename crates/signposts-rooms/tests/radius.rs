@@ -63,6 +63,7 @@ fn clearance(grid: &Grid, p: Point, q: Point) -> f64 {
     best
 }
 
+#[expect(clippy::many_single_char_names, reason = "points s t, sizes w h")]
 fn check(grid: &Grid, radius: f64, seed: u64, queries: usize) -> usize {
     let Ok(mesh) = NavMesh::from_grid_with_radius(grid, radius) else { return 0 };
     let rooms = Rooms::build(&mesh).unwrap();
