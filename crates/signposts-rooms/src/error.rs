@@ -99,6 +99,13 @@ pub enum Error {
         /// What is wrong.
         why: &'static str,
     },
+    /// An area's cost in a layer is zero, negative or not finite.
+    BadAreaCost {
+        /// The area.
+        area: usize,
+        /// The cost given.
+        cost: f64,
+    },
     /// The region oracle could not be built or repaired (its size over the limit, or the
     /// allocation failed): the core's error.
     Oracle(signposts::Error),
@@ -123,6 +130,9 @@ impl fmt::Display for Error {
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),
             Error::NotASide { door, region } => write!(f, "region {region} is not a side of door {door}"),
             Error::BadLink { link, end, why } => write!(f, "link {link}, end {end}: {why}"),
+            Error::BadAreaCost { area, cost } => {
+                write!(f, "area {area} costs {cost}: costs must be finite and positive")
+            }
             Error::Oracle(e) => write!(f, "region oracle: {e}"),
         }
     }

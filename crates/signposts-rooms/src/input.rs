@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use signposts::grid::{Cell, Grid};
+use signposts::search::TileGrid;
 
 use crate::Point;
 use crate::error::{Error, Ring};
@@ -72,13 +73,47 @@ impl NavMesh {
         if grid.passable_len() == 0 {
             return Err(Error::NothingWalkable);
         }
-        let (vertices, segments) = grid_walls(grid);
+        let traced = trace(grid.width(), grid.height(), |x, y| u8::from(grid.is_passable(Cell::new(x, y))));
         #[expect(clippy::cast_sign_loss, reason = "x and y are checked non-negative first")]
-        let open = |p: Point| {
+        let area = |p: Point| {
             let (x, y) = (p.x.floor(), p.y.floor());
-            x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))
+            (x >= 0.0 && y >= 0.0 && grid.is_passable(Cell::new(x as u32, y as u32))).then_some(0)
         };
-        mesh_of(&vertices, &segments, open, radius)
+        mesh_of(&traced.vertices, &traced.walls, &[], area, radius, false)
+    }
+
+    /// The mesh of a grid of tile tags (the core's [`TileGrid`]): tag 0 is blocked, and every
+    /// other tag an area (floor, mud, water, lava…), kept apart by its own regions so that a
+    /// layer ([`RoomsBuilder::area_costs`](crate::RoomsBuilder::area_costs)) can price it.
+    /// Cells, points and pinches as in [`NavMesh::from_grid`]; `radius` as in
+    /// [`NavMesh::from_grid_with_radius`] (0 for none).
+    ///
+    /// # Errors
+    /// As [`NavMesh::from_grid_with_radius`].
+    ///
+    /// ```
+    /// use signposts::search::TileGrid;
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Floor (1) with a pool of mud (2) in the middle.
+    /// let tiles = TileGrid::from_fn(6, 4, |c| if (2..4).contains(&c.x) && (1..3).contains(&c.y) { 2 } else { 1 })?;
+    /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
+    /// let mud = mesh.region_at(Point::new(3.0, 2.0)).unwrap();
+    /// assert_eq!(mesh.area(mud), 2);
+    /// assert_eq!(mesh.area(mesh.region_at(Point::new(0.5, 0.5)).unwrap()), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_tiles(tiles: &TileGrid, radius: f64) -> Result<NavMesh, Error> {
+        let tag = |x: u32, y: u32| tiles.tag(Cell::new(x, y)).unwrap_or(0);
+        let traced = trace(tiles.width(), tiles.height(), tag);
+        if traced.walls.is_empty() && traced.borders.is_empty() {
+            return Err(Error::NothingWalkable); // no open cell (an open grid has its edge as walls)
+        }
+        #[expect(clippy::cast_sign_loss, reason = "x and y are checked non-negative first")]
+        let area = |p: Point| {
+            let (x, y) = (p.x.floor(), p.y.floor());
+            if x < 0.0 || y < 0.0 { None } else { Some(tag(x as u32, y as u32)).filter(|&t| t != 0) }
+        };
+        mesh_of(&traced.vertices, &traced.walls, &traced.borders, area, radius, false)
     }
 
     /// A builder for a mesh of polygons: a boundary and obstacles.
@@ -180,37 +215,44 @@ impl NavMeshBuilder {
             return Err(Error::NothingWalkable);
         }
         let walkable = |p: Point| winding(&boundary, p) != 0 && obstacles.iter().all(|o| winding(o, p) == 0);
-        mesh_of(&vertices, &segments, walkable, self.radius)
+        mesh_of(&vertices, &segments, &[], |p| walkable(p).then_some(0), self.radius, true)
     }
 }
 
-/// Triangulates the walls, keeping the triangles `walkable` accepts that are farther than
-/// `radius` from every wall, and merges them into regions.
+/// Triangulates the walls and area borders, keeping the triangles to which `area` gives an
+/// area and that are farther than `radius` from every wall, and merges them into regions.
+/// `grouped`: classify once per group of triangles joined across non-constraint edges (for
+/// inputs whose `area` is costly and uniform between walls).
 fn mesh_of(
     vertices: &[Point],
-    segments: &[[u32; 2]],
-    walkable: impl Fn(Point) -> bool,
+    walls: &[[u32; 2]],
+    borders: &[[u32; 2]],
+    area: impl Fn(Point) -> Option<u8>,
     radius: f64,
+    grouped: bool,
 ) -> Result<NavMesh, Error> {
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(Error::BadRadius { radius });
     }
-    if radius == 0.0 {
-        let triangles = triangulate(vertices, segments, walkable);
-        return if triangles.tris.is_empty() {
-            Err(Error::NothingWalkable)
-        } else {
-            Ok(NavMesh::from_triangles(&triangles))
-        };
-    }
-    // The walls widened into capsules and united: the union's outline is the new boundary of
-    // the walkable area (the walls themselves lie inside it).
-    let walls: Vec<(Point, Point)> =
-        segments.iter().map(|&[a, b]| (vertices[a as usize], vertices[b as usize])).collect();
-    let capsules = capsules(&walls, radius);
-    let (vertices, segments) = union_outline(&capsules);
-    let index = CapsuleIndex::new(&capsules, radius);
-    let triangles = triangulate(&vertices, &segments, |p| walkable(p) && !index.covers(p));
+    let triangles = if radius == 0.0 {
+        let segments: Vec<[u32; 2]> = walls.iter().chain(borders).copied().collect();
+        triangulate(vertices, &segments, area, grouped)
+    } else {
+        // The walls widened into capsules and united: the union's outline is the new boundary
+        // of the walkable area (the walls themselves lie inside it). Area borders are added
+        // whole: a border is axis-aligned on a tile grid and the outline's edges run at
+        // multiples of 22.5°, so where they cross they cross at 22.5° or more, which the
+        // triangulation splits soundly; the parts inside the capsules bound nothing walkable.
+        let point = |&[a, b]: &[u32; 2]| (vertices[a as usize], vertices[b as usize]);
+        let capsules = capsules(&walls.iter().map(point).collect::<Vec<_>>(), radius);
+        let index = CapsuleIndex::new(&capsules, radius);
+        let (mut vertices, mut segments) = union_outline(&capsules);
+        for (a, b) in borders.iter().map(point) {
+            segments.push([vertices.len() as u32, vertices.len() as u32 + 1]);
+            vertices.extend([a, b]);
+        }
+        triangulate(&vertices, &segments, |p| area(p).filter(|_| !index.covers(p)), grouped)
+    };
     if triangles.tris.is_empty() {
         return Err(Error::NothingWalkable);
     }
@@ -274,62 +316,67 @@ fn crosses(a: &[Point], b: &[Point]) -> bool {
     edges(&a).iter().any(|&(p, q)| eb.iter().any(|&(r, s)| crate::geom::segments_touch(p, q, r, s)))
 }
 
-/// The walls of a grid's walkable area as maximal straight segments between integer corners,
-/// split at pinch corners (where two open cells meet only diagonally), so that segments meet
-/// only at their ends.
+/// A tile grid's walls (between an open cell and a blocked one or the outside) and area
+/// borders (between open cells of different areas), as maximal straight segments between
+/// integer corners, split at pinch corners (where two open cells meet only diagonally), so that
+/// segments meet only at their ends.
+struct Traced {
+    vertices: Vec<Point>,
+    walls: Vec<[u32; 2]>,
+    borders: Vec<[u32; 2]>,
+}
+
+/// Traces the walls and borders of a `width × height` grid whose cell `(x, y)` has class
+/// `class(x, y)`: 0 blocked, any other value open, different values different areas.
 #[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
-fn grid_walls(grid: &Grid) -> (Vec<Point>, Vec<[u32; 2]>) {
-    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+fn trace(width: u32, height: u32, class: impl Fn(u32, u32) -> u8) -> Traced {
+    let (w, h) = (i64::from(width), i64::from(height));
     #[expect(clippy::cast_sign_loss, reason = "x and y are checked non-negative first")]
-    let open = |x: i64, y: i64| {
-        x >= 0 && y >= 0 && x < w && y < h && grid.is_passable(Cell::new(x as u32, y as u32))
-    };
+    let class =
+        |x: i64, y: i64| if x >= 0 && y >= 0 && x < w && y < h { class(x as u32, y as u32) } else { 0 };
+    let open = |x: i64, y: i64| class(x, y) != 0;
     let pinch = |x: i64, y: i64| {
         let (nw, ne, sw, se) = (open(x - 1, y - 1), open(x, y - 1), open(x - 1, y), open(x, y));
         (nw && se && !ne && !sw) || (ne && sw && !nw && !se)
     };
     let mut index: HashMap<(i64, i64), u32> = HashMap::new();
-    let mut vertices = Vec::new();
-    let mut segments = Vec::new();
+    let mut out = Traced { vertices: Vec::new(), walls: Vec::new(), borders: Vec::new() };
     let mut vertex = |x: i64, y: i64, vertices: &mut Vec<Point>| {
         *index.entry((x, y)).or_insert_with(|| {
             vertices.push(Point::new(x as f64, y as f64));
             vertices.len() as u32 - 1
         })
     };
-    // Horizontal walls on the line `y`, between cells (x, y − 1) and (x, y).
-    for y in 0..=h {
-        let mut x = 0;
-        while x < w {
-            if open(x, y - 1) == open(x, y) {
-                x += 1;
-                continue;
+    // Horizontal lines `y` (cells (x, y − 1) and (x, y)), then vertical lines `x` (cells
+    // (x − 1, y) and (x, y)): runs of one pair of classes.
+    for horizontal in [true, false] {
+        let (lines, length) = if horizontal { (h, w) } else { (w, h) };
+        for line in 0..=lines {
+            let pair = |k: i64| {
+                if horizontal {
+                    (class(k, line - 1), class(k, line))
+                } else {
+                    (class(line - 1, k), class(line, k))
+                }
+            };
+            let corner = |k: i64| if horizontal { (k, line) } else { (line, k) };
+            let mut k = 0;
+            while k < length {
+                let (a, b) = pair(k);
+                if a == b {
+                    k += 1;
+                    continue;
+                }
+                let from = k;
+                k += 1;
+                while k < length && pair(k) == (a, b) && !pinch(corner(k).0, corner(k).1) {
+                    k += 1;
+                }
+                let (p, q) = (corner(from), corner(k));
+                let segment = [vertex(p.0, p.1, &mut out.vertices), vertex(q.0, q.1, &mut out.vertices)];
+                if a == 0 || b == 0 { out.walls.push(segment) } else { out.borders.push(segment) }
             }
-            let from = x;
-            x += 1;
-            while x < w && open(x, y - 1) != open(x, y) && !pinch(x, y) && open(x, y) == open(from, y) {
-                x += 1;
-            }
-            let (a, b) = (vertex(from, y, &mut vertices), vertex(x, y, &mut vertices));
-            segments.push([a, b]);
         }
     }
-    // Vertical walls on the line `x`, between cells (x − 1, y) and (x, y).
-    for x in 0..=w {
-        let mut y = 0;
-        while y < h {
-            if open(x - 1, y) == open(x, y) {
-                y += 1;
-                continue;
-            }
-            let from = y;
-            y += 1;
-            while y < h && open(x - 1, y) != open(x, y) && !pinch(x, y) && open(x, y) == open(x, from) {
-                y += 1;
-            }
-            let (a, b) = (vertex(x, from, &mut vertices), vertex(x, y, &mut vertices));
-            segments.push([a, b]);
-        }
-    }
-    (vertices, segments)
+    out
 }

@@ -7,16 +7,18 @@ use crate::Point;
 use crate::geom::orient;
 use crate::triangulate::{NONE, Triangles};
 
-/// Convex regions: counter-clockwise vertex rings (with `y` up), and for edge `i` (vertex `i`
-/// to `i + 1`) the region across it or [`NONE`]; `of_triangle` maps each triangle to its region.
+/// Convex regions: counter-clockwise vertex rings (with `y` up), for edge `i` (vertex `i` to
+/// `i + 1`) the region across it or [`NONE`], and each region's area tag. Triangles of
+/// different areas are never merged.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Regions {
     pub rings: Vec<Vec<u32>>,
     pub across: Vec<Vec<u32>>,
-    pub of_triangle: Vec<u32>,
+    pub areas: Vec<u8>,
 }
 
-pub(crate) fn merge(t: &Triangles) -> Regions {
+/// Merges the triangles; vertices marked in `keep` stay corners of the regions around them.
+pub(crate) fn merge(t: &Triangles, keep: &[bool]) -> Regions {
     let n = t.tris.len();
     let mut rings: Vec<Vec<u32>> = t.tris.iter().map(|v| v.to_vec()).collect();
     // Tags hold a triangle of the region across (resolved through `find`).
@@ -33,7 +35,7 @@ pub(crate) fn merge(t: &Triangles) -> Regions {
     let mut diagonals: Vec<(f64, u32, u32)> = Vec::new();
     for (a, across) in t.across.iter().enumerate() {
         for (i, &b) in across.iter().enumerate() {
-            if b != NONE && (a as u32) < b {
+            if b != NONE && (a as u32) < b && t.areas[a] == t.areas[b as usize] {
                 let (p, q) = (t.tris[a][i], t.tris[a][(i + 1) % 3]);
                 diagonals.push((t.vertices[p as usize].distance(t.vertices[q as usize]), a as u32, b));
             }
@@ -77,12 +79,12 @@ pub(crate) fn merge(t: &Triangles) -> Regions {
             .iter()
             .map(|&x| if x == NONE { NONE } else { id[find(&mut parent, x) as usize] })
             .collect();
-        let (ring, tag) = drop_straight_vertices(&t.vertices, &rings[r], &tag);
+        let (ring, tag) = drop_straight_vertices(&t.vertices, &rings[r], &tag, keep);
         // Surviving regions are met in the order of their new ids.
         out.rings[new as usize] = ring;
         out.across.push(tag);
+        out.areas.push(t.areas[r]);
     }
-    out.of_triangle = (0..n as u32).map(|x| id[find(&mut parent, x) as usize]).collect();
     out
 }
 
@@ -135,14 +137,22 @@ fn rotate_shared_last(ring: &[u32], tag: &[u32], other: u32) -> Option<(Vec<u32>
 
 /// Removes vertices where the ring goes straight on between two edges with the same tag (the
 /// same neighbour, or wall on both sides): such a vertex bounds nothing.
-fn drop_straight_vertices(vertices: &[Point], ring: &[u32], tag: &[u32]) -> (Vec<u32>, Vec<u32>) {
+fn drop_straight_vertices(
+    vertices: &[Point],
+    ring: &[u32],
+    tag: &[u32],
+    keep: &[bool],
+) -> (Vec<u32>, Vec<u32>) {
     let (mut ring, mut tag) = (ring.to_vec(), tag.to_vec());
     let p = |i: u32| vertices[i as usize];
     let mut i = 0;
     while ring.len() > 3 && i < ring.len() {
         let n = ring.len();
         let (prev, here, next) = ((i + n - 1) % n, i, (i + 1) % n);
-        if tag[prev] == tag[here] && orient(p(ring[prev]), p(ring[here]), p(ring[next])) == 0.0 {
+        if tag[prev] == tag[here]
+            && !keep[ring[here] as usize]
+            && orient(p(ring[prev]), p(ring[here]), p(ring[next])) == 0.0
+        {
             ring.remove(here);
             tag.remove(here);
             i = i.saturating_sub(1);

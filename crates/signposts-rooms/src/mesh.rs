@@ -79,6 +79,8 @@ impl Door {
 #[derive(Clone)]
 pub struct NavMesh {
     vertices: Vec<Point>,
+    /// Each region's area tag.
+    areas: Vec<u8>,
     /// Region `r`'s ring: `ring[start[r]..start[r + 1]]`, counter-clockwise with `y` up.
     start: Vec<u32>,
     ring: Vec<u32>,
@@ -105,10 +107,24 @@ impl fmt::Debug for NavMesh {
 impl NavMesh {
     /// The mesh of walkable triangles, merged into convex regions.
     pub(crate) fn from_triangles(t: &Triangles) -> NavMesh {
-        let regions = merge(t);
-        let Regions { rings, across, of_triangle } = &regions;
+        // Pinch vertices stay corners of their regions (even where a region's side is straight
+        // through one), so that the regions around them can be told apart after merging.
+        let rings: Vec<Vec<u32>> = t.tris.iter().map(|x| x.to_vec()).collect();
+        let across: Vec<Vec<u32>> = t.across.iter().map(|x| x.to_vec()).collect();
+        let mut keep = vec![false; t.vertices.len()];
+        for (v, _) in pinches(t.vertices.len(), &rings, &across) {
+            keep[v as usize] = true;
+        }
+        NavMesh::from_regions_parts(t.vertices.clone(), &merge(t, &keep))
+    }
+
+    /// The mesh of convex regions (counter-clockwise rings, their neighbours across each edge,
+    /// their areas): doors from the shared edges, point doors at pinches.
+    pub(crate) fn from_regions_parts(vertices: Vec<Point>, regions: &Regions) -> NavMesh {
+        let Regions { rings, across, areas } = regions;
         let mut mesh = NavMesh {
-            vertices: t.vertices.clone(),
+            vertices,
+            areas: areas.clone(),
             start: vec![0],
             ring: Vec::new(),
             door_start: vec![0],
@@ -129,7 +145,7 @@ impl NavMesh {
                 let id = mesh.doors.len() as u32;
                 mesh.doors.push(Door {
                     regions: [RegionId(r as u32), RegionId(s)],
-                    ends: [t.vertices[q as usize], t.vertices[p as usize]],
+                    ends: [mesh.vertices[q as usize], mesh.vertices[p as usize]],
                 });
                 door_of[r][i] = id;
                 // The same edge in `s`'s ring runs q → p.
@@ -145,11 +161,11 @@ impl NavMesh {
             }
         }
         let mut point_doors: Vec<Vec<u32>> = vec![Vec::new(); rings.len()];
-        for (v, components) in pinches(t) {
-            for pair in components.windows(2) {
-                let (a, b) = (of_triangle[pair[0] as usize], of_triangle[pair[1] as usize]);
+        for (v, groups) in pinches(mesh.vertices.len(), rings, across) {
+            for pair in groups.windows(2) {
+                let (a, b) = (pair[0], pair[1]);
                 let id = mesh.doors.len() as u32;
-                let point = t.vertices[v as usize];
+                let point = mesh.vertices[v as usize];
                 mesh.doors
                     .push(Door { regions: [RegionId(a.min(b)), RegionId(a.max(b))], ends: [point, point] });
                 point_doors[a as usize].push(id);
@@ -162,7 +178,7 @@ impl NavMesh {
             mesh.region_doors.extend(door_of[r].iter().filter(|&&d| d != NONE).map(|&d| DoorId(d)));
             mesh.region_doors.extend(point_doors[r].iter().map(|&d| DoorId(d)));
             mesh.door_start.push(mesh.region_doors.len() as u32);
-            let points: Vec<Point> = ring.iter().map(|&v| t.vertices[v as usize]).collect();
+            let points: Vec<Point> = ring.iter().map(|&v| mesh.vertices[v as usize]).collect();
             mesh.centroids.push(centroid(&points));
         }
         let polygons: Vec<Vec<Point>> =
@@ -233,6 +249,17 @@ impl NavMesh {
     #[must_use]
     pub fn doors(&self) -> &[Door] {
         &self.doors
+    }
+
+    /// The area tag of region `r` (0 on meshes without areas; a tile's tag on
+    /// [`NavMesh::from_tiles`]).
+    ///
+    /// # Panics
+    /// If `r` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn area(&self, r: RegionId) -> u8 {
+        self.areas[r.0 as usize]
     }
 
     /// The area centroid of region `r`.
@@ -332,34 +359,35 @@ fn centroid(ring: &[Point]) -> Point {
     Point::new(cx / (3.0 * a), cy / (3.0 * a))
 }
 
-/// The vertices where the walkable area pinches: the walkable triangles around them fall into
-/// two or more groups joined only at the vertex. Each comes with one triangle of each group,
-/// in counter-clockwise order.
-fn pinches(t: &Triangles) -> Vec<(u32, Vec<u32>)> {
-    let mut around: Vec<Vec<u32>> = vec![Vec::new(); t.vertices.len()];
-    for (i, tri) in t.tris.iter().enumerate() {
-        for &v in tri {
-            around[v as usize].push(i as u32);
+/// The vertices where the walkable area pinches: the regions around them fall into two or more
+/// groups joined only at the vertex (not across an edge that ends there). Each comes with one
+/// region of each group.
+fn pinches(vertices: usize, rings: &[Vec<u32>], across: &[Vec<u32>]) -> Vec<(u32, Vec<u32>)> {
+    let mut around: Vec<Vec<u32>> = vec![Vec::new(); vertices];
+    for (r, ring) in rings.iter().enumerate() {
+        for &v in ring {
+            around[v as usize].push(r as u32);
         }
     }
     let mut out = Vec::new();
-    for (v, tris) in around.iter().enumerate() {
-        if tris.len() < 2 {
+    for (v, regions) in around.iter().enumerate() {
+        if regions.len() < 2 {
             continue;
         }
-        // Groups: triangles joined across an edge at `v`.
-        let mut group: Vec<u32> = (0..tris.len() as u32).collect();
+        // Groups: regions joined across an edge at `v`.
+        let mut group: Vec<u32> = (0..regions.len() as u32).collect();
         let root = |group: &[u32], mut i: u32| {
             while group[i as usize] != i {
                 i = group[i as usize];
             }
             i
         };
-        for (k, &tri) in tris.iter().enumerate() {
-            let corner = t.tris[tri as usize].iter().position(|&x| x == v as u32).expect("v is a corner");
-            for edge in [corner, (corner + 2) % 3] {
-                let other = t.across[tri as usize][edge];
-                if let Some(j) = tris.iter().position(|&x| x == other) {
+        for (k, &r) in regions.iter().enumerate() {
+            let ring = &rings[r as usize];
+            let corner = ring.iter().position(|&x| x == v as u32).expect("v is a corner");
+            for edge in [corner, (corner + ring.len() - 1) % ring.len()] {
+                let other = across[r as usize][edge];
+                if let Some(j) = regions.iter().position(|&x| x == other) {
                     let (a, b) = (root(&group, k as u32), root(&group, j as u32));
                     group[a.max(b) as usize] = a.min(b);
                 }
@@ -367,11 +395,11 @@ fn pinches(t: &Triangles) -> Vec<(u32, Vec<u32>)> {
         }
         let mut firsts: Vec<u32> = Vec::new();
         let mut seen: Vec<u32> = Vec::new();
-        for k in 0..tris.len() as u32 {
-            let r = root(&group, k);
-            if !seen.contains(&r) {
-                seen.push(r);
-                firsts.push(tris[k as usize]);
+        for k in 0..regions.len() as u32 {
+            let g = root(&group, k);
+            if !seen.contains(&g) {
+                seen.push(g);
+                firsts.push(regions[k as usize]);
             }
         }
         if firsts.len() >= 2 {

@@ -63,8 +63,10 @@ impl Rooms {
 
     /// The arcs inside region `r` under the current states: from every way in (the centroid,
     /// a door crossable into `r`, a link end arrived at) to every way out (the centroid, a
-    /// door crossable out of `r`, a link end departed from), at their straight-line length.
+    /// door crossable out of `r`, a link end departed from), at their straight-line length
+    /// times the layer's cost of `r`'s area (none when the layer cannot enter it).
     pub(crate) fn region_arcs(&self, r: RegionId, arcs: &mut Vec<(NodeId, NodeId, u32)>) {
+        let Some(factor) = self.area_cost(r) else { return };
         let (mut ins, mut outs): (Ways, Ways) = (Vec::new(), Vec::new());
         let centre = (Node::Region(r), self.mesh.centroid(r));
         ins.push(centre);
@@ -93,7 +95,7 @@ impl Rooms {
         for &(u, pu) in &ins {
             for &(v, pv) in &outs {
                 if u != v {
-                    arcs.push((self.node_id(u), self.node_id(v), self.fixed(pu.distance(pv))));
+                    arcs.push((self.node_id(u), self.node_id(v), self.fixed(pu.distance(pv) * factor)));
                 }
             }
         }

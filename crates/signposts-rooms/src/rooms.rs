@@ -48,6 +48,7 @@ pub struct RoomsBuilder<'a> {
     states: Option<Vec<DoorState>>,
     links: Vec<(Point, Point, f64, bool)>,
     memory_limit: Option<u64>,
+    area_costs: Vec<Option<f64>>,
 }
 
 impl RoomsBuilder<'_> {
@@ -67,6 +68,33 @@ impl RoomsBuilder<'_> {
         self
     }
 
+    /// A layer: what walking a unit of length costs in each area (`costs[area]`; `None`: the
+    /// area cannot be entered; areas past the list cost 1). Each kind of unit (walkers,
+    /// swimmers, flyers) gets its own [`Rooms`] over the same mesh. The oracle prices each
+    /// walk inside a region by its area; the path inside a region stays straight (the cheaper
+    /// corridor is chosen, not a detour inside one region).
+    ///
+    /// ```
+    /// use signposts::search::TileGrid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A band of mud (2) across the floor (1), with a way round at the bottom.
+    /// let tiles = TileGrid::from_fn(7, 6, |c| if c.x == 3 && c.y < 5 { 2 } else { 1 })?;
+    /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
+    /// let (from, to) = (Point::new(0.5, 0.5), Point::new(6.5, 0.5));
+    /// let walker = Rooms::builder(&mesh).area_costs(vec![None, Some(1.0), Some(10.0)]).build()?;
+    /// let wader = Rooms::builder(&mesh).build()?; // mud costs 1 like the floor
+    /// let (around, across) = (walker.path(from, to).unwrap(), wader.path(from, to).unwrap());
+    /// assert!(around.length() > across.length() + 5.0); // the walker goes round the mud
+    /// let no_mud = Rooms::builder(&mesh).area_costs(vec![None, Some(1.0), None]).build()?;
+    /// assert_eq!(no_mud.path(from, Point::new(3.5, 2.5)), None); // cannot enter it
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn area_costs(mut self, costs: Vec<Option<f64>>) -> Self {
+        self.area_costs = costs;
+        self
+    }
+
     /// Refuses an oracle table larger than `bytes` (before allocating it).
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Self {
@@ -81,6 +109,7 @@ impl RoomsBuilder<'_> {
     /// - [`Error::NotASide`] for a one-way state naming a region that is not its door's.
     /// - [`Error::BadLink`] for a link end outside the walkable area, or a cost that is
     ///   negative or not finite.
+    /// - [`Error::BadAreaCost`] for an area cost that is not finite and positive.
     /// - [`Error::Oracle`] when the table is over the memory limit or cannot be allocated.
     pub fn build(self) -> Result<Rooms, Error> {
         let mesh = self.mesh;
@@ -98,6 +127,11 @@ impl RoomsBuilder<'_> {
             {
                 return Err(Error::NotASide { door: d as u32, region: from.0 });
             }
+        }
+        if let Some((area, &cost)) =
+            self.area_costs.iter().enumerate().find(|(_, c)| c.is_some_and(|c| !(c.is_finite() && c > 0.0)))
+        {
+            return Err(Error::BadAreaCost { area, cost: cost.unwrap_or(f64::NAN) });
         }
         let mut links = Vec::with_capacity(self.links.len());
         let mut links_in = vec![Vec::new(); mesh.regions_len()];
@@ -120,6 +154,7 @@ impl RoomsBuilder<'_> {
             links_in,
             table: Graph::builder(0).build(),
             scale: fixed_point_scale(mesh),
+            area_costs: self.area_costs,
         };
         let mut builder = GraphBuilder::try_new(rooms.nodes_len())?;
         if let Some(limit) = self.memory_limit {
@@ -168,6 +203,8 @@ pub struct Rooms {
     pub(crate) table: Graph,
     /// Oracle units per map unit.
     pub(crate) scale: f64,
+    /// The layer: cost factor per area (`None`: not enterable; past the end: 1).
+    pub(crate) area_costs: Vec<Option<f64>>,
 }
 
 impl Rooms {
@@ -215,7 +252,7 @@ impl Rooms {
     /// ```
     #[must_use]
     pub fn builder(mesh: &NavMesh) -> RoomsBuilder<'_> {
-        RoomsBuilder { mesh, states: None, links: Vec::new(), memory_limit: None }
+        RoomsBuilder { mesh, states: None, links: Vec::new(), memory_limit: None, area_costs: Vec::new() }
     }
 
     /// The arcs of the oracle's graph under the current door and link states: `(from, to,
@@ -510,11 +547,18 @@ impl Rooms {
         Some(funnel.advance(portals).unwrap_or(to))
     }
 
+    /// What walking a unit of length costs in region `r`'s area (`None`: not enterable).
+    pub(crate) fn area_cost(&self, r: RegionId) -> Option<f64> {
+        self.area_costs.get(self.mesh.area(r) as usize).copied().unwrap_or(Some(1.0))
+    }
+
     /// The regions of both points, when both are in the walkable area and connected.
     fn ends(&self, from: Point, to: Point) -> Option<(RegionId, RegionId)> {
         let a = self.mesh.region_at(from)?;
         let b = self.mesh.region_at(to)?;
-        self.table.path_exists(a.0, b.0).then_some((a, b))
+        // Points in areas this layer cannot enter are outside its walkable area.
+        let enterable = self.area_cost(a).is_some() && self.area_cost(b).is_some();
+        (enterable && self.table.path_exists(a.0, b.0)).then_some((a, b))
     }
 }
 

@@ -1,5 +1,6 @@
 //! The walkable area as triangles: spade's constrained Delaunay triangulation of the input's
-//! segments, each triangle classified walkable or not by a point strictly inside it.
+//! segments, each triangle classified (walkable, and in which area, or not) by a point
+//! strictly inside it.
 
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation as _};
@@ -16,10 +17,12 @@ pub(crate) struct Triangles {
     pub vertices: Vec<Point>,
     pub tris: Vec<[u32; 3]>,
     pub across: Vec<[u32; 3]>,
+    /// Each triangle's area tag.
+    pub areas: Vec<u8>,
 }
 
 /// Triangulates `vertices` with `segments` (pairs of vertex indices) as constraints, keeping the
-/// triangles whose interior point `walkable` accepts: once per group of triangles joined across
+/// triangles whose interior point `walkable` gives an area tag: once per group of triangles joined across
 /// edges that are not constraints (all on the same side of every wall), at the centroid of the
 /// group's largest triangle. Segments must not cross (only share end points): the inputs are
 /// the traced walls of a grid or the outline of a robust union.
@@ -28,7 +31,8 @@ pub(crate) struct Triangles {
 pub(crate) fn triangulate(
     vertices: &[Point],
     segments: &[[u32; 2]],
-    walkable: impl Fn(Point) -> bool,
+    walkable: impl Fn(Point) -> Option<u8>,
+    grouped: bool,
 ) -> Triangles {
     let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> = ConstrainedDelaunayTriangulation::new();
     let handles: Vec<FixedVertexHandle> = vertices
@@ -46,12 +50,19 @@ pub(crate) fn triangulate(
     // classify each such group once, at an interior point of its largest triangle.
     let faces = cdt.num_inner_faces() + 1;
     let mut group = vec![NONE; faces];
-    let mut walkable_group: Vec<bool> = Vec::new();
+    let mut walkable_group: Vec<Option<u8>> = Vec::new();
     for face in cdt.inner_faces() {
         if group[face.fix().index()] != NONE {
             continue;
         }
         let id = walkable_group.len() as u32;
+        if !grouped {
+            // Each triangle on its own: areas may meet where no constraint separates them.
+            let [pa, pb, pc] = face.vertices().map(|v| points[v.fix().index()]);
+            group[face.fix().index()] = id;
+            walkable_group.push(walkable(Point::new((pa.x + pb.x + pc.x) / 3.0, (pa.y + pb.y + pc.y) / 3.0)));
+            continue;
+        }
         let (mut stack, mut best) = (vec![face], (f64::NEG_INFINITY, Point::default()));
         group[face.fix().index()] = id;
         while let Some(f) = stack.pop() {
@@ -75,11 +86,12 @@ pub(crate) fn triangulate(
         walkable_group.push(walkable(best.1));
     }
     let mut index = vec![NONE; faces];
-    let mut tris = Vec::new();
+    let (mut tris, mut areas) = (Vec::new(), Vec::new());
     for face in cdt.inner_faces() {
-        if walkable_group[group[face.fix().index()] as usize] {
+        if let Some(area) = walkable_group[group[face.fix().index()] as usize] {
             index[face.fix().index()] = tris.len() as u32;
             tris.push(face.vertices().map(|v| v.fix().index() as u32));
+            areas.push(area);
         }
     }
     let mut across = vec![[NONE; 3]; tris.len()];
@@ -94,5 +106,5 @@ pub(crate) fn triangulate(
             }
         }
     }
-    Triangles { vertices: points, tris, across }
+    Triangles { vertices: points, tris, across, areas }
 }
