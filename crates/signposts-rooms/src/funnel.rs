@@ -34,17 +34,21 @@ impl Funnel {
     pub(crate) fn advance(&mut self, portals: &[[Point; 2]]) -> Option<Point> {
         while self.i < portals.len() {
             let [pl, pr] = portals[self.i];
-            // The right leg moves in when the new right end is left of (or on) it.
-            if orient(self.apex, self.right, pr) >= 0.0 {
-                if self.apex == self.right || orient(self.apex, self.left, pr) < 0.0 {
+            // The right leg moves in when the new right end is left of (or on) it. (A leg of
+            // zero length takes any end: tested first, it also spares the exact predicate its
+            // slow path, which a zero-length leg always takes.)
+            let right_open = self.apex == self.right;
+            if right_open || orient(self.apex, self.right, pr) >= 0.0 {
+                if right_open || orient(self.apex, self.left, pr) < 0.0 {
                     (self.right, self.right_i) = (pr, self.i);
                 } else {
                     return Some(self.turn(self.left, self.left_i));
                 }
             }
             // The left leg moves in when the new left end is right of (or on) it.
-            if orient(self.apex, self.left, pl) <= 0.0 {
-                if self.apex == self.left || orient(self.apex, self.right, pl) > 0.0 {
+            let left_open = self.apex == self.left;
+            if left_open || orient(self.apex, self.left, pl) <= 0.0 {
+                if left_open || orient(self.apex, self.right, pl) > 0.0 {
                     (self.left, self.left_i) = (pl, self.i);
                 } else {
                     return Some(self.turn(self.right, self.right_i));

@@ -81,8 +81,34 @@ impl From<[f64; 2]> for Point {
 /// Twice the signed area of the triangle `a b c`, with an exact sign: positive when `c` lies to
 /// the left of the line `a → b` (a counter-clockwise turn, with `y` pointing up), negative to
 /// the right, zero exactly when the three points are collinear.
+///
+/// Shewchuk's filter inline (the floating-point determinant, returned when it is farther from
+/// zero than its worst rounding error), then his adaptive exact evaluation (the `robust`
+/// crate) when it is not: most calls never leave this function.
 #[inline]
 pub(crate) fn orient(a: Point, b: Point, c: Point) -> f64 {
+    /// Shewchuk's `ccwerrboundA`: (3 + 16ε)ε with ε = 2^-53.
+    const ERROR_BOUND: f64 = (3.0 + 16.0 * f64::EPSILON / 2.0) * (f64::EPSILON / 2.0);
+    let left = (a.x - c.x) * (b.y - c.y);
+    let right = (a.y - c.y) * (b.x - c.x);
+    let det = left - right;
+    let sum = if left > 0.0 {
+        if right <= 0.0 {
+            return det;
+        }
+        left + right
+    } else if left < 0.0 {
+        if right >= 0.0 {
+            return det;
+        }
+        -left - right
+    } else {
+        return det;
+    };
+    let bound = ERROR_BOUND * sum;
+    if det >= bound || -det >= bound {
+        return det;
+    }
     robust::orient2d(
         robust::Coord { x: a.x, y: a.y },
         robust::Coord { x: b.x, y: b.y },
@@ -166,6 +192,27 @@ pub(crate) fn winding(ring: &[Point], p: Point) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inline_filter_agrees_with_the_exact_predicate() {
+        let mut rng = signposts::generate::SplitMix64::new(5);
+        let mut coordinate = |rng: &mut signposts::generate::SplitMix64| match rng.below(3) {
+            0 => rng.below(8) as f64,
+            1 => rng.below(8) as f64 + 0.1 * rng.below(3) as f64,
+            _ => f64::from_bits(rng.below(u64::MAX)).clamp(-1e6, 1e6),
+        };
+        for _ in 0..200_000 {
+            let mut p = || Point::new(coordinate(&mut rng), coordinate(&mut rng));
+            let (a, b, c) = (p(), p(), p());
+            let exact = robust::orient2d(
+                robust::Coord { x: a.x, y: a.y },
+                robust::Coord { x: b.x, y: b.y },
+                robust::Coord { x: c.x, y: c.y },
+            );
+            let fast = orient(a, b, c);
+            assert_eq!(fast.partial_cmp(&0.0), exact.partial_cmp(&0.0), "{a:?} {b:?} {c:?}");
+        }
+    }
 
     #[test]
     #[expect(clippy::float_cmp, reason = "the predicate is exact")]

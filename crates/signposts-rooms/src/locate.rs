@@ -1,6 +1,7 @@
 //! Point location: which region holds a point, through a uniform grid of buckets over the
-//! mesh's bounding box, each listing the regions whose bounding boxes overlap it; a query
-//! tests the few regions of one bucket with exact side tests.
+//! mesh's bounding box (about sixteen a region), each listing the regions that meet it. A bucket
+//! that lies inside one region answers without a test (most buckets of open ground); the others
+//! test their few regions with exact side tests.
 
 use crate::Point;
 use crate::geom::orient;
@@ -16,6 +17,8 @@ pub(crate) struct Locator {
     /// Regions of bucket `b`: `regions[start[b]..start[b + 1]]`.
     start: Vec<u32>,
     regions: Vec<u32>,
+    /// Whether bucket `b` lies inside its one region (no test needed).
+    covered: Vec<bool>,
 }
 
 impl Locator {
@@ -33,14 +36,22 @@ impl Locator {
             return Locator::default();
         }
         let (w, h) = ((max.x - min.x).max(f64::MIN_POSITIVE), (max.y - min.y).max(f64::MIN_POSITIVE));
-        let buckets = (2 * rings.len()).clamp(1, 1 << 22) as f64;
+        let buckets = (16 * rings.len()).clamp(256, 1 << 22) as f64;
         let scale = (buckets / (w * h)).sqrt();
         let columns = ((w * scale).ceil() as u32).clamp(1, 1 << 12);
         let rows = ((h * scale).ceil() as u32).clamp(1, 1 << 12);
         let scale_x = f64::from(columns) / w;
         let scale_y = f64::from(rows) / h;
         let scale = scale_x.min(scale_y);
-        let mut locator = Locator { min, scale, columns, rows, start: Vec::new(), regions: Vec::new() };
+        let mut locator = Locator {
+            min,
+            scale,
+            columns,
+            rows,
+            start: Vec::new(),
+            regions: Vec::new(),
+            covered: Vec::new(),
+        };
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); (columns * rows) as usize];
         for (r, ring) in rings.iter().enumerate() {
             let (lo, hi) = bounding_box(ring);
@@ -48,39 +59,76 @@ impl Locator {
             let (c1, r1) = locator.bucket(hi);
             for row in r0..=r1 {
                 for column in c0..=c1 {
-                    lists[(row * columns + column) as usize].push(r as u32);
+                    if meets(ring, &locator.rect(column, row)) {
+                        lists[(row * columns + column) as usize].push(r as u32);
+                    }
                 }
             }
         }
         locator.start.push(0);
-        for list in lists {
-            locator.regions.extend(list);
+        for (b, list) in lists.into_iter().enumerate() {
+            let (column, row) = (b as u32 % columns, b as u32 / columns);
+            // A bucket inside one region (a hair larger, for the rounding of `bucket`).
+            let rect = locator.rect(column, row);
+            let pad = (rect[2].x - rect[0].x) * 1e-9;
+            let padded = [
+                Point::new(rect[0].x - pad, rect[0].y - pad),
+                Point::new(rect[1].x + pad, rect[1].y - pad),
+                Point::new(rect[2].x + pad, rect[2].y + pad),
+                Point::new(rect[3].x - pad, rect[3].y + pad),
+            ];
+            let inside = list
+                .iter()
+                .find(|&&r| padded.iter().all(|&p| convex_contains(rings[r as usize].iter().copied(), p)));
+            locator.covered.push(inside.is_some());
+            match inside {
+                Some(&r) => locator.regions.push(r),
+                None => locator.regions.extend(list),
+            }
             locator.start.push(locator.regions.len() as u32);
         }
         locator
     }
 
-    /// The bucket holding `p`, clamped to the grid.
-    #[expect(clippy::cast_sign_loss, reason = "clamped to the grid first")]
+    /// The corners of bucket `(column, row)`, counter-clockwise.
+    fn rect(&self, column: u32, row: u32) -> [Point; 4] {
+        let (x0, y0) =
+            (self.min.x + f64::from(column) / self.scale, self.min.y + f64::from(row) / self.scale);
+        let (x1, y1) =
+            (self.min.x + f64::from(column + 1) / self.scale, self.min.y + f64::from(row + 1) / self.scale);
+        [Point::new(x0, y0), Point::new(x1, y0), Point::new(x1, y1), Point::new(x0, y1)]
+    }
+
+    /// The bucket holding `p`, clamped to the grid (a saturating cast: no call to `floor`).
+    #[inline]
+    #[expect(clippy::cast_sign_loss, reason = "a negative offset saturates to bucket 0, as wanted")]
     fn bucket(&self, p: Point) -> (u32, u32) {
-        let column = ((p.x - self.min.x) * self.scale).floor().clamp(0.0, f64::from(self.columns - 1)) as u32;
-        let row = ((p.y - self.min.y) * self.scale).floor().clamp(0.0, f64::from(self.rows - 1)) as u32;
+        let column = (((p.x - self.min.x) * self.scale) as u32).min(self.columns - 1);
+        let row = (((p.y - self.min.y) * self.scale) as u32).min(self.rows - 1);
         (column, row)
     }
 
-    /// The regions whose bounding boxes may hold `p` (none when `p` is outside the grid).
-    pub(crate) fn candidates(&self, p: Point) -> &[u32] {
+    /// The regions that may hold `p` (none when `p` is not finite), and whether the first
+    /// surely does (its bucket lies inside it). Points outside the grid are clamped to its
+    /// edge buckets, whose regions then do not hold them.
+    #[inline]
+    pub(crate) fn candidates(&self, p: Point) -> (&[u32], bool) {
         if self.start.is_empty() || !p.is_finite() {
-            return &[];
+            return (&[], false);
         }
         let (column, row) = self.bucket(p);
         let b = (row * self.columns + column) as usize;
-        &self.regions[self.start[b] as usize..self.start[b + 1] as usize]
+        let inside = self.covered[b]
+            && (p.x - self.min.x) * self.scale < f64::from(self.columns)
+            && (p.y - self.min.y) * self.scale < f64::from(self.rows)
+            && p.x >= self.min.x
+            && p.y >= self.min.y;
+        (&self.regions[self.start[b] as usize..self.start[b + 1] as usize], inside)
     }
 
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.start.len() + self.regions.len()) * size_of::<u32>()
+        (self.start.len() + self.regions.len()) * size_of::<u32>() + self.covered.len()
     }
 }
 
@@ -91,9 +139,38 @@ fn bounding_box(ring: &[Point]) -> (Point, Point) {
     )
 }
 
+/// Whether the convex counter-clockwise `ring` meets the rectangle `rect` (closed): no edge of
+/// either has the other wholly on its outer side.
+fn meets(ring: &[Point], rect: &[Point; 4]) -> bool {
+    let separates = |a: &[Point], b: &[Point]| {
+        (0..a.len()).any(|i| {
+            let (p, q) = (a[i], a[(i + 1) % a.len()]);
+            b.iter().all(|&x| orient(p, q, x) < 0.0)
+        })
+    };
+    !separates(ring, rect) && !separates(rect, ring)
+}
+
 /// Whether the convex counter-clockwise polygon `ring` holds `p` (its boundary included),
 /// decided exactly.
 pub(crate) fn convex_contains(ring: impl Iterator<Item = Point> + Clone, p: Point) -> bool {
     let mut next = ring.clone().cycle().skip(1);
     ring.into_iter().all(|a| orient(a, next.next().expect("a cycle"), p) >= 0.0)
+}
+
+/// [`convex_contains`] on a slice of vertex ids, with a bounding-box test first.
+#[inline]
+pub(crate) fn ring_contains(vertices: &[Point], ring: &[u32], (lo, hi): (Point, Point), p: Point) -> bool {
+    if p.x < lo.x || p.x > hi.x || p.y < lo.y || p.y > hi.y {
+        return false;
+    }
+    let mut a = vertices[ring[ring.len() - 1] as usize];
+    for &v in ring {
+        let b = vertices[v as usize];
+        if orient(a, b, p) < 0.0 {
+            return false;
+        }
+        a = b;
+    }
+    true
 }

@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::Point;
-use crate::locate::{Locator, convex_contains};
+use crate::locate::{Locator, ring_contains};
 use crate::merge::{Regions, merge};
 use crate::triangulate::{NONE, Triangles};
 
@@ -89,6 +89,8 @@ pub struct NavMesh {
     region_doors: Vec<DoorId>,
     doors: Vec<Door>,
     centroids: Vec<Point>,
+    /// Each region's bounding box.
+    boxes: Vec<(Point, Point)>,
     locator: Locator,
     /// How far outside every region a point may be and still count as in the nearest.
     snap: f64,
@@ -131,6 +133,7 @@ impl NavMesh {
             region_doors: Vec::new(),
             doors: Vec::new(),
             centroids: Vec::new(),
+            boxes: Vec::new(),
             locator: Locator::default(),
             snap: 0.0,
         };
@@ -180,6 +183,12 @@ impl NavMesh {
             mesh.door_start.push(mesh.region_doors.len() as u32);
             let points: Vec<Point> = ring.iter().map(|&v| mesh.vertices[v as usize]).collect();
             mesh.centroids.push(centroid(&points));
+            mesh.boxes.push(points.iter().fold(
+                (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+                |(lo, hi), p| {
+                    (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
+                },
+            ));
         }
         let polygons: Vec<Vec<Point>> =
             (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
@@ -295,8 +304,14 @@ impl NavMesh {
     /// size, each candidate tested in O(its corners).
     #[must_use]
     pub fn region_at(&self, p: Point) -> Option<RegionId> {
-        let candidates = self.locator.candidates(p);
-        if let Some(&r) = candidates.iter().find(|&&r| convex_contains(self.polygon(RegionId(r)), p)) {
+        let (candidates, surely) = self.locator.candidates(p);
+        if surely {
+            return Some(RegionId(candidates[0]));
+        }
+        if let Some(&r) = candidates.iter().find(|&&r| {
+            let ring = &self.ring[self.start[r as usize] as usize..self.start[r as usize + 1] as usize];
+            ring_contains(&self.vertices, ring, self.boxes[r as usize], p)
+        }) {
             return Some(RegionId(r));
         }
         candidates
@@ -314,6 +329,7 @@ impl NavMesh {
             + (self.start.len() + self.ring.len() + self.door_start.len() + self.region_doors.len()) * 4
             + self.doors.len() * size_of::<Door>()
             + self.centroids.len() * size_of::<Point>()
+            + self.boxes.len() * size_of::<(Point, Point)>()
             + self.locator.memory_bytes()
     }
 }

@@ -1,0 +1,818 @@
+//! signposts-rooms beside polyanya on Moving AI maps: mesh size, build time and memory, the
+//! time of a point-to-point query (signposts' `next_waypoint_with` and `path_with`, polyanya's
+//! optimal any-angle `Mesh::path`), path lengths against polyanya's, the article's walks
+//! through region centres and door midpoints against the funnel path, and every signposts
+//! path checked against the grid.
+//!
+//! `cargo run --release -p signposts-bench --bin rooms [-- [--queries N] [--rounds N] [--one-way] MAP.map ...]`
+//! (default: arena, den312d, lak303d, brc202d and AR0602SR of ../shared/maps, 2,000 queries,
+//! the fastest of 5 rounds; `--one-way`: polyanya's dead-end pruning on, which its authors
+//! only set on meshes imported from recast)
+//!
+//! Both sides get the same walkable area: the union of the open cells' closed squares.
+//! signposts builds its mesh from the grid; polyanya gets its own triangulation of the same
+//! area, merged and baked as its authors do, from rings traced here per 4-connected component
+//! of open cells (polyanya never crosses a point where two open cells touch only at a corner,
+//! so a component split there loses nothing for it).
+
+use std::path::PathBuf;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use glam::Vec2;
+use polyanya::{Layer, Mesh, Triangulation};
+use signposts::generate::SplitMix64;
+use signposts::grid::{Cell, Grid, parse_map};
+use signposts_rooms::{NavMesh, Path, Point, RegionId, Rooms, Scratch};
+
+/// The maps of the default run, in `../shared/maps`.
+const DEFAULT_MAPS: [&str; 5] = ["arena", "den312d", "lak303d", "brc202d", "AR0602SR"];
+
+/// Relative tolerance on path lengths (polyanya's lengths are `f32` sums).
+const TOLERANCE: f64 = 1e-3;
+
+fn maps_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+}
+
+/// Whether cell `(x, y)` is inside the map and open.
+fn is_open(grid: &Grid, x: i64, y: i64) -> bool {
+    let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y)) else { return false };
+    x < grid.width() && y < grid.height() && grid.is_passable(Cell::new(x, y))
+}
+
+/// The row-major index of cell `(x, y)` of a map `w` cells wide.
+fn index(w: i64, x: i64, y: i64) -> usize {
+    usize::try_from(y * w + x).expect("a cell of the map")
+}
+
+/// The 4-connected components of the open cells: a label per cell (`u32::MAX` for blocked
+/// cells, row-major) and how many there are.
+fn four_components(grid: &Grid) -> (Vec<u32>, u32) {
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    let mut labels = vec![u32::MAX; index(w, 0, h)];
+    let mut count = 0;
+    let mut stack = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            if !is_open(grid, x, y) || labels[index(w, x, y)] != u32::MAX {
+                continue;
+            }
+            labels[index(w, x, y)] = count;
+            stack.push((x, y));
+            while let Some((cx, cy)) = stack.pop() {
+                for (dx, dy) in STEP {
+                    let (nx, ny) = (cx + dx, cy + dy);
+                    if is_open(grid, nx, ny) && labels[index(w, nx, ny)] == u32::MAX {
+                        labels[index(w, nx, ny)] = count;
+                        stack.push((nx, ny));
+                    }
+                }
+            }
+            count += 1;
+        }
+    }
+    (labels, count)
+}
+
+/// The components of the closed walkable area: open cells joined across edges and corners (a
+/// corner between two open cells is walkable whatever the other two cells are). A root per
+/// cell, row-major.
+fn closed_components(grid: &Grid) -> Vec<u32> {
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            parent[x as usize] = parent[parent[x as usize] as usize];
+            x = parent[x as usize];
+        }
+        x
+    }
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    let cells = u32::try_from(index(w, 0, h)).expect("a grid has at most u32::MAX cells");
+    let mut parent: Vec<u32> = (0..cells).collect();
+    for y in 0..h {
+        for x in 0..w {
+            if !is_open(grid, x, y) {
+                continue;
+            }
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if is_open(grid, nx, ny) {
+                    let here = root(&mut parent, index(w, x, y) as u32);
+                    let there = root(&mut parent, index(w, nx, ny) as u32);
+                    parent[here as usize] = there;
+                }
+            }
+        }
+    }
+    (0..cells).map(|i| root(&mut parent, i)).collect()
+}
+
+/// Unit steps of the wall edges, counter-clockwise with `y` up: east, north, west, south.
+const STEP: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+
+/// The rings of one 4-connected component of open cells, integer corners only.
+#[derive(Default)]
+struct ComponentRings {
+    outer: Vec<Vec2>,
+    holes: Vec<Vec<Vec2>>,
+}
+
+/// The wall edges of a grid: unit edges between an open cell and a blocked cell (or the map's
+/// edge), directed with the open cell on their left (`y` up), kept per start vertex as a mask
+/// of [`STEP`] directions.
+struct Walls<'a> {
+    labels: &'a [u32],
+    w: i64,
+    h: i64,
+    out: Vec<u8>,
+}
+
+impl Walls<'_> {
+    fn vertex(&self, (x, y): (i64, i64)) -> usize {
+        index(self.w + 1, x, y)
+    }
+
+    /// The 4-component of cell `(x, y)`, `u32::MAX` when blocked or off the map.
+    fn label(&self, x: i64, y: i64) -> u32 {
+        if x < 0 || y < 0 || x >= self.w || y >= self.h { u32::MAX } else { self.labels[index(self.w, x, y)] }
+    }
+
+    /// The component of the open cell on the left of the edge leaving `(x, y)` in direction `d`.
+    fn left(&self, (x, y): (i64, i64), d: usize) -> u32 {
+        match d {
+            0 => self.label(x, y),
+            1 => self.label(x - 1, y),
+            2 => self.label(x - 1, y - 1),
+            _ => self.label(x, y - 1),
+        }
+    }
+
+    /// Where to go from `at`, arrived in direction `d`, along the walls of `component`: turning
+    /// right first, hugging the blocked cell. Where two open cells of the component touch only
+    /// at `at` (a pinch), the ring goes round the blocked cell and so joins the two open cells
+    /// there: the other two edges at `at` belong to another ring (the two blocked cells there
+    /// cannot be joined without cutting the component), so every ring is simple and rings
+    /// touch only at pinches. At a pinch between two components only the edges of `component`
+    /// count, which turn left round its own cell.
+    fn next(&self, at: (i64, i64), d: usize, component: u32) -> usize {
+        let mask = self.out[self.vertex(at)];
+        [(d + 3) % 4, d, (d + 1) % 4]
+            .into_iter()
+            .find(|&e| mask & (1 << e) != 0 && self.left(at, e) == component)
+            .expect("a wall goes on from every wall corner")
+    }
+
+    /// The ring of wall edges that starts with the edge leaving `start` in direction `first`,
+    /// marking its edges in `used`: its corners (where the direction changes), counter-clockwise
+    /// around open cells.
+    fn walk(&self, used: &mut [u8], start: (i64, i64), first: usize) -> Vec<(i64, i64)> {
+        let component = self.left(start, first);
+        let (mut at, mut direction) = (start, first);
+        let mut corners = Vec::new();
+        loop {
+            let vertex = self.vertex(at);
+            assert_eq!(used[vertex] & (1 << direction), 0, "a wall edge walked twice at {at:?}");
+            used[vertex] |= 1 << direction;
+            at = (at.0 + STEP[direction].0, at.1 + STEP[direction].1);
+            let turn = self.next(at, direction, component);
+            if turn != direction {
+                corners.push(at);
+            }
+            if (at, turn) == (start, first) {
+                return corners;
+            }
+            direction = turn;
+        }
+    }
+}
+
+/// The outer ring and hole rings of every 4-connected component of open cells, with
+/// collinear vertices dropped.
+///
+/// # Panics
+/// If a component has other than one outer ring (a bug of the tracing).
+fn trace_rings(grid: &Grid, labels: &[u32], count: u32) -> Vec<ComponentRings> {
+    let (w, h) = (i64::from(grid.width()), i64::from(grid.height()));
+    let mut walls = Walls { labels, w, h, out: vec![0; index(w + 1, 0, h + 1)] };
+    for y in 0..h {
+        for x in 0..w {
+            if !is_open(grid, x, y) {
+                continue;
+            }
+            // (blocked neighbour, start of the side with this cell on its left, direction)
+            let sides = [
+                ((x, y - 1), (x, y), 0),
+                ((x + 1, y), (x + 1, y), 1),
+                ((x, y + 1), (x + 1, y + 1), 2),
+                ((x - 1, y), (x, y + 1), 3),
+            ];
+            for ((nx, ny), from, direction) in sides {
+                if !is_open(grid, nx, ny) {
+                    let vertex = walls.vertex(from);
+                    walls.out[vertex] |= 1 << direction;
+                }
+            }
+        }
+    }
+    let mut used = vec![0u8; walls.out.len()];
+    let mut rings: Vec<ComponentRings> = (0..count).map(|_| ComponentRings::default()).collect();
+    for y in 0..=h {
+        for x in 0..=w {
+            for direction in 0..4 {
+                let vertex = walls.vertex((x, y));
+                if walls.out[vertex] & !used[vertex] & (1 << direction) == 0 {
+                    continue;
+                }
+                let component = walls.left((x, y), direction);
+                let corners = walls.walk(&mut used, (x, y), direction);
+                let area2: i64 = (0..corners.len())
+                    .map(|i| {
+                        let (p, q) = (corners[i], corners[(i + 1) % corners.len()]);
+                        p.0 * q.1 - q.0 * p.1
+                    })
+                    .sum();
+                let ring: Vec<Vec2> =
+                    corners.iter().map(|&(cx, cy)| Vec2::new(cx as f32, cy as f32)).collect();
+                let rings = &mut rings[component as usize];
+                if area2 > 0 {
+                    assert!(rings.outer.is_empty(), "component {component} has two outer rings");
+                    rings.outer = ring;
+                } else {
+                    rings.holes.push(ring);
+                }
+            }
+        }
+    }
+    assert!(rings.iter().all(|r| !r.outer.is_empty()), "a component without an outer ring");
+    rings
+}
+
+/// polyanya's mesh of the components: one triangulation per component (its outer ring, its
+/// holes as obstacles), concatenated into one layer, merged, baked; exact point location.
+/// With `one_way`, dead-end polygons are marked for polyanya's pruning (not the authors'
+/// pipeline for triangulations: its rule assumes every vertex of two polygons is on a wall).
+#[expect(
+    clippy::field_reassign_with_default,
+    reason = "polyanya's Mesh has a private field under its `stats` feature: no struct literal"
+)]
+fn polyanya_mesh(components: &[ComponentRings], one_way: bool) -> Mesh {
+    let mut layer = Layer::default();
+    for c in components {
+        let mut t = Triangulation::from_outer_edges(&c.outer);
+        t.add_obstacles(c.holes.iter().map(|h| h.iter().copied()));
+        let part = t.as_layer();
+        let v_off = u32::try_from(layer.vertices.len()).expect("fits");
+        let p_off = u32::try_from(layer.polygons.len()).expect("fits");
+        layer.polygons.extend(part.polygons.into_iter().map(|mut p| {
+            p.vertices.iter_mut().for_each(|v| *v += v_off);
+            p
+        }));
+        layer.vertices.extend(part.vertices.into_iter().map(|mut v| {
+            v.polygons.iter_mut().filter(|p| **p != u32::MAX).for_each(|p| *p += p_off);
+            v
+        }));
+    }
+    let mut mesh = Mesh::default();
+    mesh.layers = vec![layer];
+    while mesh.merge_polygons() {}
+    if one_way {
+        mesh.update_is_one_way();
+    }
+    mesh.bake();
+    mesh.set_search_delta(0.0).set_search_steps(1);
+    mesh
+}
+
+/// The bytes of polyanya's public mesh data (vertices with their polygon lists, polygons with
+/// their vertex lists) and its island table; its R-tree is private and not counted.
+fn polyanya_bytes(mesh: &Mesh) -> usize {
+    mesh.layers
+        .iter()
+        .map(|l| {
+            let vertices: usize =
+                l.vertices.iter().map(|v| size_of::<polyanya::Vertex>() + v.polygons.capacity() * 4).sum();
+            let polygons: usize =
+                l.polygons.iter().map(|p| size_of::<polyanya::Polygon>() + p.vertices.capacity() * 4).sum();
+            vertices + polygons + l.polygons.len() * size_of::<usize>()
+        })
+        .sum()
+}
+
+/// Whether the closed segment `p q` stays in the closed walkable area: inside the map, and
+/// through the open interior of no blocked cell (walls and pinch corners are walkable). The
+/// cells looked at are those of the columns the segment spans, a row either side of its
+/// extent in each.
+fn segment_is_walkable(grid: &Grid, p: Point, q: Point) -> bool {
+    let (w, h) = (f64::from(grid.width()), f64::from(grid.height()));
+    let inside = |a: Point| a.x >= 0.0 && a.y >= 0.0 && a.x <= w && a.y <= h;
+    if !inside(p) || !inside(q) {
+        return false;
+    }
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    let x_first = (p.x.min(q.x).floor() as i64).min(i64::from(grid.width()) - 1);
+    let x_last = (p.x.max(q.x).ceil() as i64 - 1).max(x_first);
+    for cx in x_first..=x_last {
+        let (y_lo, y_hi) = if dx == 0.0 {
+            (p.y.min(q.y), p.y.max(q.y))
+        } else {
+            let (t0, t1) = ((cx as f64 - p.x) / dx, (cx as f64 + 1.0 - p.x) / dx);
+            let (t0, t1) = (t0.min(t1).clamp(0.0, 1.0), t0.max(t1).clamp(0.0, 1.0));
+            let (ya, yb) = (p.y + t0 * dy, p.y + t1 * dy);
+            (ya.min(yb), ya.max(yb))
+        };
+        for cy in y_lo.floor() as i64 - 1..=y_hi.ceil() as i64 {
+            let inside_map =
+                cy >= 0 && cy < i64::from(grid.height()) && cx >= 0 && cx < i64::from(grid.width());
+            if inside_map && !is_open(grid, cx, cy) && crosses_open_square(p, q, cx as f64, cy as f64) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether the segment meets the open square `(x, x + 1) × (y, y + 1)` (Liang–Barsky with
+/// strict bounds).
+fn crosses_open_square(p: Point, q: Point, left: f64, bottom: f64) -> bool {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for (delta, start, min) in [(q.x - p.x, p.x, left), (q.y - p.y, p.y, bottom)] {
+        let max = min + 1.0;
+        if delta == 0.0 {
+            if start <= min || start >= max {
+                return false;
+            }
+        } else {
+            let (at_min, at_max) = ((min - start) / delta, (max - start) / delta);
+            lo = lo.max(at_min.min(at_max));
+            hi = hi.min(at_min.max(at_max));
+        }
+    }
+    lo < hi
+}
+
+/// A polyline's length.
+fn polyline_length(points: &[Point]) -> f64 {
+    points.windows(2).map(|w| w[0].distance(w[1])).sum()
+}
+
+/// The article's two walks from `s` to `t` along the oracle's corridor of regions: through
+/// each door's midpoint and the centroid of every region between two doors ("centre to edge
+/// midpoint to centre"), and through the door midpoints only ("edge midpoint to edge
+/// midpoint"). Their lengths.
+fn article_walks(rooms: &Rooms, s: Point, t: Point) -> (f64, f64) {
+    let mesh = rooms.mesh();
+    let (from, to) = (mesh.region_at(s).expect("s is walkable"), mesh.region_at(t).expect("t is walkable"));
+    let regions = rooms.region_path(from, to).expect("connected");
+    // The corridor's doors are not public: the door between two neighbours is found again
+    // among the first one's doors (two convex regions share at most one door).
+    let door_between = |region: RegionId, next: RegionId| {
+        let door = mesh
+            .doors_of(region)
+            .iter()
+            .find(|&&door| mesh.door(door).other(region) == next)
+            .expect("neighbours share a door");
+        mesh.door(*door).midpoint()
+    };
+    let mut centres = vec![s];
+    let mut midpoints = vec![s];
+    for (i, pair) in regions.windows(2).enumerate() {
+        if i > 0 {
+            centres.push(mesh.centroid(pair[0]));
+        }
+        let midpoint = door_between(pair[0], pair[1]);
+        centres.push(midpoint);
+        midpoints.push(midpoint);
+    }
+    centres.push(t);
+    midpoints.push(t);
+    (polyline_length(&centres), polyline_length(&midpoints))
+}
+
+/// Random pairs of distinct open cell centres in the same component of the closed walkable
+/// area, `count` of them; every pair drawn (connected or not) is checked against
+/// `rooms.path`, which must agree with `components`.
+fn queries(grid: &Grid, rooms: &Rooms, components: &[u32], count: usize, seed: u64) -> Vec<(Point, Point)> {
+    let w = grid.width();
+    let open: Vec<(u32, u32)> = (0..grid.height())
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(Cell::new(x, y)))
+        .collect();
+    let centre = |(x, y): (u32, u32)| Point::new(f64::from(x) + 0.5, f64::from(y) + 0.5);
+    let mut rng = SplitMix64::new(seed);
+    let (mut out, mut drawn, mut apart) = (Vec::with_capacity(count), 0usize, 0usize);
+    while out.len() < count {
+        drawn += 1;
+        assert!(drawn <= 100 * count + 1000, "too few connected pairs");
+        let from = open[rng.below(open.len() as u64) as usize];
+        let to = open[rng.below(open.len() as u64) as usize];
+        if from == to {
+            continue;
+        }
+        let component = |(x, y): (u32, u32)| components[(y * w + x) as usize];
+        let connected = component(from) == component(to);
+        let (s, t) = (centre(from), centre(to));
+        assert_eq!(rooms.path(s, t).is_some(), connected, "{s} -> {t}: signposts and union-find disagree");
+        if connected {
+            out.push((s, t));
+        } else {
+            apart += 1;
+        }
+    }
+    eprintln!("  {drawn} pairs drawn, {apart} in different components (signposts agreed on every one)");
+    out
+}
+
+/// The fastest of `rounds` passes over `queries`, in µs per query.
+fn fastest<T>(rounds: usize, queries: &[(Point, Point)], mut query: impl FnMut(Point, Point) -> T) -> f64 {
+    (0..rounds)
+        .map(|_| {
+            let start = Instant::now();
+            for &(s, t) in queries {
+                std::hint::black_box(query(std::hint::black_box(s), std::hint::black_box(t)));
+            }
+            start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Today's date (UTC), `YYYY-MM-DD`.
+fn today() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    // Howard Hinnant's civil_from_days.
+    let z = i64::try_from(secs / 86_400).unwrap_or(0) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+fn cpu() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines().find_map(|l| Some(l.strip_prefix("model name")?.split_once(':')?.1.trim().to_string()))
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+/// Cell centres where polyanya's `point_in_mesh` disagrees with the grid's openness.
+fn polyanya_cover_errors(grid: &Grid, pa: &Mesh) -> usize {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let centre = Vec2::new(x as f32 + 0.5, y as f32 + 0.5);
+            pa.point_in_mesh(centre) != grid.is_passable(Cell::new(x, y))
+        })
+        .count()
+}
+
+/// The checks and lengths of one map's answers.
+struct Answers {
+    /// polyanya found no path: start and goal in different 4-components (joined only at a
+    /// pinch, which polyanya never crosses).
+    none_pinch: usize,
+    /// polyanya found no path in the same 4-component (its expansion cap, `10 × polygons`).
+    none_cap: usize,
+    /// signposts' path shorter than polyanya's by more than the tolerance: through a pinch.
+    shorter: usize,
+    /// The rest, compared.
+    compared: usize,
+    mean_ratio: f64,
+    max_ratio: f64,
+    /// Compared queries within the tolerance of polyanya's length.
+    within: usize,
+    /// Mean ratio of the article's centre–midpoint walk to the funnel path.
+    centres_ratio: f64,
+    /// Mean ratio of the article's midpoint–midpoint walk to the funnel path.
+    midpoints_ratio: f64,
+    /// signposts paths with a segment outside the walkable area.
+    invalid: usize,
+    /// `next_waypoint_with` answers other than the path's first corner.
+    waypoint_mismatch: usize,
+}
+
+/// Every query answered once by both sides: signposts' paths checked against the grid and its
+/// first waypoints against its paths, lengths compared with polyanya's and the article's walks.
+fn check_answers(
+    grid: &Grid,
+    rooms: &Rooms,
+    pa: &Mesh,
+    labels: &[u32],
+    queries: &[(Point, Point)],
+) -> Answers {
+    let (mut scratch, mut sp_path) = (Scratch::default(), Path::default());
+    let (mut invalid, mut waypoint_mismatch, mut shorter, mut none_pinch, mut none_cap) = (0, 0, 0, 0, 0);
+    let mut ratios = Vec::new();
+    let (mut centres_sum, mut midpoints_sum) = (0.0, 0.0);
+    let width = i64::from(grid.width());
+    let four_of = |p: Point| labels[index(width, p.x.floor() as i64, p.y.floor() as i64)];
+    for &(s, t) in queries {
+        assert!(rooms.path_with(s, t, &mut scratch, &mut sp_path), "{s} -> {t}: connected");
+        let points = sp_path.points();
+        assert!(points.first() == Some(&s) && points.last() == Some(&t), "{s} -> {t}: ends");
+        if points.windows(2).any(|seg| !segment_is_walkable(grid, seg[0], seg[1])) {
+            invalid += 1;
+        }
+        if rooms.next_waypoint_with(s, t, &mut scratch) != points.get(1).copied() {
+            waypoint_mismatch += 1;
+        }
+        let ours = sp_path.length();
+        let (centres, midpoints) = article_walks(rooms, s, t);
+        centres_sum += centres / ours;
+        midpoints_sum += midpoints / ours;
+        match pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32)) {
+            None if four_of(s) != four_of(t) => none_pinch += 1,
+            None => none_cap += 1,
+            Some(theirs) => {
+                let theirs = f64::from(theirs.length);
+                if ours < theirs * (1.0 - TOLERANCE) {
+                    shorter += 1;
+                } else {
+                    ratios.push(ours / theirs);
+                }
+            }
+        }
+    }
+    let queries = queries.len() as f64;
+    let compared = ratios.len();
+    Answers {
+        none_pinch,
+        none_cap,
+        shorter,
+        compared,
+        mean_ratio: ratios.iter().sum::<f64>() / compared.max(1) as f64,
+        max_ratio: ratios.iter().copied().fold(f64::NAN, f64::max),
+        within: ratios.iter().filter(|&&r| r <= 1.0 + TOLERANCE).count(),
+        centres_ratio: centres_sum / queries,
+        midpoints_ratio: midpoints_sum / queries,
+        invalid,
+        waypoint_mismatch,
+    }
+}
+
+/// One map's measurements, for the two tables.
+struct Row {
+    name: String,
+    open: usize,
+    regions: usize,
+    doors: usize,
+    polygons: usize,
+    build_sp: f64,
+    build_pa: f64,
+    memory_sp: usize,
+    memory_pa: usize,
+    queries: usize,
+    waypoint_us: f64,
+    path_us: f64,
+    polyanya_us: f64,
+    answers: Answers,
+}
+
+/// Builds both meshes of one map, runs the queries, checks and times them.
+fn measure(path: &std::path::Path, options: &Options) -> Row {
+    let Options { count, rounds, one_way } = *options;
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
+    eprintln!("{name}: {}×{}, {} open cells", grid.width(), grid.height(), grid.passable_len());
+
+    let start = Instant::now();
+    let mesh = NavMesh::from_grid(&grid).expect("walkable");
+    let mesh_s = start.elapsed().as_secs_f64();
+    let rooms = Rooms::build(&mesh).expect("the oracle fits");
+    let build_sp = start.elapsed().as_secs_f64();
+    eprintln!(
+        "  signposts: {} regions, {} doors; mesh {:.1} ms, oracle {:.1} ms",
+        mesh.regions_len(),
+        mesh.doors_len(),
+        mesh_s * 1e3,
+        (build_sp - mesh_s) * 1e3
+    );
+
+    let start = Instant::now();
+    let (labels, four) = four_components(&grid);
+    let rings = trace_rings(&grid, &labels, four);
+    let traced = start.elapsed().as_secs_f64();
+    let pa = polyanya_mesh(&rings, one_way);
+    let build_pa = start.elapsed().as_secs_f64();
+    let polygons: usize = pa.layers.iter().map(|l| l.polygons.len()).sum();
+    let holes: usize = rings.iter().map(|r| r.holes.len()).sum();
+    eprintln!(
+        "  polyanya: {four} components, {holes} holes, {polygons} polygons; rings {:.1} ms, triangulation + merge + bake {:.1} ms",
+        traced * 1e3,
+        (build_pa - traced) * 1e3
+    );
+
+    let wrong = polyanya_cover_errors(&grid, &pa);
+    assert_eq!(wrong, 0, "{name}: polyanya's point_in_mesh disagrees with the grid at {wrong} cell centres");
+
+    let components = closed_components(&grid);
+    let queries = queries(&grid, &rooms, &components, count, 17);
+
+    let answers = check_answers(&grid, &rooms, &pa, &labels, &queries);
+    eprintln!(
+        "  lengths: polyanya None {} (apart at a pinch) + {} (same 4-component); {} shorter through a pinch; {} invalid",
+        answers.none_pinch, answers.none_cap, answers.shorter, answers.invalid
+    );
+
+    let (mut scratch, mut sp_path) = (Scratch::default(), Path::default());
+    eprintln!("  timing {rounds} rounds of {} queries", queries.len());
+    let waypoint_us = fastest(rounds, &queries, |s, t| rooms.next_waypoint_with(s, t, &mut scratch));
+    let path_us = fastest(rounds, &queries, |s, t| {
+        rooms.path_with(s, t, &mut scratch, &mut sp_path);
+        sp_path.points().len()
+    });
+    let polyanya_us = fastest(rounds, &queries, |s, t| {
+        pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32))
+    });
+    eprintln!("  next_waypoint {waypoint_us:.2} µs, path_with {path_us:.2} µs, polyanya {polyanya_us:.2} µs");
+
+    Row {
+        name,
+        open: grid.passable_len(),
+        regions: mesh.regions_len(),
+        doors: mesh.doors_len(),
+        polygons,
+        build_sp,
+        build_pa,
+        memory_sp: rooms.memory_bytes(),
+        memory_pa: polyanya_bytes(&pa),
+        queries: queries.len(),
+        waypoint_us,
+        path_us,
+        polyanya_us,
+        answers,
+    }
+}
+
+/// The command line's settings.
+struct Options {
+    /// Queries a map.
+    count: usize,
+    /// Timed passes over the queries; the fastest counts.
+    rounds: usize,
+    /// Mark polyanya's dead-end polygons (`--one-way`).
+    one_way: bool,
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("{problem}\nusage: rooms [--queries N] [--rounds N] [--one-way] [MAP.map ...]");
+    std::process::exit(2);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut options = Options { count: 2000, rounds: 5, one_way: false };
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            flag @ ("--queries" | "--rounds") => {
+                let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok()).filter(|&v| v > 0);
+                let Some(value) = value else { usage(&format!("{flag} needs a positive number")) };
+                if flag == "--queries" {
+                    options.count = value;
+                } else {
+                    options.rounds = value;
+                }
+                i += 1;
+            }
+            "--one-way" => options.one_way = true,
+            other if other.starts_with("--") => usage(&format!("unknown option {other}")),
+            map => paths.push(PathBuf::from(map)),
+        }
+        i += 1;
+    }
+    if paths.is_empty() {
+        paths = DEFAULT_MAPS.iter().map(|m| maps_dir().join(format!("{m}.map"))).collect();
+    }
+    let rows: Vec<Row> = paths.iter().map(|p| measure(p, &options)).collect();
+
+    let command = std::iter::once("cargo run --release -p signposts-bench --bin rooms".to_string())
+        .chain((!args.is_empty()).then(|| format!("-- {}", args.join(" "))))
+        .collect::<Vec<_>>()
+        .join(" ");
+    println!("```sh\n{command}\n```\n");
+    println!(
+        "On {}, {} ({} queries a map, seed 17, fastest of {} rounds; polyanya 0.18.0{}).\n",
+        today(),
+        cpu(),
+        options.count,
+        options.rounds,
+        if options.one_way { " with its dead-end pruning" } else { ", merged and baked" }
+    );
+    println!(
+        "| map | open cells | regions (doors) / polygons | build sp / pa | memory sp / pa | next_waypoint | path_with | polyanya path | pa / path_with | pa / next_waypoint |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let kib = |b: usize| b as f64 / 1024.0;
+    for r in &rows {
+        println!(
+            "| {} | {} | {} ({}) / {} | {:.1} / {:.1} ms | {:.0} / ≥ {:.0} KiB | {:.2} µs | {:.2} µs | {:.2} µs | **{:.1}×** | **{:.0}×** |",
+            r.name,
+            r.open,
+            r.regions,
+            r.doors,
+            r.polygons,
+            r.build_sp * 1e3,
+            r.build_pa * 1e3,
+            kib(r.memory_sp),
+            kib(r.memory_pa),
+            r.waypoint_us,
+            r.path_us,
+            r.polyanya_us,
+            r.polyanya_us / r.path_us,
+            r.polyanya_us / r.waypoint_us,
+        );
+    }
+    println!();
+    println!(
+        "| map | queries | polyanya None (apart at a pinch / same 4-component) | sp shorter, through a pinch | compared | length sp / pa, mean | max | within 0.1% | centre–midpoint–centre walk / funnel | midpoint–midpoint walk / funnel | invalid sp paths | next_waypoint ≠ path's first corner |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in &rows {
+        let a = &r.answers;
+        println!(
+            "| {} | {} | {} / {} | {} | {} | {:.4} | {:.3} | {:.1}% | {:.3} | {:.3} | {} | {} |",
+            r.name,
+            r.queries,
+            a.none_pinch,
+            a.none_cap,
+            a.shorter,
+            a.compared,
+            a.mean_ratio,
+            a.max_ratio,
+            100.0 * a.within as f64 / a.compared.max(1) as f64,
+            a.centres_ratio,
+            a.midpoints_ratio,
+            a.invalid,
+            a.waypoint_mismatch,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// polyanya's mesh of the grid's rings, and how many cell centres it gets wrong.
+    fn cover_errors(grid: &Grid) -> (Mesh, usize) {
+        let (labels, count) = four_components(grid);
+        let mesh = polyanya_mesh(&trace_rings(grid, &labels, count), false);
+        let wrong = polyanya_cover_errors(grid, &mesh);
+        (mesh, wrong)
+    }
+
+    #[test]
+    fn rings_cover_the_open_cells_through_pinches_and_nested_islands() {
+        let grid = |picture: &str| Grid::from_ascii(picture).expect("a grid");
+        let at = Vec2::new;
+        // A pinch inside one 4-component, between two holes: polyanya goes round it.
+        let (mesh, wrong) = cover_errors(&grid(".....\n.#...\n..#..\n....."));
+        assert_eq!(wrong, 0);
+        assert!(mesh.path(at(1.5, 2.5), at(2.5, 1.5)).unwrap().length > 2.0f32.sqrt() + 0.1);
+        // A pinch between two 4-components: polyanya cannot cross it.
+        let (mesh, wrong) = cover_errors(&grid("..#\n..#\n##."));
+        assert_eq!(wrong, 0);
+        assert!(mesh.path(at(0.5, 0.5), at(2.5, 2.5)).is_none());
+        // An island with a hole, inside a hole of the outer component.
+        let (mesh, wrong) =
+            cover_errors(&grid(".......\n.#####.\n.#...#.\n.#.#.#.\n.#...#.\n.#####.\n......."));
+        assert_eq!(wrong, 0);
+        assert!(mesh.path(at(2.5, 2.5), at(0.5, 0.5)).is_none());
+        assert!(mesh.path(at(2.5, 2.5), at(4.5, 4.5)).is_some());
+    }
+
+    #[test]
+    fn segments_are_checked_against_the_blocked_cells_open_interiors() {
+        let grid = Grid::from_ascii("...\n.#.\n..#").expect("a grid");
+        let ok = |a: (f64, f64), b: (f64, f64)| segment_is_walkable(&grid, Point::from(a), Point::from(b));
+        assert!(ok((0.5, 0.5), (2.5, 0.5)));
+        assert!(ok((1.0, 0.5), (1.0, 2.5)), "along a wall");
+        assert!(ok((0.5, 0.5), (1.0, 1.0)), "to a blocked cell's corner");
+        assert!(ok((1.5, 2.5), (2.5, 1.5)), "through a pinch corner");
+        assert!(!ok((0.5, 0.5), (2.5, 2.5)), "through the blocked cells");
+        assert!(!ok((0.5, 1.5), (2.5, 1.5)), "through a blocked cell");
+        assert!(!ok((0.5, 0.5), (1.01, 1.5)), "clips a blocked cell's corner");
+        assert!(!ok((0.5, 0.5), (3.5, 0.5)), "off the map");
+        assert!(!ok((1.5, 1.5), (1.5, 1.5)), "a point inside a blocked cell");
+    }
+
+    #[test]
+    fn rings_cover_the_open_cells_of_the_shared_maps() {
+        let Ok(dir) = std::fs::read_dir(maps_dir()) else { return };
+        let mut maps: Vec<PathBuf> = dir
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "map"))
+            .collect();
+        maps.sort();
+        for path in maps {
+            let grid = parse_map(&std::fs::read(&path).expect("readable")).expect("a valid map");
+            let (_, wrong) = cover_errors(&grid);
+            assert_eq!(wrong, 0, "{}", path.display());
+        }
+    }
+}
