@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn the_inline_filter_agrees_with_the_exact_predicate() {
         let mut rng = signposts::generate::SplitMix64::new(5);
-        let mut coordinate = |rng: &mut signposts::generate::SplitMix64| match rng.below(3) {
+        let coordinate = |rng: &mut signposts::generate::SplitMix64| match rng.below(3) {
             0 => rng.below(8) as f64,
             1 => rng.below(8) as f64 + 0.1 * rng.below(3) as f64,
             _ => f64::from_bits(rng.below(u64::MAX)).clamp(-1e6, 1e6),
