@@ -11,6 +11,8 @@ pub enum Ring {
     Boundary,
     /// The obstacle with this index, in the order they were added.
     Obstacle(usize),
+    /// The given region with this index ([`NavMesh::from_regions`](crate::NavMesh::from_regions)).
+    Region(usize),
 }
 
 impl fmt::Display for Ring {
@@ -18,6 +20,7 @@ impl fmt::Display for Ring {
         match self {
             Ring::Boundary => f.write_str("the boundary"),
             Ring::Obstacle(i) => write!(f, "obstacle {i}"),
+            Ring::Region(i) => write!(f, "region {i}"),
         }
     }
 }
@@ -67,6 +70,34 @@ pub enum Error {
     BadRadius {
         /// The radius given.
         radius: f64,
+    },
+    /// A given region has a reflex corner.
+    ///
+    /// Fix: split it into convex regions.
+    NotConvex {
+        /// The region.
+        region: usize,
+        /// The corner, by its index in the region's ring (counter-clockwise).
+        vertex: usize,
+    },
+    /// Two given regions overlap (or list the same edge the same way).
+    Overlapping {
+        /// One region.
+        region: usize,
+        /// The other.
+        other: usize,
+    },
+    /// A given region's edge runs along part of another's without sharing both its vertices (a
+    /// T-junction), so no door can be made of it.
+    ///
+    /// Fix: split the longer edge at the other region's vertex.
+    UnmatchedEdge {
+        /// The region.
+        region: usize,
+        /// Its edge (from corner `edge` to the next, counter-clockwise).
+        edge: usize,
+        /// The other region.
+        other: usize,
     },
     /// The mesh has no boundary (the builder was given none).
     ///
@@ -125,6 +156,14 @@ impl fmt::Display for Error {
             }
             Error::ObstacleOutside { obstacle } => write!(f, "obstacle {obstacle} lies outside the boundary"),
             Error::BadRadius { radius } => write!(f, "agent radius {radius} is negative or not finite"),
+            Error::NotConvex { region, vertex } => {
+                write!(f, "region {region} is not convex at its corner {vertex}")
+            }
+            Error::Overlapping { region, other } => write!(f, "regions {region} and {other} overlap"),
+            Error::UnmatchedEdge { region, edge, other } => write!(
+                f,
+                "region {region}'s edge {edge} runs along region {other} without sharing both its vertices: split it there"
+            ),
             Error::NoBoundary => f.write_str("no boundary was given"),
             Error::NothingWalkable => f.write_str("nothing is walkable"),
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),

@@ -16,6 +16,7 @@ mod oracle;
 mod outline;
 mod path;
 mod radius;
+mod regions_input;
 mod rooms;
 mod triangulate;
 

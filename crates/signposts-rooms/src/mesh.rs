@@ -203,6 +203,22 @@ impl NavMesh {
         mesh
     }
 
+    /// The vertices that regions' corners index ([`NavMesh::region_vertices`]).
+    #[must_use]
+    pub fn vertices(&self) -> &[Point] {
+        &self.vertices
+    }
+
+    /// Region `r`'s corners as indices into [`NavMesh::vertices`], counter-clockwise with `y`
+    /// up: with `vertices`, what [`NavMesh::from_regions`] takes back.
+    ///
+    /// # Panics
+    /// If `r` is out of range.
+    #[must_use]
+    pub fn region_vertices(&self, r: RegionId) -> &[u32] {
+        &self.ring[self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize]
+    }
+
     /// Number of regions.
     #[inline]
     #[must_use]

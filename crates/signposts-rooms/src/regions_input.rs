@@ -1,0 +1,167 @@
+//! Input adapter: convex regions given directly (as exported from a level editor), validated
+//! and joined into doors where they share edges.
+
+use crate::Point;
+use crate::error::{Error, Ring};
+use crate::geom::orient;
+use crate::merge::Regions;
+use crate::mesh::NavMesh;
+use crate::triangulate::NONE;
+
+impl NavMesh {
+    /// A mesh of convex regions given directly: `vertices`, and each region as indices into
+    /// them, in either orientation. Regions that share an edge (the same two vertices) are
+    /// joined by a door; regions that touch at a single vertex, by a point door.
+    ///
+    /// # Errors
+    /// Every region is checked, and the first problem is returned, naming the region and the
+    /// vertex or edge:
+    /// - [`Error::OutOfRange`]: a vertex index past `vertices`.
+    /// - [`Error::BadCoordinate`]: a vertex that is not finite.
+    /// - [`Error::Degenerate`]: fewer than three distinct vertices, or no area.
+    /// - [`Error::NotConvex`]: a reflex corner.
+    /// - [`Error::Overlapping`]: two regions whose interiors overlap.
+    /// - [`Error::UnmatchedEdge`]: two regions touching along part of an edge without sharing
+    ///   its two vertices (a T-junction: split the longer edge at the other's vertex).
+    ///
+    /// ```
+    /// use signposts_rooms::{Error, NavMesh, Point, Ring};
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!((mesh.regions_len(), mesh.doors_len()), (2, 1));
+    /// let reflex = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 2, 5]]);
+    /// assert!(matches!(reflex, Err(Error::NotConvex { region: 1, .. }) | Err(Error::Degenerate { ring: Ring::Region(1) })));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn from_regions(vertices: &[Point], regions: &[Vec<u32>]) -> Result<NavMesh, Error> {
+        let mut rings: Vec<Vec<u32>> = Vec::with_capacity(regions.len());
+        for (r, region) in regions.iter().enumerate() {
+            rings.push(checked_ring(vertices, r, region)?);
+        }
+        let boxes: Vec<(Point, Point)> = rings.iter().map(|ring| bounding_box(vertices, ring)).collect();
+        // Shared edges: `u → v` in one ring, `v → u` in another.
+        let mut edges: std::collections::HashMap<(u32, u32), u32> = std::collections::HashMap::new();
+        for (r, ring) in rings.iter().enumerate() {
+            for i in 0..ring.len() {
+                let edge = (ring[i], ring[(i + 1) % ring.len()]);
+                if let Some(&other) = edges.get(&edge) {
+                    return Err(Error::Overlapping { region: other as usize, other: r });
+                }
+                edges.insert(edge, r as u32);
+            }
+        }
+        let across: Vec<Vec<u32>> = rings
+            .iter()
+            .map(|ring| {
+                (0..ring.len())
+                    .map(|i| edges.get(&(ring[(i + 1) % ring.len()], ring[i])).copied().unwrap_or(NONE))
+                    .collect()
+            })
+            .collect();
+        for a in 0..rings.len() {
+            for b in a + 1..rings.len() {
+                if !boxes_meet(boxes[a], boxes[b]) {
+                    continue;
+                }
+                let (pa, pb) = (points(vertices, &rings[a]), points(vertices, &rings[b]));
+                if !separated(&pa, &pb) && !separated(&pb, &pa) {
+                    return Err(Error::Overlapping { region: a, other: b });
+                }
+                if let Some(edge) = partial_contact(&pa, &across[a], &pb, b as u32) {
+                    return Err(Error::UnmatchedEdge { region: a, edge, other: b });
+                }
+                if let Some(edge) = partial_contact(&pb, &across[b], &pa, a as u32) {
+                    return Err(Error::UnmatchedEdge { region: b, edge, other: a });
+                }
+            }
+        }
+        let areas = vec![0; rings.len()];
+        Ok(NavMesh::from_regions_parts(vertices.to_vec(), &Regions { rings, across, areas }))
+    }
+}
+
+/// The region's ring, counter-clockwise, after checking its vertices, area and convexity.
+fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>, Error> {
+    let ring = Ring::Region(r);
+    let mut out: Vec<u32> = Vec::with_capacity(region.len());
+    for (i, &v) in region.iter().enumerate() {
+        let Some(&point) = vertices.get(v as usize) else {
+            return Err(Error::OutOfRange { what: "vertex", id: v, len: vertices.len() });
+        };
+        if !point.is_finite()
+            || point.x.abs() > spade::MAX_ALLOWED_VALUE
+            || point.y.abs() > spade::MAX_ALLOWED_VALUE
+        {
+            return Err(Error::BadCoordinate { ring, vertex: i, point });
+        }
+        if out.last() != Some(&v) {
+            out.push(v);
+        }
+    }
+    while out.len() > 1 && out.first() == out.last() {
+        out.pop();
+    }
+    let pts = points(vertices, &out);
+    let area = crate::geom::signed_area2(&pts);
+    if out.len() < 3 || area == 0.0 {
+        return Err(Error::Degenerate { ring });
+    }
+    if area < 0.0 {
+        out.reverse();
+    }
+    let pts = points(vertices, &out);
+    let n = pts.len();
+    for i in 0..n {
+        if orient(pts[(i + n - 1) % n], pts[i], pts[(i + 1) % n]) < 0.0 {
+            return Err(Error::NotConvex { region: r, vertex: i });
+        }
+    }
+    Ok(out)
+}
+
+fn points(vertices: &[Point], ring: &[u32]) -> Vec<Point> {
+    ring.iter().map(|&v| vertices[v as usize]).collect()
+}
+
+fn bounding_box(vertices: &[Point], ring: &[u32]) -> (Point, Point) {
+    ring.iter().map(|&v| vertices[v as usize]).fold(
+        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
+    )
+}
+
+fn boxes_meet(a: (Point, Point), b: (Point, Point)) -> bool {
+    a.0.x <= b.1.x && b.0.x <= a.1.x && a.0.y <= b.1.y && b.0.y <= a.1.y
+}
+
+/// Whether an edge of convex counter-clockwise `a` has all of `b` on or right of its line:
+/// then their interiors are apart.
+fn separated(a: &[Point], b: &[Point]) -> bool {
+    (0..a.len()).any(|i| {
+        let (p, q) = (a[i], a[(i + 1) % a.len()]);
+        b.iter().all(|&x| orient(p, q, x) <= 0.0)
+    })
+}
+
+/// An edge of `a` not shared with region `b` (by `across`) that runs along an edge of `b` for a
+/// positive length.
+fn partial_contact(a: &[Point], across: &[u32], b: &[Point], b_id: u32) -> Option<usize> {
+    (0..a.len()).find(|&i| {
+        if across[i] == b_id {
+            return false;
+        }
+        let (p, q) = (a[i], a[(i + 1) % a.len()]);
+        (0..b.len()).any(|j| {
+            let (r, s) = (b[j], b[(j + 1) % b.len()]);
+            orient(p, q, r) == 0.0 && orient(p, q, s) == 0.0 && overlap_length(p, q, r, s) > 0.0
+        })
+    })
+}
+
+/// The length along `p q` of its overlap with the collinear segment `r s`.
+fn overlap_length(p: Point, q: Point, r: Point, s: Point) -> f64 {
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    let along = |x: Point| (x.x - p.x) * dx + (x.y - p.y) * dy;
+    let (lo, hi) = (along(r).min(along(s)), along(r).max(along(s)));
+    (hi.min(dx * dx + dy * dy) - lo.max(0.0)).max(0.0)
+}
