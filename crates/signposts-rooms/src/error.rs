@@ -137,6 +137,17 @@ pub enum Error {
         /// The cost given.
         cost: f64,
     },
+    /// A saved file is damaged, truncated, of another version, or does not describe valid
+    /// rooms: `what` says which.
+    Corrupt {
+        /// What is wrong.
+        what: String,
+    },
+    /// A file could not be read or written.
+    Io {
+        /// The file and the system's message.
+        what: String,
+    },
     /// The region oracle could not be built or repaired (its size over the limit, or the
     /// allocation failed): the core's error.
     Oracle(signposts::Error),
@@ -172,6 +183,8 @@ impl fmt::Display for Error {
             Error::BadAreaCost { area, cost } => {
                 write!(f, "area {area} costs {cost}: costs must be finite and positive")
             }
+            Error::Corrupt { what } => write!(f, "corrupt rooms file: {what}"),
+            Error::Io { what } => f.write_str(what),
             Error::Oracle(e) => write!(f, "region oracle: {e}"),
         }
     }

@@ -219,6 +219,24 @@ impl NavMesh {
         &self.ring[self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize]
     }
 
+    /// Region `r`'s neighbour across each edge of its ring (`NONE` for a wall).
+    pub(crate) fn across(&self, r: RegionId) -> Vec<u32> {
+        let ring = self.region_vertices(r);
+        (0..ring.len())
+            .map(|i| {
+                let (p, q) = (ring[i], ring[(i + 1) % ring.len()]);
+                self.doors_of(r)
+                    .iter()
+                    .map(|&d| self.door(d))
+                    .find(|d| {
+                        !d.is_point()
+                            && d.ends_from(r) == [self.vertices[q as usize], self.vertices[p as usize]]
+                    })
+                    .map_or(NONE, |d| d.other(r).0)
+            })
+            .collect()
+    }
+
     /// Number of regions.
     #[inline]
     #[must_use]

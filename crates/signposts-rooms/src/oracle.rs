@@ -94,7 +94,11 @@ impl Rooms {
         }
         for &(u, pu) in &ins {
             for &(v, pv) in &outs {
-                if u != v {
+                // No walk between the two ends of one link in one region: its jump is that
+                // arc (kept unique, so closing the link removes exactly the jump), and going
+                // on from the first end directly is never longer than walking to the second.
+                let same_link = matches!((u, v), (Node::LinkEnd(a, _), Node::LinkEnd(b, _)) if a == b);
+                if u != v && !same_link {
                     arcs.push((self.node_id(u), self.node_id(v), self.fixed(pu.distance(pv) * factor)));
                 }
             }
@@ -137,7 +141,7 @@ impl Rooms {
 
     /// The walk from region `a`'s node toward region `b`'s along the oracle's first moves.
     pub(crate) fn corridor(&self, a: RegionId, b: RegionId) -> Corridor<'_> {
-        Corridor { rooms: self, at: a.0, region: a, target: b.0 }
+        Corridor { rooms: self, at: a.0, region: a, target: b.0, steps_left: self.nodes_len() }
     }
 }
 
@@ -152,6 +156,9 @@ pub(crate) struct Corridor<'a> {
     /// The region the walk is in.
     region: RegionId,
     target: NodeId,
+    /// A shortest walk visits each node at most once: a table that leads round in circles (a
+    /// forged file) ends the walk instead of looping.
+    steps_left: usize,
 }
 
 impl Iterator for Corridor<'_> {
@@ -160,6 +167,7 @@ impl Iterator for Corridor<'_> {
     fn next(&mut self) -> Option<Step> {
         let rooms = self.rooms;
         while self.at != self.target {
+            self.steps_left = self.steps_left.checked_sub(1)?;
             let next = rooms.table.neighbor_to(self.at, self.target)?;
             let (u, v) = (rooms.node(self.at), rooms.node(next));
             self.at = next;

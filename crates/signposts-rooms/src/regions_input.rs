@@ -145,6 +145,7 @@ fn separated(a: &[Point], b: &[Point]) -> bool {
 
 /// An edge of `a` not shared with region `b` (by `across`) that runs along an edge of `b` for a
 /// positive length.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: p q r s")]
 fn partial_contact(a: &[Point], across: &[u32], b: &[Point], b_id: u32) -> Option<usize> {
     (0..a.len()).find(|&i| {
         if across[i] == b_id {

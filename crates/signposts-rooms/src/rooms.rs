@@ -112,6 +112,21 @@ impl RoomsBuilder<'_> {
     /// - [`Error::BadAreaCost`] for an area cost that is not finite and positive.
     /// - [`Error::Oracle`] when the table is over the memory limit or cannot be allocated.
     pub fn build(self) -> Result<Rooms, Error> {
+        let memory_limit = self.memory_limit;
+        let mut rooms = self.skeleton()?;
+        let mut builder = GraphBuilder::try_new(rooms.nodes_len())?;
+        if let Some(limit) = memory_limit {
+            builder.memory_limit(limit);
+        }
+        for (u, v, cost) in rooms.oracle_arcs() {
+            builder.connect_directed_weighted(u, v, cost);
+        }
+        rooms.table = builder.try_build()?;
+        Ok(rooms)
+    }
+
+    /// The rooms, every input checked, without their table (an empty one).
+    pub(crate) fn skeleton(self) -> Result<Rooms, Error> {
         let mesh = self.mesh;
         let states = self.states.unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
         if states.len() != mesh.doors_len() {
@@ -146,7 +161,7 @@ impl RoomsBuilder<'_> {
             links_in[b.0 as usize].push((LinkId(k as u32), 1));
             links.push(Link { ends: [from, to], regions: [a, b], cost, two_way });
         }
-        let mut rooms = Rooms {
+        Ok(Rooms {
             mesh: Arc::new(mesh.clone()),
             link_open: vec![true; links.len()],
             states,
@@ -155,16 +170,7 @@ impl RoomsBuilder<'_> {
             table: Graph::builder(0).build(),
             scale: fixed_point_scale(mesh),
             area_costs: self.area_costs,
-        };
-        let mut builder = GraphBuilder::try_new(rooms.nodes_len())?;
-        if let Some(limit) = self.memory_limit {
-            builder.memory_limit(limit);
-        }
-        for (u, v, cost) in rooms.oracle_arcs() {
-            builder.connect_directed_weighted(u, v, cost);
-        }
-        rooms.table = builder.try_build()?;
-        Ok(rooms)
+        })
     }
 }
 

@@ -764,8 +764,16 @@ impl GraphBuilder {
         GraphBuilder { adjacency, costs, model, memory_limit: None, reserve_degree: 0 }
     }
 
-    /// The [`Graph::fingerprint`] the built graph will have.
-    pub(crate) fn fingerprint(&self) -> u64 {
+    /// The [`Graph::fingerprint`] the built graph will have: for checking that a saved table
+    /// belongs to a graph rebuilt from its description (the rooms layer's loader does).
+    ///
+    /// ```
+    /// let mut builder = signposts::Graph::builder(3);
+    /// builder.connect(0, 1).connect_weighted(1, 2, 4);
+    /// assert_eq!(builder.fingerprint(), builder.build().fingerprint());
+    /// ```
+    #[must_use]
+    pub fn fingerprint(&self) -> u64 {
         crate::io::fingerprint(
             self.nodes_len(),
             self.adjacency.iter().map(|l| degree(l.len())),

@@ -91,6 +91,21 @@ impl Checksum {
     }
 }
 
+/// The checksum saved files end with, of `bytes`: for formats built on this one (the rooms
+/// layer's), so that every saved file of the project is checked the same way.
+///
+/// ```
+/// let a = signposts::io::checksum(b"signposts");
+/// assert_eq!(a, signposts::io::checksum(b"signposts"));
+/// assert_ne!(a, signposts::io::checksum(b"signpostz"));
+/// ```
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut sum = Checksum::new();
+    sum.update(bytes);
+    sum.finish()
+}
+
 /// Recomputes the checksum at the end of a saved file after its body was edited, so that tests
 /// can forge files that only the invariant checks can refuse. Does nothing to a slice shorter
 /// than a checksum.

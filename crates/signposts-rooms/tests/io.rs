@@ -1,0 +1,154 @@
+//! Saved rooms: they load back answering as they were saved, and damaged, truncated or forged
+//! files load as errors or as rooms that answer without a panic or a hang.
+
+mod common;
+
+use common::states_from;
+use proptest::prelude::*;
+use signposts::generate::SplitMix64;
+use signposts::grid::{Cell, Grid};
+use signposts::search::TileGrid;
+use signposts_rooms::{LinkId, NavMesh, Point, Rooms};
+
+fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
+    (3u32..10, 3u32..10, any::<u64>())
+        .prop_flat_map(|(w, h, seed)| {
+            (
+                Just(w),
+                Just(h),
+                Just(seed),
+                proptest::collection::vec(
+                    prop_oneof![1 => Just(0u8), 4 => Just(1u8), 1 => Just(2u8)],
+                    (w * h) as usize,
+                ),
+                proptest::collection::vec(any::<u8>(), 64),
+            )
+        })
+        .prop_filter_map("nothing walkable", |(w, h, seed, tags, bits)| {
+            let tiles = TileGrid::from_fn(w, h, |c| tags[(c.y * w + c.x) as usize]).unwrap();
+            let mesh = NavMesh::from_tiles(&tiles, 0.0).ok()?;
+            let mut rng = SplitMix64::new(seed);
+            let open: Vec<Cell> = (0..h)
+                .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+                .filter(|&c| tiles.tag(c) != Some(0))
+                .collect();
+            let centre = |c: Cell| Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5);
+            let mut builder = Rooms::builder(&mesh).door_states(states_from(&mesh, &bits)).area_costs(vec![
+                None,
+                Some(1.0),
+                Some(2.5),
+            ]);
+            for _ in 0..rng.below(3) {
+                let (a, b) = (
+                    open[rng.below(open.len() as u64) as usize],
+                    open[rng.below(open.len() as u64) as usize],
+                );
+                builder = builder.link(centre(a), centre(b), rng.below(5) as f64, rng.below(2) == 1);
+            }
+            let mut rooms = builder.build().ok()?;
+            if !rooms.links().is_empty() && rng.below(2) == 1 {
+                rooms.set_link_open(LinkId(0), false).unwrap();
+            }
+            Some((rooms, seed))
+        })
+}
+
+fn queries(rooms: &Rooms, seed: u64) -> Vec<(Point, Point)> {
+    let mut rng = SplitMix64::new(seed);
+    let vertices = rooms.mesh().vertices();
+    let (w, h) = vertices.iter().fold((0.0f64, 0.0f64), |(w, h), p| (w.max(p.x), h.max(p.y)));
+    (0..30)
+        .map(|_| {
+            let mut p = || Point::new(w * rng.below(100) as f64 / 100.0, h * rng.below(100) as f64 / 100.0);
+            (p(), p())
+        })
+        .collect()
+}
+
+/// Every query of a loaded table, which must not panic or hang (answers may be anything for a
+/// forged file that passes every check).
+fn exercise(rooms: &Rooms, seed: u64) {
+    for (s, t) in queries(rooms, seed) {
+        let _ = (rooms.path(s, t), rooms.next_waypoint(s, t));
+    }
+    let n = rooms.mesh().regions_len() as u32;
+    for a in 0..n.min(12) {
+        for b in 0..n.min(12) {
+            let _ = (
+                rooms.next_region(signposts_rooms::RegionId(a), signposts_rooms::RegionId(b)),
+                rooms.region_path(signposts_rooms::RegionId(a), signposts_rooms::RegionId(b)),
+            );
+        }
+    }
+}
+
+fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 8;
+    let sum = signposts::io::checksum(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
+
+    #[test]
+    fn saved_rooms_load_back_and_answer_alike((rooms, seed) in rooms_strategy()) {
+        let bytes = rooms.to_bytes();
+        // Every arc of the oracle once: edits remove exactly what they mean to.
+        let mut arcs: Vec<(u32, u32)> = rooms.oracle_arcs().map(|(u, v, _)| (u, v)).collect();
+        let len = arcs.len();
+        arcs.sort_unstable();
+        arcs.dedup();
+        prop_assert_eq!(arcs.len(), len);
+        let loaded = Rooms::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(loaded.to_bytes(), bytes);
+        for (s, t) in queries(&rooms, seed) {
+            prop_assert_eq!(loaded.path(s, t), rooms.path(s, t));
+            prop_assert_eq!(loaded.next_waypoint(s, t), rooms.next_waypoint(s, t));
+        }
+    }
+
+    #[test]
+    fn damaged_and_forged_files_are_errors_or_answer_without_panicking(
+        (rooms, seed) in rooms_strategy(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+        forge in any::<bool>(),
+        cut in any::<Option<prop::sample::Index>>(),
+    ) {
+        let mut bytes = rooms.to_bytes();
+        for (at, value) in &edits {
+            let i = at.index(bytes.len());
+            bytes[i] ^= value | 1;
+        }
+        if forge {
+            reseal(&mut bytes);
+        }
+        if let Some(cut) = cut {
+            bytes.truncate(cut.index(bytes.len()));
+        }
+        match Rooms::from_bytes(&bytes) {
+            Ok(loaded) => {
+                prop_assert!(forge, "a damaged file without a resealed checksum loaded");
+                exercise(&loaded, seed);
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
+
+#[test]
+fn an_endless_file_is_refused_by_its_length() {
+    let dir = std::env::temp_dir().join(format!("signposts-rooms-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("arena.rooms");
+    let rooms =
+        Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n.#.\n...").unwrap()).unwrap()).unwrap();
+    rooms.save_to(&path).unwrap();
+    let loaded = Rooms::load_from(&path, 1 << 20).unwrap();
+    assert_eq!(loaded.to_bytes(), rooms.to_bytes());
+    assert!(Rooms::load_from(&path, 100).unwrap_err().to_string().contains("longer than 100 bytes"));
+    if std::path::Path::new("/dev/zero").exists() {
+        assert!(Rooms::load_from("/dev/zero", 1 << 16).is_err());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
