@@ -50,6 +50,11 @@ enum Command {
     /// Let enemies chase a walking player across a map, a door closing and opening, and write
     /// the chase as an animated GIF, with each tick's cost beside A* and a flow field.
     Chase(chase::ChaseArgs),
+    /// Build the navigation mesh (convex regions and doors) of a map or a polygon file, and its
+    /// region oracle, and save them.
+    Rooms(rooms::RoomsArgs),
+    /// Ask saved rooms for the path between two points.
+    RoomsQuery(rooms::RoomsQueryArgs),
 }
 
 /// How to build an oracle.
@@ -171,12 +176,25 @@ struct RenderArgs {
     /// Where to write the PNG.
     #[arg(short, long)]
     output: PathBuf,
+    /// Draw the navigation mesh instead (regions, doors, and with `--points` a path between
+    /// two points); `map` may then be a polygon file too.
+    #[arg(long, conflicts_with_all = ["path", "field"])]
+    rooms: bool,
+    /// With `--rooms`: the agent radius.
+    #[arg(long, requires = "rooms", default_value_t = 0.0)]
+    radius: f64,
+    /// With `--rooms`: draw the path from point (SX, SY) to (GX, GY) (cell units: a cell's
+    /// centre is x + 0.5).
+    #[arg(long, requires = "rooms", num_args = 4, value_names = ["SX", "SY", "GX", "GY"], allow_negative_numbers = true)]
+    points: Option<Vec<f64>>,
     #[command(flatten)]
     making: Making,
 }
 
 /// `println!` that ends the program quietly when standard output is closed (a pipe into
 /// `head`), instead of panicking.
+#[macro_export]
+#[doc(hidden)]
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
@@ -192,6 +210,7 @@ macro_rules! out {
 mod chase;
 mod frames;
 pub mod limits;
+mod rooms;
 
 /// Runs one parsed command line.
 ///
@@ -205,6 +224,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Scen(args) => scen(&args),
         Command::Render(args) => render(&args),
         Command::Chase(args) => chase::chase(&args),
+        Command::Rooms(args) => rooms::rooms(&args),
+        Command::RoomsQuery(args) => rooms::rooms_query(&args),
     }
 }
 
@@ -596,6 +617,9 @@ fn report_check(
 }
 
 fn render(args: &RenderArgs) -> Result<()> {
+    if args.rooms {
+        return rooms::render(&args.map, args.radius, args.points.as_deref(), args.scale, &args.output);
+    }
     let grid = read_map(&args.map)?;
     let scale = limits::render_scale(args.scale, grid.width(), grid.height());
     let (w, h) = limits::render_image(grid.width(), grid.height(), scale)?;

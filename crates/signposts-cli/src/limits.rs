@@ -55,7 +55,11 @@ pub fn check(cli: &Cli, width: u32, height: u32) -> Result<Sizes> {
             let (w, h) = chase_image(width, height, args.scale(width, height))?;
             Ok(Sizes { image: Some((w, h)), image_bytes: u64::from(w) * u64::from(h) })
         }
-        Command::Build(_) | Command::Query(_) | Command::Scen(_) => Ok(Sizes::default()),
+        Command::Build(_)
+        | Command::Query(_)
+        | Command::Scen(_)
+        | Command::Rooms(_)
+        | Command::RoomsQuery(_) => Ok(Sizes::default()),
     }
 }
 

@@ -191,7 +191,7 @@ fn errors_are_one_line_and_a_failing_exit() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["build", "query", "scen", "render", "chase"] {
+    for sub in ["build", "query", "scen", "render", "chase", "rooms", "rooms-query"] {
         let out = signposts(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
@@ -443,5 +443,72 @@ fn scen_reports_lines_of_another_map_or_size_instead_of_checking_them_on_the_fir
             "{extra:?}"
         );
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-rooms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (map, saved) = (maps().join("den312d.map"), dir.join("den.rooms"));
+    let built = json(&signposts(&["rooms", map.to_str().unwrap(), "-o", saved.to_str().unwrap(), "--json"]));
+    assert_eq!(built["open_cells"], 2445);
+    assert!(built["regions"].as_u64().unwrap() * 10 < 2445, "{built}");
+    let answer =
+        json(&signposts(&["rooms-query", saved.to_str().unwrap(), "3.5", "10.5", "55.5", "70.5", "--json"]));
+    assert_eq!(answer["reachable"], true);
+    let points = answer["points"].as_array().unwrap();
+    assert_eq!(points.first().unwrap(), &serde_json::json!([3.5, 10.5]));
+    assert_eq!(answer["next_waypoint"], points[1]);
+    let length = answer["length"].as_f64().unwrap();
+    assert!(length > 67.0 && length < 100.0, "{answer}");
+    // A point in a wall is an error naming it.
+    let out = signposts(&["rooms-query", saved.to_str().unwrap(), "0.5", "0.5", "55.5", "70.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
+
+    // A polygon file, with a radius, and a drawing of it.
+    let poly = dir.join("yard.txt");
+    std::fs::write(&poly, "# a yard\nboundary 0,0 30,0 30,20 0,20\nobstacle 10,0 12,0 12,14 10,14\nobstacle 18,6 20,6 20,20 18,20\n").unwrap();
+    let built = json(&signposts(&[
+        "rooms",
+        poly.to_str().unwrap(),
+        "--radius",
+        "0.5",
+        "-o",
+        saved.to_str().unwrap(),
+        "--json",
+    ]));
+    assert!(built["regions"].as_u64().unwrap() >= 3, "{built}");
+    let answer = json(&signposts(&["rooms-query", saved.to_str().unwrap(), "2", "2", "28", "2", "--json"]));
+    // Over the first wall (top at y = 14, plus the radius) and under the second (from y = 6).
+    let points = answer["points"].as_array().unwrap();
+    assert!(
+        points.iter().any(|p| p[1].as_f64().unwrap() >= 14.5)
+            && points.iter().any(|p| p[1].as_f64().unwrap() <= 5.5),
+        "{answer}"
+    );
+    assert!(answer["length"].as_f64().unwrap() > 38.0, "{answer}");
+    let png = dir.join("yard.png");
+    let out = signposts(&[
+        "render",
+        poly.to_str().unwrap(),
+        "--rooms",
+        "--points",
+        "2",
+        "2",
+        "28",
+        "2",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // A malformed polygon file names the line and column.
+    std::fs::write(&poly, "boundary 0,0 30,0 30,20 0,20\nobstacle 1,1 2,x 3,3\n").unwrap();
+    let out = signposts(&["rooms", poly.to_str().unwrap(), "-o", saved.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("line 2, column 14: `2,x` is not a point"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -99,6 +99,15 @@ pub enum Error {
         /// The other region.
         other: usize,
     },
+    /// A polygon text file is malformed.
+    Parse {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
     /// The mesh has no boundary (the builder was given none).
     ///
     /// Fix: call `boundary` before `build`.
@@ -175,6 +184,7 @@ impl fmt::Display for Error {
                 f,
                 "region {region}'s edge {edge} runs along region {other} without sharing both its vertices: split it there"
             ),
+            Error::Parse { line, column, message } => write!(f, "line {line}, column {column}: {message}"),
             Error::NoBoundary => f.write_str("no boundary was given"),
             Error::NothingWalkable => f.write_str("nothing is walkable"),
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),

@@ -19,6 +19,7 @@ mod path;
 mod radius;
 mod regions_input;
 mod rooms;
+mod text;
 mod triangulate;
 
 pub use error::{Error, Ring};
