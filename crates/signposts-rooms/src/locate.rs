@@ -36,7 +36,7 @@ impl Locator {
             return Locator::default();
         }
         let (w, h) = ((max.x - min.x).max(f64::MIN_POSITIVE), (max.y - min.y).max(f64::MIN_POSITIVE));
-        let buckets = (16 * rings.len()).clamp(256, 1 << 22) as f64;
+        let buckets = (64 * rings.len()).clamp(1024, 1 << 22) as f64;
         let scale = (buckets / (w * h)).sqrt();
         let columns = ((w * scale).ceil() as u32).clamp(1, 1 << 12);
         let rows = ((h * scale).ceil() as u32).clamp(1, 1 << 12);

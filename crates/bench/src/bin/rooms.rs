@@ -6,7 +6,8 @@
 //!
 //! `cargo run --release -p signposts-bench --bin rooms [-- [--queries N] [--rounds N] [--one-way] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d and AR0602SR of ../shared/maps, 2,000 queries,
-//! the fastest of 5 rounds; `--one-way`: polyanya's dead-end pruning on, which its authors
+//! the fastest of 20 rounds (a round of the small maps lasts under a millisecond: fewer rounds
+//! leave the clock and caches unsettled); `--one-way`: polyanya's dead-end pruning on, which its authors
 //! only set on meshes imported from recast)
 //!
 //! Both sides get the same walkable area: the union of the open cells' closed squares.
@@ -665,7 +666,7 @@ fn usage(problem: &str) -> ! {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options = Options { count: 2000, rounds: 5, one_way: false };
+    let mut options = Options { count: 2000, rounds: 20, one_way: false };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
