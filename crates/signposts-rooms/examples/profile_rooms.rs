@@ -58,5 +58,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * queries.len()) as f64;
     println!("{ns:.1} ns for both region_at ({found})");
+    let pairs: Vec<_> =
+        queries.iter().map(|&(s, t)| (rooms.region_at(s).unwrap(), rooms.region_at(t).unwrap())).collect();
+    let start = Instant::now();
+    let mut n = 0u64;
+    for _ in 0..rounds {
+        for &(a, b) in &pairs {
+            n += u64::from(std::hint::black_box(rooms.next_region(a, b)).is_some());
+        }
+    }
+    let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * pairs.len()) as f64;
+    println!("{ns:.1} ns a next_region ({n})");
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for &(a, b) in &pairs {
+            n += u64::from(std::hint::black_box(rooms.table().neighbor_to(a.0, b.0)).is_some());
+        }
+    }
+    let ns = start.elapsed().as_secs_f64() * 1e9 / (rounds * pairs.len()) as f64;
+    println!("{ns:.1} ns a table read ({n})");
     Ok(())
 }

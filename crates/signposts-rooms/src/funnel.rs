@@ -24,6 +24,7 @@ pub(crate) struct Funnel {
 
 impl Funnel {
     /// A funnel at `start`; the caller's portal list must begin with `[start, start]`.
+    #[inline]
     pub(crate) fn new(start: Point) -> Funnel {
         Funnel { apex: start, left: start, right: start, apex_i: 0, left_i: 0, right_i: 0, i: 1 }
     }
@@ -31,6 +32,7 @@ impl Funnel {
     /// Looks at the portals not seen yet, and returns the next corner as soon as it is
     /// certain (then call again: the portals after it are looked at again from the corner).
     /// `None` when every portal has been looked at without a new corner.
+    #[inline]
     pub(crate) fn advance(&mut self, portals: &[[Point; 2]]) -> Option<Point> {
         while self.i < portals.len() {
             let [pl, pr] = portals[self.i];

@@ -337,6 +337,7 @@ impl NavMesh {
     /// One bucket of the point locator: O(1) expected on meshes whose regions are of similar
     /// size, each candidate tested in O(its corners).
     #[must_use]
+    #[inline]
     pub fn region_at(&self, p: Point) -> Option<RegionId> {
         let (candidates, surely) = self.locator.candidates(p);
         if surely {

@@ -127,6 +127,7 @@ impl Rooms {
     }
 
     /// The region an arc lies in (not a link's jump): the one its two nodes share.
+    #[inline]
     #[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
     fn arc_region(&self, u: Node, v: Node) -> RegionId {
         match (u, v) {
@@ -164,6 +165,7 @@ pub(crate) struct Corridor<'a> {
 impl Iterator for Corridor<'_> {
     type Item = Step;
 
+    #[inline]
     fn next(&mut self) -> Option<Step> {
         let rooms = self.rooms;
         while self.at != self.target {
