@@ -43,6 +43,10 @@
 //! `(x, y)` spans `[x, x + 1] × [y, y + 1]` and its centre is `(x + 0.5, y + 0.5)`.
 //! Counter-clockwise means with `y` up (clockwise on a screen whose `y` points down).
 //!
+//! [`NavMesh::join`] places several meshes side by side in one world (the floors of a
+//! building), to be joined by links; [`NavMesh::check`] checks a mesh's invariants (the tests
+//! and the fuzz targets run it after every build).
+//!
 //! ## The oracle ([`Rooms`])
 //! The core's dense first-move table ([`signposts::Graph`]) over a graph of region centroids,
 //! door midpoints and link ends, the arcs of each region joining its ways in to its ways out at

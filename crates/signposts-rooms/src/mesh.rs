@@ -357,6 +357,71 @@ impl NavMesh {
             .map(|(_, r)| RegionId(r))
     }
 
+    /// Checks the mesh's invariants, for tests and fuzzing: every region convex,
+    /// counter-clockwise and of positive area; every door between two different regions, an
+    /// edge of both (with its ends the same way round) or a point shared by both; every
+    /// region's door list holding exactly its doors; every region found at its centroid.
+    ///
+    /// # Errors
+    /// The first broken invariant, said in words.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// let mesh = signposts_rooms::NavMesh::from_grid(&Grid::from_ascii("..#\n...\n#..")?)?;
+    /// assert_eq!(mesh.check(), Ok(()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        for r in 0..self.regions_len() as u32 {
+            let region = RegionId(r);
+            let ring: Vec<Point> = self.polygon(region).collect();
+            let n = ring.len();
+            if n < 3 || crate::geom::signed_area2(&ring) <= 0.0 {
+                return Err(format!("region {r} has no area or is clockwise: {ring:?}"));
+            }
+            if let Some(i) =
+                (0..n).find(|&i| crate::geom::orient(ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]) < 0.0)
+            {
+                return Err(format!("region {r} is not convex at corner {i}: {ring:?}"));
+            }
+            if self.region_at(self.centroid(region)).is_none() {
+                return Err(format!("region {r}'s centroid {} is located nowhere", self.centroid(region)));
+            }
+            for &d in self.doors_of(region) {
+                if !self.door(d).regions.contains(&region) {
+                    return Err(format!(
+                        "region {r} lists door {} of regions {:?}",
+                        d.0,
+                        self.door(d).regions
+                    ));
+                }
+            }
+        }
+        for (d, door) in self.doors.iter().enumerate() {
+            let [a, b] = door.regions;
+            if a == b || a.0 as usize >= self.regions_len() || b.0 as usize >= self.regions_len() {
+                return Err(format!("door {d} joins regions {a:?} and {b:?}"));
+            }
+            for side in [a, b] {
+                if !self.doors_of(side).contains(&DoorId(d as u32)) {
+                    return Err(format!("door {d} is missing from region {}'s doors", side.0));
+                }
+                let ring: Vec<Point> = self.polygon(side).collect();
+                let n = ring.len();
+                let [left, right] = door.ends_from(side);
+                let found = if door.is_point() {
+                    ring.contains(&left)
+                } else {
+                    (0..n).any(|i| ring[i] == right && ring[(i + 1) % n] == left)
+                };
+                if !found {
+                    return Err(format!("door {d} ({:?}) is not on region {}'s boundary", door.ends, side.0));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The bytes the mesh holds.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {

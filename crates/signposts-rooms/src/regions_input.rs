@@ -80,6 +80,62 @@ impl NavMesh {
     }
 }
 
+impl NavMesh {
+    /// Several meshes in one world, each moved by its offset: the floors of a building side by
+    /// side (drawn apart so that they do not overlap), to be joined by links (stairs, lifts,
+    /// ladders; [`RoomsBuilder::link`](crate::RoomsBuilder::link)). Regions keep their areas;
+    /// parts whose regions come to share an edge (both corners at the same places) get a door
+    /// there.
+    ///
+    /// # Errors
+    /// As [`NavMesh::from_regions`]: [`Error::Overlapping`] when two parts overlap,
+    /// [`Error::UnmatchedEdge`] when they touch along part of an edge only.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, PathStep, Point, Rooms};
+    /// let floor = NavMesh::from_grid(&Grid::from_ascii("....\n....")?)?;
+    /// // The first floor drawn 10 to the right of the ground floor; stairs between them.
+    /// let building = NavMesh::join(&[(&floor, Point::new(0.0, 0.0)), (&floor, Point::new(10.0, 0.0))])?;
+    /// let rooms = Rooms::builder(&building).link(Point::new(3.5, 0.5), Point::new(13.5, 0.5), 4.0, true).build()?;
+    /// let path = rooms.path(Point::new(0.5, 1.5), Point::new(10.5, 1.5)).expect("up the stairs");
+    /// assert!(path.steps().any(|s| matches!(s, PathStep::Link { .. })));
+    /// // Two halves drawn touching become one floor, with doors along the seam.
+    /// let half = NavMesh::from_grid(&Grid::from_ascii("..\n..")?)?;
+    /// let whole = NavMesh::join(&[(&half, Point::new(0.0, 0.0)), (&half, Point::new(2.0, 0.0))])?;
+    /// assert!(Rooms::build(&whole)?.path(Point::new(0.5, 0.5), Point::new(3.5, 1.5)).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn join(parts: &[(&NavMesh, Point)]) -> Result<NavMesh, Error> {
+        let (mut vertices, mut rings, mut areas) = (Vec::new(), Vec::new(), Vec::new());
+        // Vertices at the same place are one vertex, so that parts that touch share doors.
+        let mut index: std::collections::HashMap<(u64, u64), u32> = std::collections::HashMap::new();
+        for &(mesh, offset) in parts {
+            let ids: Vec<u32> = mesh
+                .vertices()
+                .iter()
+                .map(|p| {
+                    let q = Point::new(p.x + offset.x, p.y + offset.y);
+                    *index.entry((q.x.to_bits(), q.y.to_bits())).or_insert_with(|| {
+                        vertices.push(q);
+                        vertices.len() as u32 - 1
+                    })
+                })
+                .collect();
+            for r in 0..mesh.regions_len() as u32 {
+                rings.push(
+                    mesh.region_vertices(crate::RegionId(r))
+                        .iter()
+                        .map(|&v| ids[v as usize])
+                        .collect::<Vec<u32>>(),
+                );
+                areas.push(mesh.area(crate::RegionId(r)));
+            }
+        }
+        NavMesh::from_regions_with_areas(&vertices, &rings, areas)
+    }
+}
+
 /// The region's ring, counter-clockwise, after checking its vertices, area and convexity.
 fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>, Error> {
     let ring = Ring::Region(r);

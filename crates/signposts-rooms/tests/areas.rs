@@ -38,6 +38,7 @@ proptest! {
     #[test]
     fn regions_keep_to_one_area_and_layers_keep_out(tiles in tiles_strategy(), radius in prop_oneof![3 => Just(0.0), 1 => 0.05f64..0.3], seed in any::<u64>()) {
         let Ok(mesh) = NavMesh::from_tiles(&tiles, radius) else { return Ok(()) };
+        prop_assert_eq!(mesh.check(), Ok(()));
         for r in 0..mesh.regions_len() as u32 {
             let centre = mesh.centroid(RegionId(r));
             prop_assert_eq!(mesh.area(RegionId(r)), tag(&tiles, centre), "region {} at {}", r, centre);

@@ -252,6 +252,7 @@ proptest! {
             Err(Error::ObstacleOutside { .. } | Error::NothingWalkable) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
         };
+        prop_assert_eq!(mesh.check(), Ok(()));
         let rooms = Rooms::build(&mesh).unwrap();
         for &(s, t) in &points {
             let (s, t) = (in_world(s, &world), in_world(t, &world));

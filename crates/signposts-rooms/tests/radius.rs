@@ -66,6 +66,7 @@ fn clearance(grid: &Grid, p: Point, q: Point) -> f64 {
 #[expect(clippy::many_single_char_names, reason = "points s t, sizes w h")]
 fn check(grid: &Grid, radius: f64, seed: u64, queries: usize) -> usize {
     let Ok(mesh) = NavMesh::from_grid_with_radius(grid, radius) else { return 0 };
+    assert_eq!(mesh.check(), Ok(()), "radius {radius}\n{grid:?}");
     let rooms = Rooms::build(&mesh).unwrap();
     let mut rng = SplitMix64::new(seed);
     let (w, h) = (f64::from(grid.width()), f64::from(grid.height()));

@@ -42,7 +42,9 @@ proptest! {
     fn grid_paths_stay_in_the_walkable_area(grid in grid_strategy(), seed in any::<u64>()) {
         let open = open_cells(&grid);
         prop_assume!(!open.is_empty());
-        let rooms = Rooms::build(&NavMesh::from_grid(&grid).unwrap()).unwrap();
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        prop_assert_eq!(mesh.check(), Ok(()));
+        let rooms = Rooms::build(&mesh).unwrap();
         let comps = components(&grid);
         let mut rng = SplitMix64::new(seed);
         for _ in 0..40 {
@@ -129,6 +131,7 @@ fn shared_map_paths_stay_in_the_walkable_area() {
     {
         let grid = shared_map(name);
         let mesh = NavMesh::from_grid(&grid).unwrap();
+        assert_eq!(mesh.check(), Ok(()), "{name}");
         assert!(
             mesh.regions_len() * 10 < grid.passable_len(),
             "{name}: {} regions for {} cells",
