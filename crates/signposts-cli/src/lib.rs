@@ -176,8 +176,9 @@ struct RenderArgs {
     /// Where to write the PNG.
     #[arg(short, long)]
     output: PathBuf,
-    /// Draw the navigation mesh instead (regions, doors, and with `--points` a path between
-    /// two points); `map` may then be a polygon file too.
+    /// Draw the navigation mesh instead (regions, doors — closed ones red, one-way ones with
+    /// an arrow — and with `--points` a path between two points); `map` may then be a polygon
+    /// file or saved rooms (from `signposts rooms`) too.
     #[arg(long, conflicts_with_all = ["path", "field"])]
     rooms: bool,
     /// With `--rooms`: the agent radius.

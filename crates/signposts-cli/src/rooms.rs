@@ -31,9 +31,37 @@ pub struct RoomsArgs {
     /// Where to save the rooms (mesh and oracle).
     #[arg(short, long)]
     output: PathBuf,
+    /// Close the door between the regions at two points (`X,Y:X,Y`); repeatable.
+    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
+    close: Vec<(Point, Point)>,
+    /// Make the door between the regions at two points passable only from the first into the
+    /// second (`X,Y:X,Y`, a cliff); repeatable.
+    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
+    one_way: Vec<(Point, Point)>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// `"3.5,10.5:4.5,10.5"` → two points.
+fn parse_point_pair(text: &str) -> Result<(Point, Point), String> {
+    let point = |t: &str| -> Option<Point> {
+        let (x, y) = t.split_once(',')?;
+        let p = Point::new(x.trim().parse().ok()?, y.trim().parse().ok()?);
+        p.is_finite().then_some(p)
+    };
+    let parsed = text.split_once(':').and_then(|(a, b)| Some((point(a)?, point(b)?)));
+    parsed.ok_or_else(|| format!("`{text}` is not two points `X,Y:X,Y`"))
+}
+
+/// The door between the regions at `a` and at `b`.
+fn door_between(rooms: &Rooms, a: Point, b: Point) -> Result<(signposts_rooms::DoorId, RegionId)> {
+    let region = |p: Point| rooms.region_at(p).with_context(|| format!("{p} is outside the walkable area"));
+    let (ra, rb) = (region(a)?, region(b)?);
+    let mesh = rooms.mesh();
+    let door = mesh.doors_of(ra).iter().copied().find(|&d| mesh.door(d).other(ra) == rb);
+    let door = door.with_context(|| format!("the regions at {a} and {b} share no door"))?;
+    Ok((door, ra))
 }
 
 /// Arguments of `signposts rooms-query`.
@@ -59,8 +87,12 @@ pub(crate) fn read_mesh(path: &Path, radius: f64) -> Result<(NavMesh, Option<sig
     let bytes = read_capped(path)?;
     if bytes.starts_with(b"type ") {
         let grid = signposts::grid::parse_map(&bytes).with_context(|| format!("{}", path.display()))?;
-        let mesh = NavMesh::from_grid_with_radius(&grid, radius)
-            .with_context(|| format!("the mesh of {}", path.display()))?;
+        let mesh = match terrain(&bytes, &grid) {
+            // Swamp (`S`) besides ground (`.`, `G`): two areas (tags 1 and 2).
+            Some(tiles) => NavMesh::from_tiles(&tiles, radius),
+            None => NavMesh::from_grid_with_radius(&grid, radius),
+        }
+        .with_context(|| format!("the mesh of {}", path.display()))?;
         return Ok((mesh, Some(grid)));
     }
     let text = std::str::from_utf8(&bytes)
@@ -77,12 +109,38 @@ pub(crate) fn read_mesh(path: &Path, radius: f64) -> Result<(NavMesh, Option<sig
     Ok((builder.build().with_context(|| format!("{}", path.display()))?, None))
 }
 
+/// The tile tags of a Moving AI map with more than one passable kind of ground — 1 for `.` and
+/// `G`, 2 for swamp `S`, 0 for the rest — or `None` when it has only one.
+fn terrain(bytes: &[u8], grid: &signposts::grid::Grid) -> Option<signposts::search::TileGrid> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lines = text.lines().map(|l| l.trim_end_matches('\r'));
+    lines.by_ref().find(|l| l.trim() == "map")?;
+    let rows: Vec<&[u8]> = lines.take(grid.height() as usize).map(str::as_bytes).collect();
+    if !rows.iter().any(|r| r.contains(&b'S')) {
+        return None;
+    }
+    let tag = |c: signposts::grid::Cell| match rows.get(c.y as usize).and_then(|r| r.get(c.x as usize)) {
+        Some(b'.' | b'G') => 1,
+        Some(b'S') => 2,
+        _ => 0,
+    };
+    signposts::search::TileGrid::from_fn(grid.width(), grid.height(), tag).ok()
+}
+
 pub fn rooms(args: &RoomsArgs) -> Result<()> {
     let start = Instant::now();
     let (mesh, grid) = read_mesh(&args.input, args.radius)?;
     let mesh_s = start.elapsed().as_secs_f64();
-    let rooms = Rooms::build(&mesh).context("building the region oracle")?;
+    let mut rooms = Rooms::build(&mesh).context("building the region oracle")?;
     let seconds = start.elapsed().as_secs_f64();
+    for &(a, b) in &args.close {
+        let (door, _) = door_between(&rooms, a, b).context("--close")?;
+        rooms.set_door_open(door, false)?;
+    }
+    for &(a, b) in &args.one_way {
+        let (door, from) = door_between(&rooms, a, b).context("--one-way")?;
+        rooms.set_one_way(door, from)?;
+    }
     rooms.save_to(&args.output)?;
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
     if args.json {
@@ -164,8 +222,18 @@ pub(crate) fn render(
     scale: Option<u32>,
     output: &Path,
 ) -> Result<()> {
-    let (mesh, _) = read_mesh(map, radius)?;
-    let rooms = Rooms::build(&mesh).context("building the region oracle")?;
+    // Saved rooms (their doors' states drawn too), or a map or polygon file built here.
+    let saved = std::fs::File::open(map).and_then(|mut f| {
+        let mut magic = [0u8; 8];
+        std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
+    });
+    let rooms = if saved.is_ok_and(|m| &m == b"SPROOMS\0") {
+        Rooms::load_from(map, MAX_ROOMS_BYTES).with_context(|| format!("{}", map.display()))?
+    } else {
+        let (mesh, _) = read_mesh(map, radius)?;
+        Rooms::build(&mesh).context("building the region oracle")?
+    };
+    let mesh = rooms.mesh();
     let (lo, hi) = mesh.vertices().iter().fold(
         (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
         |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
@@ -205,22 +273,26 @@ pub(crate) fn render(
             }
         }
     }
-    // Doors: thin grey lines; one-way doors carry an arrow (none here: all open); point doors
-    // a dot.
+    // Doors: thin grey lines (closed: thick red); point doors a dot; one-way doors an arrow
+    // into the region they lead to.
     for (d, door) in mesh.doors().iter().enumerate() {
         let state = rooms.door_state(signposts_rooms::DoorId(d as u32)).unwrap_or(DoorState::Open);
         let (a, b) = (to_pixel(door.ends[0]), to_pixel(door.ends[1]));
+        let closed = state == DoorState::Closed;
         if door.is_point() {
-            disc(&mut image, a, 2.0, [200, 60, 160]);
+            disc(&mut image, a, 2.0, if closed { [200, 30, 30] } else { [200, 60, 160] });
+        } else if closed {
+            line(&mut image, a, b, (s / 6.0).max(1.5), [200, 30, 30]);
         } else {
             line(&mut image, a, b, 0.6, [150, 150, 160]);
         }
         if let DoorState::OneWay { from } = state {
             let [l, r] = door.ends_from(from);
             let (m, across) = (door.midpoint(), mesh.centroid(door.other(from)));
-            let tip = Point::new(m.x + (across.x - m.x) * 0.2, m.y + (across.y - m.y) * 0.2);
-            line(&mut image, to_pixel(l.midpoint_to(m)), to_pixel(tip), 1.0, [230, 120, 20]);
-            line(&mut image, to_pixel(r.midpoint_to(m)), to_pixel(tip), 1.0, [230, 120, 20]);
+            let tip = Point::new(m.x + (across.x - m.x) * 0.3, m.y + (across.y - m.y) * 0.3);
+            let width = (s / 8.0).max(1.5);
+            line(&mut image, to_pixel(l.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
+            line(&mut image, to_pixel(r.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
         }
     }
     if let Some(p) = path {

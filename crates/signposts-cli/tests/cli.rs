@@ -462,6 +462,67 @@ fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
     assert_eq!(answer["next_waypoint"], points[1]);
     let length = answer["length"].as_f64().unwrap();
     assert!(length > 67.0 && length < 100.0, "{answer}");
+    // A one-way door at den312d's neck: south only; closed, nothing gets through.
+    let one_way = dir.join("den-one-way.rooms");
+    let out = signposts(&[
+        "rooms",
+        map.to_str().unwrap(),
+        "--one-way",
+        "27.5,40.5:27.5,42.5",
+        "-o",
+        one_way.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let south = json(&signposts(&[
+        "rooms-query",
+        one_way.to_str().unwrap(),
+        "3.5",
+        "10.5",
+        "55.5",
+        "70.5",
+        "--json",
+    ]));
+    let north = json(&signposts(&[
+        "rooms-query",
+        one_way.to_str().unwrap(),
+        "55.5",
+        "70.5",
+        "3.5",
+        "10.5",
+        "--json",
+    ]));
+    assert_eq!((south["reachable"].as_bool(), north["reachable"].as_bool()), (Some(true), Some(false)));
+    let out = signposts(&[
+        "rooms",
+        map.to_str().unwrap(),
+        "--close",
+        "27.5,40.5:27.5,42.5",
+        "-o",
+        one_way.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let shut = json(&signposts(&[
+        "rooms-query",
+        one_way.to_str().unwrap(),
+        "3.5",
+        "10.5",
+        "55.5",
+        "70.5",
+        "--json",
+    ]));
+    assert_eq!(shut["reachable"], false);
+    let png = dir.join("den-shut.png");
+    let out = signposts(&["render", one_way.to_str().unwrap(), "--rooms", "-o", png.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = signposts(&[
+        "rooms",
+        map.to_str().unwrap(),
+        "--close",
+        "0.5,0.5:3.5,10.5",
+        "-o",
+        one_way.to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
     // A point in a wall is an error naming it.
     let out = signposts(&["rooms-query", saved.to_str().unwrap(), "0.5", "0.5", "55.5", "70.5"]);
     assert_eq!(out.status.code(), Some(1));

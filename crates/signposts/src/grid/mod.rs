@@ -205,7 +205,9 @@ impl Grid {
     /// ```
     #[must_use]
     pub fn from_fn(width: u32, height: u32, open: impl FnMut(Cell) -> bool) -> Grid {
-        Grid::try_from_fn(width, height, open).unwrap_or_else(|e| panic!("a {width}×{height} grid: {e}"))
+        Grid::try_from_fn(width, height, open).unwrap_or_else(|e| {
+            panic!("a {width}×{height} grid has too many cells or cannot be allocated: {e}")
+        })
     }
 
     /// A grid where `open(cell)` says which cells are passable, or an error instead of a
