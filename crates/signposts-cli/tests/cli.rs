@@ -462,6 +462,62 @@ fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
     assert_eq!(answer["next_waypoint"], points[1]);
     let length = answer["length"].as_f64().unwrap();
     assert!(length > 67.0 && length < 100.0, "{answer}");
+    // A point in a wall is an error naming it.
+    let out = signposts(&["rooms-query", saved.to_str().unwrap(), "0.5", "0.5", "55.5", "70.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
+
+    // A polygon file, with a radius, and a drawing of it.
+    let poly = dir.join("yard.txt");
+    std::fs::write(&poly, "# a yard\nboundary 0,0 30,0 30,20 0,20\nobstacle 10,0 12,0 12,14 10,14\nobstacle 18,6 20,6 20,20 18,20\n").unwrap();
+    let built = json(&signposts(&[
+        "rooms",
+        poly.to_str().unwrap(),
+        "--radius",
+        "0.5",
+        "-o",
+        saved.to_str().unwrap(),
+        "--json",
+    ]));
+    assert!(built["regions"].as_u64().unwrap() >= 3, "{built}");
+    let answer = json(&signposts(&["rooms-query", saved.to_str().unwrap(), "2", "2", "28", "2", "--json"]));
+    // Over the first wall (top at y = 14, plus the radius) and under the second (from y = 6).
+    let points = answer["points"].as_array().unwrap();
+    assert!(
+        points.iter().any(|p| p[1].as_f64().unwrap() >= 14.5)
+            && points.iter().any(|p| p[1].as_f64().unwrap() <= 5.5),
+        "{answer}"
+    );
+    assert!(answer["length"].as_f64().unwrap() > 38.0, "{answer}");
+    let png = dir.join("yard.png");
+    let out = signposts(&[
+        "render",
+        poly.to_str().unwrap(),
+        "--rooms",
+        "--points",
+        "2",
+        "2",
+        "28",
+        "2",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    // A malformed polygon file names the line and column.
+    std::fs::write(&poly, "boundary 0,0 30,0 30,20 0,20\nobstacle 1,1 2,x 3,3\n").unwrap();
+    let out = signposts(&["rooms", poly.to_str().unwrap(), "-o", saved.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("line 2, column 14: `2,x` is not a point"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rooms_doors_close_and_turn_one_way_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-rooms-doors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map = maps().join("den312d.map");
     // A one-way door at den312d's neck: south only; closed, nothing gets through.
     let one_way = dir.join("den-one-way.rooms");
     let out = signposts(&[
@@ -523,53 +579,5 @@ fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
         one_way.to_str().unwrap(),
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
-    // A point in a wall is an error naming it.
-    let out = signposts(&["rooms-query", saved.to_str().unwrap(), "0.5", "0.5", "55.5", "70.5"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
-
-    // A polygon file, with a radius, and a drawing of it.
-    let poly = dir.join("yard.txt");
-    std::fs::write(&poly, "# a yard\nboundary 0,0 30,0 30,20 0,20\nobstacle 10,0 12,0 12,14 10,14\nobstacle 18,6 20,6 20,20 18,20\n").unwrap();
-    let built = json(&signposts(&[
-        "rooms",
-        poly.to_str().unwrap(),
-        "--radius",
-        "0.5",
-        "-o",
-        saved.to_str().unwrap(),
-        "--json",
-    ]));
-    assert!(built["regions"].as_u64().unwrap() >= 3, "{built}");
-    let answer = json(&signposts(&["rooms-query", saved.to_str().unwrap(), "2", "2", "28", "2", "--json"]));
-    // Over the first wall (top at y = 14, plus the radius) and under the second (from y = 6).
-    let points = answer["points"].as_array().unwrap();
-    assert!(
-        points.iter().any(|p| p[1].as_f64().unwrap() >= 14.5)
-            && points.iter().any(|p| p[1].as_f64().unwrap() <= 5.5),
-        "{answer}"
-    );
-    assert!(answer["length"].as_f64().unwrap() > 38.0, "{answer}");
-    let png = dir.join("yard.png");
-    let out = signposts(&[
-        "render",
-        poly.to_str().unwrap(),
-        "--rooms",
-        "--points",
-        "2",
-        "2",
-        "28",
-        "2",
-        "-o",
-        png.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
-    // A malformed polygon file names the line and column.
-    std::fs::write(&poly, "boundary 0,0 30,0 30,20 0,20\nobstacle 1,1 2,x 3,3\n").unwrap();
-    let out = signposts(&["rooms", poly.to_str().unwrap(), "-o", saved.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr.contains("line 2, column 14: `2,x` is not a point"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
