@@ -49,6 +49,21 @@ fn reaches(comps: &[u32], links: &[(u32, u32, bool, bool)]) -> impl Fn(u32, u32)
     move |a, b| reach[a as usize * n + b as usize]
 }
 
+static LONGER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static COMPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The oracle's walk with links is never longer than without them (asserted in the property
+/// test); the string pulled through its corridor can be, where the midpoint metric misjudges a
+/// corridor: 2.2% of the paths compared on these small random grids (many pinches, regions of
+/// a few cells), a figure this test keeps from growing. Exact mode (the next layer) removes it.
+#[test]
+fn paths_with_links_are_rarely_longer_than_without() {
+    links_are_taken_only_their_way_and_reach_what_they_join();
+    let (longer, compared) = (LONGER.load(std::sync::atomic::Ordering::Relaxed), COMPARED.load(std::sync::atomic::Ordering::Relaxed));
+    eprintln!("{longer} of {compared} paths with links longer than without");
+    assert!(compared > 1000 && longer * 25 < compared, "{longer} of {compared} paths with links were longer than without");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -114,6 +129,13 @@ proptest! {
                 prop_assert!(rooms.table().distance(ra.0, rb.0).unwrap() <= without);
             }
             prop_assert_eq!(rooms.next_waypoint(s, t).is_some(), true);
+            // Counted, not asserted: the string pulled through a corridor that takes a link can
+            // come out longer than the walk without it where the oracle's midpoint metric
+            // misjudges (the oracle's own walk is never longer: asserted above).
+            if let Some(walk) = walk_only.distance(s, t) {
+                LONGER.fetch_add(u64::from(path.length() > walk + 1e-9), std::sync::atomic::Ordering::Relaxed);
+                COMPARED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         // Reopening every link answers as a fresh build with them.
         for k in 0..4 {
