@@ -108,6 +108,14 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+    /// A point of the triangulation is outside what it can represent (about ±3.2e60): the
+    /// input's coordinates plus an agent radius went past it.
+    ///
+    /// Fix: a smaller radius, or coordinates of a smaller scale.
+    Unrepresentable {
+        /// The point.
+        point: Point,
+    },
     /// The mesh has no boundary (the builder was given none).
     ///
     /// Fix: call `boundary` before `build`.
@@ -185,6 +193,9 @@ impl fmt::Display for Error {
                 "region {region}'s edge {edge} runs along region {other} without sharing both its vertices: split it there"
             ),
             Error::Parse { line, column, message } => write!(f, "line {line}, column {column}: {message}"),
+            Error::Unrepresentable { point } => {
+                write!(f, "the point {point} is outside what the triangulation represents (about ±3.2e60)")
+            }
             Error::NoBoundary => f.write_str("no boundary was given"),
             Error::NothingWalkable => f.write_str("nothing is walkable"),
             Error::OutOfRange { what, id, len } => write!(f, "{what} {id} is out of range (there are {len})"),

@@ -236,7 +236,7 @@ fn mesh_of(
     }
     let triangles = if radius == 0.0 {
         let segments: Vec<[u32; 2]> = walls.iter().chain(borders).copied().collect();
-        triangulate(vertices, &segments, area, grouped)
+        triangulate(vertices, &segments, area, grouped).map_err(|point| Error::Unrepresentable { point })?
     } else {
         // The walls widened into capsules and united: the union's outline is the new boundary
         // of the walkable area (the walls themselves lie inside it). Area borders are added
@@ -252,6 +252,7 @@ fn mesh_of(
             vertices.extend([a, b]);
         }
         triangulate(&vertices, &segments, |p| area(p).filter(|_| !index.covers(p)), grouped)
+            .map_err(|point| Error::Unrepresentable { point })?
     };
     if triangles.tris.is_empty() {
         return Err(Error::NothingWalkable);

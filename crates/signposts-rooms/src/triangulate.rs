@@ -27,18 +27,19 @@ pub(crate) struct Triangles {
 /// group's largest triangle. Segments must not cross (only share end points): the inputs are
 /// the traced walls of a grid or the outline of a robust union.
 ///
-/// Every coordinate must have been validated (finite, within spade's range): the caller's job.
+/// A vertex that spade refuses (not finite, or past its range of about 3.2e60: an agent radius
+/// can push a wall's capsule there) is returned as the error.
 pub(crate) fn triangulate(
     vertices: &[Point],
     segments: &[[u32; 2]],
     walkable: impl Fn(Point) -> Option<u8>,
     grouped: bool,
-) -> Triangles {
+) -> Result<Triangles, Point> {
     let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> = ConstrainedDelaunayTriangulation::new();
     let handles: Vec<FixedVertexHandle> = vertices
         .iter()
-        .map(|p| cdt.insert(Point2::new(p.x, p.y)).expect("coordinates validated by the input"))
-        .collect();
+        .map(|p| cdt.insert(Point2::new(p.x, p.y)).map_err(|_| *p))
+        .collect::<Result<_, _>>()?;
     for &[a, b] in segments {
         let (a, b) = (handles[a as usize], handles[b as usize]);
         if a != b {
@@ -106,5 +107,5 @@ pub(crate) fn triangulate(
             }
         }
     }
-    Triangles { vertices: points, tris, across, areas }
+    Ok(Triangles { vertices: points, tris, across, areas })
 }
