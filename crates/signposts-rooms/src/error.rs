@@ -5,6 +5,19 @@ use core::fmt;
 use crate::Point;
 
 /// Which ring of a polygon input an error is about.
+///
+/// ```
+/// use signposts_rooms::{Error, NavMesh, Point, Ring};
+/// let square = |x: f64, y: f64, side: f64| {
+///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+/// };
+/// let line = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)].map(Point::from); // no area
+/// let builder = NavMesh::builder().boundary(square(0.0, 0.0, 8.0)).obstacle(square(1.0, 1.0, 2.0));
+/// let problems = builder.obstacle(line).validate();
+/// assert_eq!(problems, [Error::Degenerate { ring: Ring::Obstacle(1) }]);
+/// assert_eq!(Ring::Obstacle(1).to_string(), "obstacle 1");
+/// assert_eq!(Ring::Boundary.to_string(), "the boundary");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ring {
     /// The outer boundary.
@@ -26,6 +39,14 @@ impl fmt::Display for Ring {
 }
 
 /// What went wrong, with where.
+///
+/// ```
+/// use signposts_rooms::{Error, NavMesh, Point, Ring};
+/// let two_points = [Point::new(0.0, 0.0), Point::new(1.0, 1.0)];
+/// let err = NavMesh::builder().boundary(two_points).build().unwrap_err();
+/// assert_eq!(err, Error::Degenerate { ring: Ring::Boundary });
+/// assert_eq!(err.to_string(), "the boundary encloses no area (fewer than 3 distinct points, or all on a line)");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Error {

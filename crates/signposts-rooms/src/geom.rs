@@ -26,6 +26,12 @@ pub struct Point {
 
 impl Point {
     /// The point `(x, y)`.
+    ///
+    /// ```
+    /// use signposts_rooms::Point;
+    /// let p = Point::new(1.5, -2.0);
+    /// assert_eq!((p.x, p.y), (1.5, -2.0));
+    /// ```
     #[inline]
     #[must_use]
     pub const fn new(x: f64, y: f64) -> Point {
@@ -33,6 +39,13 @@ impl Point {
     }
 
     /// The Euclidean distance to `other`.
+    ///
+    /// ```
+    /// use signposts_rooms::Point;
+    /// let (a, b) = (Point::new(1.0, 1.0), Point::new(4.0, 5.0));
+    /// assert_eq!(a.distance(b), 5.0);
+    /// assert_eq!(b.distance(a), 5.0);
+    /// ```
     #[inline]
     #[must_use]
     pub fn distance(self, other: Point) -> f64 {
@@ -40,6 +53,13 @@ impl Point {
     }
 
     /// Whether both coordinates are finite.
+    ///
+    /// ```
+    /// use signposts_rooms::Point;
+    /// assert!(Point::new(1.0, -1e300).is_finite());
+    /// assert!(!Point::new(f64::NAN, 0.0).is_finite());
+    /// assert!(!Point::new(0.0, f64::INFINITY).is_finite());
+    /// ```
     #[inline]
     #[must_use]
     pub fn is_finite(self) -> bool {

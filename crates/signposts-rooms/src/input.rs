@@ -135,6 +135,24 @@ impl NavMesh {
 /// Builds a [`NavMesh`] from an outer boundary and obstacles (holes), each a simple polygon in
 /// either orientation. Overlapping obstacles are united; an obstacle that crosses the boundary
 /// cuts it.
+///
+/// ```
+/// use signposts_rooms::{NavMesh, Point};
+/// let square = |x: f64, y: f64, side: f64| {
+///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+/// };
+/// let mesh = NavMesh::builder()
+///     .boundary(square(0.0, 0.0, 10.0))
+///     .obstacle(square(2.0, 2.0, 3.0))
+///     .obstacle(square(4.0, 4.0, 3.0)) // overlaps the first: they are united
+///     .obstacle(square(8.0, 8.0, 4.0)) // crosses the boundary: cuts its corner off
+///     .build()?;
+/// assert_eq!(mesh.check(), Ok(()));
+/// assert_eq!(mesh.region_at(Point::new(4.5, 4.5)), None); // inside both obstacles
+/// assert_eq!(mesh.region_at(Point::new(9.0, 9.0)), None); // the corner cut off
+/// assert!(mesh.region_at(Point::new(1.0, 9.0)).is_some());
+/// # Ok::<(), signposts_rooms::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct NavMeshBuilder {
     boundary: Option<Vec<Point>>,
@@ -144,6 +162,17 @@ pub struct NavMeshBuilder {
 
 impl NavMeshBuilder {
     /// Sets the outer boundary (replacing any earlier one).
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let square = |x: f64, y: f64, side: f64| {
+    ///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+    /// };
+    /// let mesh = NavMesh::builder().boundary(square(0.0, 0.0, 1.0)).boundary(square(0.0, 0.0, 4.0)).build()?;
+    /// assert!(mesh.region_at(Point::new(3.0, 3.0)).is_some()); // the second boundary
+    /// assert_eq!(mesh.region_at(Point::new(5.0, 3.0)), None); // outside it
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn boundary(mut self, ring: impl IntoIterator<Item = Point>) -> NavMeshBuilder {
         self.boundary = Some(ring.into_iter().collect());
@@ -151,6 +180,17 @@ impl NavMeshBuilder {
     }
 
     /// Adds an obstacle.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let square = |x: f64, y: f64, side: f64| {
+    ///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+    /// };
+    /// let mesh = NavMesh::builder().boundary(square(0.0, 0.0, 6.0)).obstacle(square(2.0, 2.0, 2.0)).build()?;
+    /// assert_eq!(mesh.region_at(Point::new(3.0, 3.0)), None); // inside the obstacle
+    /// assert!(mesh.region_at(Point::new(2.0, 3.0)).is_some()); // its edge is walkable
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn obstacle(mut self, ring: impl IntoIterator<Item = Point>) -> NavMeshBuilder {
         self.obstacles.push(ring.into_iter().collect());
@@ -159,6 +199,17 @@ impl NavMeshBuilder {
 
     /// Shrinks the walkable area by an agent's radius (boundary and obstacles offset), so that
     /// paths keep at least `radius` from every wall (at most 2% more at outer corners).
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let square = |x: f64, y: f64, side: f64| {
+    ///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+    /// };
+    /// let mesh = NavMesh::builder().boundary(square(0.0, 0.0, 4.0)).agent_radius(0.5).build()?;
+    /// assert_eq!(mesh.region_at(Point::new(0.25, 2.0)), None); // too close to the wall
+    /// assert!(mesh.region_at(Point::new(0.75, 2.0)).is_some());
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn agent_radius(mut self, radius: f64) -> NavMeshBuilder {
         self.radius = radius;
@@ -202,6 +253,21 @@ impl NavMeshBuilder {
     /// # Errors
     /// The first problem [`NavMeshBuilder::validate`] finds; [`Error::BadRadius`];
     /// [`Error::NothingWalkable`] when the obstacles (and the radius) cover everything.
+    ///
+    /// ```
+    /// use signposts_rooms::{Error, NavMesh, Point};
+    /// let square = |x: f64, y: f64, side: f64| {
+    ///     [(x, y), (x + side, y), (x + side, y + side), (x, y + side)].map(Point::from)
+    /// };
+    /// let mesh = NavMesh::builder().boundary(square(0.0, 0.0, 4.0)).build()?;
+    /// assert_eq!(mesh.regions_len(), 1); // a square is one convex region
+    /// assert_eq!(NavMesh::builder().build().unwrap_err(), Error::NoBoundary);
+    /// let covered = NavMesh::builder().boundary(square(1.0, 1.0, 2.0)).obstacle(square(0.0, 0.0, 4.0));
+    /// assert_eq!(covered.build().unwrap_err(), Error::NothingWalkable);
+    /// let bad = NavMesh::builder().boundary(square(0.0, 0.0, 4.0)).agent_radius(f64::NAN).build();
+    /// assert!(matches!(bad, Err(Error::BadRadius { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
     pub fn build(self) -> Result<NavMesh, Error> {
         if let Some(problem) = self.validate().into_iter().next() {
             return Err(problem);

@@ -23,6 +23,15 @@ use crate::rooms::{DoorState, Rooms};
 
 const MAGIC: &[u8; 8] = b"SPROOMS\0";
 /// The format's version.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{FORMAT_VERSION, NavMesh, Rooms};
+/// let bytes = Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("..")?)?)?.to_bytes();
+/// assert_eq!(&bytes[..8], b"SPROOMS\0"); // the magic bytes, then the version
+/// assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const FORMAT_VERSION: u32 = 1;
 
 impl Rooms {
@@ -190,6 +199,21 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be written.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, NavMesh, Point, Rooms};
+    /// let mut rooms = Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?)?;
+    /// rooms.set_door_open(rooms.mesh().doors_of(rooms.region_at(Point::new(0.5, 2.5)).unwrap())[0], false)?;
+    /// let file = std::env::temp_dir().join(format!("signposts-rooms-save-{}.rooms", std::process::id()));
+    /// rooms.save_to(&file)?;
+    /// let loaded = Rooms::load_from(&file, 1 << 20)?;
+    /// assert_eq!(loaded.path(Point::new(0.5, 0.5), Point::new(0.5, 2.5)), None); // the door still closed
+    /// std::fs::remove_file(&file)?;
+    /// let nowhere = std::env::temp_dir().join("signposts-rooms-no-such-folder").join("x.rooms");
+    /// assert!(matches!(rooms.save_to(&nowhere), Err(Error::Io { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
         let path = path.as_ref();
         let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -209,6 +233,21 @@ impl Rooms {
     /// # Errors
     /// [`Error::Io`] when the file cannot be read or is too long; then as
     /// [`Rooms::from_bytes`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, NavMesh, Point, Rooms};
+    /// let rooms = Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?)?;
+    /// let file = std::env::temp_dir().join(format!("signposts-rooms-load-{}.rooms", std::process::id()));
+    /// rooms.save_to(&file)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// assert_eq!(Rooms::load_from(&file, 1 << 20)?.path(top, bottom), rooms.path(top, bottom));
+    /// assert!(matches!(Rooms::load_from(&file, 10), Err(Error::Io { .. }))); // longer than 10 bytes
+    /// std::fs::write(&file, b"not rooms")?;
+    /// assert!(matches!(Rooms::load_from(&file, 1 << 20), Err(Error::Corrupt { .. })));
+    /// std::fs::remove_file(&file)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_from(path: impl AsRef<std::path::Path>, max_bytes: u64) -> Result<Rooms, Error> {
         use std::io::Read as _;
         let path = path.as_ref();

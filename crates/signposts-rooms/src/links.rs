@@ -8,6 +8,19 @@ use crate::Point;
 use crate::mesh::RegionId;
 
 /// A link of a [`Rooms`](crate::Rooms), numbered in the order they were added.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{LinkId, NavMesh, Point, Rooms};
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+/// let (a, b, c) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5), Point::new(3.5, 1.5));
+/// let rooms = Rooms::builder(&mesh).link(a, b, 1.0, false).link(a, c, 5.0, false).build()?;
+/// assert_eq!(rooms.links()[1].ends[1], c); // LinkId(1): the second added
+/// let path = rooms.path(Point::new(0.5, 0.5), Point::new(4.5, 0.5)).expect("across");
+/// assert_eq!(path.links().collect::<Vec<_>>(), [LinkId(0)]); // the cheaper one
+/// assert_eq!(format!("{:?}", LinkId(1)), "l1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct LinkId(pub u32);
 
@@ -18,6 +31,22 @@ impl fmt::Debug for LinkId {
 }
 
 /// A link: from one point to another, at a cost, one way or both.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{Link, NavMesh, Point, Rooms};
+/// // A jump down from the left room into the right one: one way.
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+/// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+/// let rooms = Rooms::builder(&mesh).link(a, b, 2.0, false).build()?;
+/// let link: Link = rooms.links()[0];
+/// assert_eq!((link.ends, link.cost, link.two_way), ([a, b], 2.0, false));
+/// assert_ne!(link.regions[0], link.regions[1]); // rooms that share no door
+/// let (left, right) = (Point::new(0.5, 0.5), Point::new(4.5, 0.5));
+/// assert!(rooms.path(left, right).is_some());
+/// assert_eq!(rooms.path(right, left), None); // no way back up
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Link {
     /// Where it is entered, and where it leads (both ways when `two_way`).

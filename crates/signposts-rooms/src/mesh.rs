@@ -10,11 +10,32 @@ use crate::merge::{Regions, merge};
 use crate::triangulate::{NONE, Triangles};
 
 /// A convex region of a [`NavMesh`].
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{NavMesh, Point, RegionId};
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+/// let r = mesh.region_at(Point::new(0.5, 0.5)).expect("walkable");
+/// assert!((r.0 as usize) < mesh.regions_len()); // ids run from 0 to regions_len
+/// assert_eq!(format!("{:?}", RegionId(2)), "r2");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RegionId(pub u32);
 
 /// A door of a [`NavMesh`]: the edge two regions share, or the single point where two
 /// regions on either side of a pinch touch.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{DoorId, NavMesh};
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+/// assert_eq!(mesh.doors_len(), 2); // into the bend round the wall, and out of it
+/// let d = DoorId(1);
+/// assert!(mesh.door(d).regions.iter().all(|&r| mesh.doors_of(r).contains(&d)));
+/// assert_eq!(format!("{d:?}"), "d1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DoorId(pub u32);
 
@@ -31,6 +52,18 @@ impl fmt::Debug for DoorId {
 }
 
 /// A door: its two regions and its segment.
+///
+/// ```
+/// use signposts_rooms::{NavMesh, Point, RegionId};
+/// // Two squares side by side, sharing the edge x = 2.
+/// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+/// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+/// let door = mesh.doors()[0];
+/// assert_eq!(door.regions, [RegionId(0), RegionId(1)]);
+/// // Walking from the left square into the right one (towards +x, y up): left end first.
+/// assert_eq!(door.ends, [Point::new(2.0, 2.0), Point::new(2.0, 0.0)]);
+/// # Ok::<(), signposts_rooms::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Door {
     /// The two regions, the lower id first.
@@ -44,6 +77,17 @@ pub struct Door {
 impl Door {
     /// The door's ends `[left, right]` as seen walking out of `from` (which must be one of its
     /// regions) into the other.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// let door = mesh.doors()[0]; // between squares 0 (left) and 1 (right)
+    /// let (top, bottom) = (Point::new(2.0, 2.0), Point::new(2.0, 0.0));
+    /// assert_eq!(door.ends_from(RegionId(0)), [top, bottom]); // walking towards +x, y up
+    /// assert_eq!(door.ends_from(RegionId(1)), [bottom, top]); // and back
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn ends_from(&self, from: RegionId) -> [Point; 2] {
@@ -51,6 +95,16 @@ impl Door {
     }
 
     /// The region on the other side from `from`.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// let door = mesh.doors()[0];
+    /// assert_eq!(door.other(RegionId(0)), RegionId(1));
+    /// assert_eq!(door.other(RegionId(1)), RegionId(0));
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn other(&self, from: RegionId) -> RegionId {
@@ -58,6 +112,14 @@ impl Door {
     }
 
     /// The door's midpoint.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.doors()[0].midpoint(), Point::new(2.0, 1.0)); // of (2, 0) – (2, 2)
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn midpoint(&self) -> Point {
@@ -65,6 +127,19 @@ impl Door {
     }
 
     /// Whether the two regions touch at a single point (a pinch) rather than along an edge.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Two open cells that meet only at their corner (1, 1).
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("@.\n.@")?)?;
+    /// let door = mesh.doors()[0];
+    /// assert!(door.is_point());
+    /// assert_eq!(door.ends, [Point::new(1.0, 1.0); 2]);
+    /// let wide = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// assert!(wide.doors().iter().all(|d| !d.is_point())); // edges, not points
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn is_point(&self) -> bool {
@@ -76,6 +151,18 @@ impl Door {
 ///
 /// The walkable area is closed: walls are walkable, and where two obstacles touch at a single
 /// point (two blocked grid cells meeting at a corner) that point is passable, as a point door.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{NavMesh, Point};
+/// // Two open cells meeting only at a corner: two regions, and a point door between them.
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("@.\n.@")?)?;
+/// assert_eq!((mesh.regions_len(), mesh.doors_len()), (2, 1));
+/// assert!(mesh.doors()[0].is_point());
+/// assert!(mesh.region_at(Point::new(1.0, 1.0)).is_some()); // the corner is walkable
+/// assert_eq!(mesh.check(), Ok(()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct NavMesh {
     vertices: Vec<Point>,
@@ -204,6 +291,16 @@ impl NavMesh {
     }
 
     /// The vertices that regions' corners index ([`NavMesh::region_vertices`]).
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.vertices(), &v); // as given (`from_grid` makes its own)
+    /// assert_eq!(mesh.vertices().len(), mesh.vertices_len());
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn vertices(&self) -> &[Point] {
         &self.vertices
@@ -214,6 +311,18 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.region_vertices(RegionId(1)), &[1, 4, 5, 2]);
+    /// let rings: Vec<Vec<u32>> = (0..2).map(|r| mesh.region_vertices(RegionId(r)).to_vec()).collect();
+    /// let again = NavMesh::from_regions(mesh.vertices(), &rings)?; // the same mesh back
+    /// assert_eq!(again.doors(), mesh.doors());
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn region_vertices(&self, r: RegionId) -> &[u32] {
         &self.ring[self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize]
@@ -238,6 +347,16 @@ impl NavMesh {
     }
 
     /// Number of regions.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.regions_len(), 2);
+    /// assert!(mesh.region_at(Point::new(3.0, 1.0)).is_some_and(|r| (r.0 as usize) < mesh.regions_len()));
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn regions_len(&self) -> usize {
@@ -245,6 +364,16 @@ impl NavMesh {
     }
 
     /// Number of doors (edge doors and point doors).
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.doors_len(), 1); // the shared edge
+    /// assert_eq!(mesh.doors_len(), mesh.doors().len());
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn doors_len(&self) -> usize {
@@ -252,6 +381,15 @@ impl NavMesh {
     }
 
     /// Number of vertices of the triangulation the regions were merged from.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.vertices_len(), 6); // the corners given: the shared edge's ends once
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn vertices_len(&self) -> usize {
@@ -263,6 +401,17 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// let corners: Vec<Point> = mesh.polygon(RegionId(1)).collect();
+    /// let square = [(2.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 2.0)].map(Point::from);
+    /// assert_eq!(corners, square); // counter-clockwise with y up
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn polygon(&self, r: RegionId) -> impl ExactSizeIterator<Item = Point> + Clone + '_ {
         let range = self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize;
@@ -273,6 +422,16 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    ///
+    /// ```
+    /// use signposts_rooms::{DoorId, NavMesh, Point, RegionId};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.doors_of(RegionId(0)), &[DoorId(0)]);
+    /// assert_eq!(mesh.doors_of(RegionId(1)), &[DoorId(0)]); // the same door, seen from each side
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn doors_of(&self, r: RegionId) -> &[DoorId] {
         &self.region_doors[self.door_start[r.0 as usize] as usize..self.door_start[r.0 as usize + 1] as usize]
@@ -282,6 +441,17 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `d` is out of range.
+    ///
+    /// ```
+    /// use signposts_rooms::{DoorId, NavMesh, Point, RegionId};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// let door = mesh.door(DoorId(0));
+    /// assert_eq!(door.regions, [RegionId(0), RegionId(1)]);
+    /// assert_eq!(door.midpoint(), Point::new(2.0, 1.0));
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn door(&self, d: DoorId) -> &Door {
@@ -289,6 +459,16 @@ impl NavMesh {
     }
 
     /// Every door, in id order.
+    ///
+    /// ```
+    /// use signposts_rooms::{DoorId, NavMesh, Point};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.doors().len(), 1);
+    /// assert_eq!(mesh.doors()[0], *mesh.door(DoorId(0)));
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[must_use]
     pub fn doors(&self) -> &[Door] {
         &self.doors
@@ -299,6 +479,19 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    ///
+    /// ```
+    /// use signposts::search::TileGrid;
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// // Floor (tag 1) on the left, water (tag 3) on the right.
+    /// let tiles = TileGrid::from_fn(4, 2, |c| if c.x < 2 { 1 } else { 3 })?;
+    /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
+    /// let area_at = |x, y| mesh.area(mesh.region_at(Point::new(x, y)).expect("walkable"));
+    /// assert_eq!((area_at(0.5, 0.5), area_at(3.5, 1.5)), (1, 3));
+    /// let plain = NavMesh::from_grid(&signposts::grid::Grid::from_ascii("..")?)?;
+    /// assert_eq!(plain.area(RegionId(0)), 0); // a grid without areas
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn area(&self, r: RegionId) -> u8 {
@@ -309,6 +502,16 @@ impl NavMesh {
     ///
     /// # Panics
     /// If `r` is out of range.
+    ///
+    /// ```
+    /// use signposts_rooms::{NavMesh, Point, RegionId};
+    /// // Two squares side by side, sharing the edge x = 2.
+    /// let v = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0), (4.0, 0.0), (4.0, 2.0)].map(Point::from);
+    /// let mesh = NavMesh::from_regions(&v, &[vec![0, 1, 2, 3], vec![1, 4, 5, 2]])?;
+    /// assert_eq!(mesh.centroid(RegionId(0)), Point::new(1.0, 1.0));
+    /// assert_eq!(mesh.centroid(RegionId(1)), Point::new(3.0, 1.0));
+    /// # Ok::<(), signposts_rooms::Error>(())
+    /// ```
     #[inline]
     #[must_use]
     pub fn centroid(&self, r: RegionId) -> Point {
@@ -423,6 +626,15 @@ impl NavMesh {
     }
 
     /// The bytes the mesh holds.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Door, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let at_least = mesh.vertices_len() * size_of::<Point>() + mesh.doors_len() * size_of::<Door>();
+    /// assert!(mesh.memory_bytes() >= at_least);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.vertices.len() * size_of::<Point>()

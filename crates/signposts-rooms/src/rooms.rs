@@ -15,6 +15,22 @@ use crate::oracle::{Node, Step};
 use crate::path::{Path, Scratch};
 
 /// Whether and which way a door can be crossed.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{DoorState, NavMesh, Point, Rooms};
+/// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+/// let mut rooms = Rooms::build(&mesh)?;
+/// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+/// let upper = rooms.region_at(top).expect("walkable");
+/// let door = mesh.doors_of(upper)[0]; // out of the top room
+/// assert_eq!(rooms.door_state(door)?, DoorState::Open); // the default
+/// rooms.set_door_state(door, DoorState::OneWay { from: upper })?; // a drop: down only
+/// assert!(rooms.path(top, bottom).is_some());
+/// assert_eq!(rooms.path(bottom, top), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum DoorState {
     /// Both ways.
@@ -42,6 +58,23 @@ impl DoorState {
 }
 
 /// Builds [`Rooms`]: door states at the start, links, a memory limit.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{DoorState, NavMesh, Point, Rooms};
+/// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+/// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+/// let rooms = Rooms::builder(&mesh)
+///     .door_states(vec![DoorState::Closed; mesh.doors_len()]) // every door locked
+///     .link(Point::new(1.5, 0.5), Point::new(1.5, 2.5), 10.0, true) // a ladder through the wall
+///     .memory_limit(1 << 20)
+///     .build()?;
+/// let path = rooms.path(top, bottom).expect("down the ladder");
+/// assert_eq!(path.links().count(), 1);
+/// assert_eq!(path.length(), 12.0); // 1 walked to the ladder, 10 for it, 1 from it
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct RoomsBuilder<'a> {
     mesh: &'a NavMesh,
@@ -53,6 +86,20 @@ pub struct RoomsBuilder<'a> {
 
 impl RoomsBuilder<'_> {
     /// The doors' states at the start (one per door, in id order; all open by default).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorState, Error, NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let closed = Rooms::builder(&mesh).door_states(vec![DoorState::Closed; mesh.doors_len()]).build()?;
+    /// assert_eq!(closed.path(top, bottom), None);
+    /// assert!(closed.path(top, Point::new(1.5, 0.5)).is_some()); // within the room
+    /// let short = Rooms::builder(&mesh).door_states(vec![DoorState::Closed]).build();
+    /// assert!(matches!(short, Err(Error::OutOfRange { what: "door state", .. }))); // one per door
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn door_states(mut self, states: Vec<DoorState>) -> Self {
         self.states = Some(states);
@@ -62,6 +109,19 @@ impl RoomsBuilder<'_> {
     /// Adds a link from `from` to `to` (both in the walkable area, in regions that need share
     /// no door) costing `cost` (in the map's length units, at least 0), one way or both: a
     /// teleporter, a ladder, a jump down a ledge, stairs to another floor.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // Two rooms with no door between them, and a two-way teleporter.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// let rooms = Rooms::builder(&mesh).link(a, b, 1.0, true).build()?;
+    /// let (left, right) = (Point::new(0.5, 1.5), Point::new(4.5, 1.5));
+    /// assert_eq!(rooms.path(left, right).expect("through it").points(), [left, a, b, right]);
+    /// assert!(rooms.path(right, left).is_some()); // both ways
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn link(mut self, from: Point, to: Point, cost: f64, two_way: bool) -> Self {
         self.links.push((from, to, cost, two_way));
@@ -96,6 +156,18 @@ impl RoomsBuilder<'_> {
     }
 
     /// Refuses an oracle table larger than `bytes` (before allocating it).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, NavMesh, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let refused = Rooms::builder(&mesh).memory_limit(16).build();
+    /// assert!(matches!(refused, Err(Error::Oracle(_))));
+    /// let rooms = Rooms::builder(&mesh).memory_limit(1 << 20).build()?;
+    /// assert!(rooms.table().memory_bytes() <= 1 << 20);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn memory_limit(mut self, bytes: u64) -> Self {
         self.memory_limit = Some(bytes);
@@ -111,6 +183,24 @@ impl RoomsBuilder<'_> {
     ///   negative or not finite.
     /// - [`Error::BadAreaCost`] for an area cost that is not finite and positive.
     /// - [`Error::Oracle`] when the table is over the memory limit or cannot be allocated.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorState, Error, NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// assert!(Rooms::builder(&mesh).build()?.path(top, bottom).is_some()); // as `Rooms::build`
+    /// let in_wall = Point::new(0.5, 1.5);
+    /// let bad = Rooms::builder(&mesh).link(top, in_wall, 1.0, false).build();
+    /// assert!(matches!(bad, Err(Error::BadLink { link: 0, end: 1, .. })));
+    /// let (upper, lower) = (mesh.region_at(top).unwrap(), mesh.region_at(bottom).unwrap());
+    /// let mut states = vec![DoorState::Open; mesh.doors_len()];
+    /// states[mesh.doors_of(upper)[0].0 as usize] = DoorState::OneWay { from: lower }; // not its side
+    /// let bad = Rooms::builder(&mesh).door_states(states).build();
+    /// assert!(matches!(bad, Err(Error::NotASide { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn build(self) -> Result<Rooms, Error> {
         let memory_limit = self.memory_limit;
         let mut rooms = self.skeleton()?;
@@ -177,6 +267,20 @@ impl RoomsBuilder<'_> {
 /// A navigation mesh with doors that open, close and go one way, links between places that
 /// share no door, and its region oracle: which region to enter next from any region toward
 /// any other, in one table read; on top, paths and headings between any two points.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{NavMesh, Point, Rooms};
+/// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+/// let mut rooms = Rooms::build(&mesh)?;
+/// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+/// assert_eq!(rooms.next_waypoint(top, bottom), Some(Point::new(2.0, 1.0))); // the wall's end
+/// let door = mesh.doors_of(rooms.region_at(bottom).unwrap())[0]; // into the bottom room
+/// rooms.set_door_open(door, false)?; // repaired in place
+/// assert_eq!(rooms.path(top, bottom), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// ## The oracle's metric
 /// The oracle is the core's dense first-move table ([`signposts::Graph`]) over a graph with a
@@ -265,6 +369,21 @@ impl Rooms {
     /// cost)`, nodes `0..regions_len` being regions (at their centroids), then one per door
     /// (at its midpoint), then two per link (its ends), costs in the oracle's fixed point. For
     /// checking the oracle against another shortest-path method.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorId, NavMesh, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// let nodes = rooms.table().nodes_len(); // regions, then doors (no links here)
+    /// assert_eq!(nodes, mesh.regions_len() + mesh.doors_len());
+    /// let arcs: Vec<_> = rooms.oracle_arcs().collect();
+    /// assert!(arcs.iter().all(|&(u, v, cost)| u != v && (v as usize) < nodes && cost > 0));
+    /// rooms.set_door_open(DoorId(0), false)?;
+    /// assert!(rooms.oracle_arcs().count() < arcs.len()); // the closed door's arcs are gone
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn oracle_arcs(&self) -> impl Iterator<Item = (NodeId, NodeId, u32)> + '_ {
         let mut arcs = Vec::new();
         for r in 0..self.mesh.regions_len() as u32 {
@@ -277,24 +396,71 @@ impl Rooms {
     }
 
     /// The mesh.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// assert_eq!(rooms.mesh().doors(), mesh.doors()); // its own copy of the mesh
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn mesh(&self) -> &NavMesh {
         &self.mesh
     }
 
     /// The region oracle's table (see [`Rooms::oracle_arcs`] for its nodes).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// assert_eq!(rooms.table().nodes_len(), mesh.regions_len() + mesh.doors_len());
+    /// let upper = rooms.region_at(Point::new(0.5, 0.5)).unwrap();
+    /// let lower = rooms.region_at(Point::new(0.5, 2.5)).unwrap();
+    /// assert!(rooms.table().path_exists(upper.0, lower.0)); // a region's node is its id
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn table(&self) -> &Graph {
         &self.table
     }
 
     /// The links, in id order.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // Two rooms with no door between them, and a two-way teleporter.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// let rooms = Rooms::builder(&mesh).link(a, b, 1.0, true).build()?;
+    /// let link = rooms.links()[0];
+    /// assert_eq!(link.ends, [a, b]);
+    /// assert_eq!(link.regions, [rooms.region_at(a).unwrap(), rooms.region_at(b).unwrap()]);
+    /// assert!(link.two_way && link.cost == 1.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn links(&self) -> &[Link] {
         &self.links
     }
 
     /// Bytes held: the mesh and the oracle.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// assert!(rooms.memory_bytes() >= rooms.mesh().memory_bytes() + rooms.table().memory_bytes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.mesh.memory_bytes()
@@ -307,6 +473,19 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a door id past the mesh's.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorId, DoorState, Error, NavMesh, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// assert_eq!(rooms.door_state(DoorId(0))?, DoorState::Open);
+    /// rooms.set_door_open(DoorId(0), false)?;
+    /// assert_eq!(rooms.door_state(DoorId(0))?, DoorState::Closed);
+    /// assert!(matches!(rooms.door_state(DoorId(9)), Err(Error::OutOfRange { what: "door", id: 9, .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn door_state(&self, d: DoorId) -> Result<DoorState, Error> {
         self.states.get(d.0 as usize).copied().ok_or(Error::OutOfRange {
             what: "door",
@@ -319,6 +498,22 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a bad id; [`Error::Oracle`] if the repair cannot allocate.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorId, NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let door = mesh.doors_of(rooms.region_at(bottom).unwrap())[0]; // into the bottom room
+    /// rooms.set_door_open(door, false)?;
+    /// assert_eq!(rooms.path(top, bottom), None);
+    /// rooms.set_door_open(door, true)?;
+    /// assert!(rooms.path(top, bottom).is_some());
+    /// assert!(rooms.set_door_open(DoorId(9), true).is_err()); // no such door
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_door_open(&mut self, d: DoorId, open: bool) -> Result<(), Error> {
         self.set_door_state(d, if open { DoorState::Open } else { DoorState::Closed })
     }
@@ -328,6 +523,22 @@ impl Rooms {
     /// # Errors
     /// [`Error::OutOfRange`] for a bad id; [`Error::NotASide`] when `from` is not one of the
     /// door's regions; [`Error::Oracle`] if the repair cannot allocate.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let (upper, lower) = (rooms.region_at(top).unwrap(), rooms.region_at(bottom).unwrap());
+    /// let door = mesh.doors_of(upper)[0]; // out of the top room
+    /// rooms.set_one_way(door, upper)?; // a drop: down only
+    /// assert!(rooms.path(top, bottom).is_some());
+    /// assert_eq!(rooms.path(bottom, top), None);
+    /// assert!(matches!(rooms.set_one_way(door, lower), Err(Error::NotASide { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_one_way(&mut self, d: DoorId, from: RegionId) -> Result<(), Error> {
         self.set_door_state(d, DoorState::OneWay { from })
     }
@@ -371,6 +582,22 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a bad id; [`Error::Oracle`] if the repair cannot allocate.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{LinkId, NavMesh, Point, Rooms};
+    /// // Two rooms with no door between them, and a two-way teleporter.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// let mut rooms = Rooms::builder(&mesh).link(a, b, 1.0, true).build()?;
+    /// let (left, right) = (Point::new(0.5, 0.5), Point::new(4.5, 0.5));
+    /// rooms.set_link_open(LinkId(0), false)?;
+    /// assert_eq!(rooms.path(left, right), None); // it was the only way across
+    /// rooms.set_link_open(LinkId(0), true)?;
+    /// assert!(rooms.path(left, right).is_some());
+    /// assert!(rooms.set_link_open(LinkId(1), true).is_err()); // no such link
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_link_open(&mut self, l: LinkId, open: bool) -> Result<(), Error> {
         let Some(&old) = self.link_open.get(l.0 as usize) else {
             return Err(Error::OutOfRange { what: "link", id: l.0, len: self.links.len() });
@@ -390,6 +617,20 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a bad id.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, LinkId, NavMesh, Point, Rooms};
+    /// // Two rooms with no door between them, and a two-way teleporter.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// let mut rooms = Rooms::builder(&mesh).link(a, b, 1.0, true).build()?;
+    /// assert!(rooms.is_link_open(LinkId(0))?); // links start open
+    /// rooms.set_link_open(LinkId(0), false)?;
+    /// assert!(!rooms.is_link_open(LinkId(0))?);
+    /// assert!(matches!(rooms.is_link_open(LinkId(1)), Err(Error::OutOfRange { what: "link", .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_link_open(&self, l: LinkId) -> Result<bool, Error> {
         self.link_open.get(l.0 as usize).copied().ok_or(Error::OutOfRange {
             what: "link",
@@ -435,6 +676,20 @@ impl Rooms {
     /// # Panics
     /// If an id is out of range.
     ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let [upper, bend, lower] =
+    ///     [(0.5, 0.5), (2.5, 1.5), (0.5, 2.5)].map(|(x, y)| rooms.region_at(Point::new(x, y)).unwrap());
+    /// assert_eq!(rooms.next_region(upper, lower), Some(bend)); // round the wall
+    /// assert_eq!(rooms.next_region(bend, lower), Some(lower));
+    /// assert_eq!(rooms.next_region(upper, upper), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
     /// # Complexity
     /// One table read per oracle node walked to the first door: usually one or two.
     #[must_use]
@@ -446,6 +701,21 @@ impl Rooms {
     ///
     /// # Panics
     /// If an id is out of range.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let mut rooms = Rooms::build(&mesh)?;
+    /// let [upper, bend, lower] =
+    ///     [(0.5, 0.5), (2.5, 1.5), (0.5, 2.5)].map(|(x, y)| rooms.region_at(Point::new(x, y)).unwrap());
+    /// assert_eq!(rooms.region_path(upper, lower), Some(vec![upper, bend, lower]));
+    /// assert_eq!(rooms.region_path(upper, upper), Some(vec![upper]));
+    /// rooms.set_door_open(mesh.doors_of(lower)[0], false)?;
+    /// assert_eq!(rooms.region_path(upper, lower), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn region_path(&self, from: RegionId, to: RegionId) -> Option<Vec<RegionId>> {
         if !self.table.path_exists(from.0, to.0) {
@@ -465,6 +735,18 @@ impl Rooms {
     }
 
     /// The region holding `p`; see [`NavMesh::region_at`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let p = Point::new(0.5, 0.5);
+    /// assert_eq!(rooms.region_at(p), mesh.region_at(p));
+    /// assert_eq!(rooms.region_at(Point::new(0.5, 1.5)), None); // inside the wall
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn region_at(&self, p: Point) -> Option<RegionId> {
         self.mesh.region_at(p)
@@ -473,6 +755,20 @@ impl Rooms {
     /// The path from `from` to `to`: the oracle's corridor of regions, the string pulled
     /// through its doors (and from link to link). `None` when either point is outside the
     /// walkable area or `to` cannot be reached.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let path = rooms.path(top, bottom).expect("connected");
+    /// let corners = [Point::new(2.0, 1.0), Point::new(2.0, 2.0)]; // the wall's end
+    /// assert_eq!(path.points(), [top, corners[0], corners[1], bottom]);
+    /// assert_eq!(rooms.path(top, Point::new(0.5, 1.5)), None); // inside the wall
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn path(&self, from: Point, to: Point) -> Option<Path> {
         let mut path = Path::default();
@@ -480,6 +776,22 @@ impl Rooms {
     }
 
     /// [`Rooms::path`] into `path` with reused buffers; returns whether there is one.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Path, Point, Rooms, Scratch};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let (mut scratch, mut path) = (Scratch::default(), Path::default());
+    /// for goal in [bottom, Point::new(1.5, 2.5)] {
+    ///     assert!(rooms.path_with(top, goal, &mut scratch, &mut path)); // no allocation once warm
+    ///     assert_eq!(path.points().last(), Some(&goal));
+    /// }
+    /// assert!(!rooms.path_with(top, Point::new(0.5, 1.5), &mut scratch, &mut path)); // in the wall
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn path_with(&self, from: Point, to: Point, scratch: &mut Scratch, path: &mut Path) -> bool {
         path.points.clear();
         path.links.clear();
@@ -509,6 +821,20 @@ impl Rooms {
     }
 
     /// The cost of [`Rooms::path`] ([`Path::length`]).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let d = rooms.distance(top, bottom).expect("connected");
+    /// // (0.5, 0.5) → (2, 1) → (2, 2) → (0.5, 2.5): √2.5 + 1 + √2.5
+    /// assert!((d - (1.0 + 2.0 * 2.5f64.sqrt())).abs() < 1e-12);
+    /// assert_eq!(rooms.distance(top, Point::new(1.5, 0.5)), Some(1.0)); // in sight
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn distance(&self, from: Point, to: Point) -> Option<f64> {
         self.path(from, to).map(|p| p.length())
@@ -519,12 +845,44 @@ impl Rooms {
     /// the first link to take (its exit, when `from` is at the entrance) — found without
     /// walking more of the corridor than that needs. `None` when either point is outside the
     /// walkable area or `to` cannot be reached.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// assert_eq!(rooms.next_waypoint(top, bottom), Some(Point::new(2.0, 1.0))); // the wall's end
+    /// let bend = Point::new(2.5, 1.5);
+    /// assert_eq!(rooms.next_waypoint(bend, bottom), Some(Point::new(2.0, 2.0))); // its other end
+    /// let goal = Point::new(1.5, 0.5);
+    /// assert_eq!(rooms.next_waypoint(top, goal), Some(goal)); // in sight
+    /// assert_eq!(rooms.next_waypoint(top, Point::new(0.5, 1.5)), None); // inside the wall
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn next_waypoint(&self, from: Point, to: Point) -> Option<Point> {
         self.next_waypoint_with(from, to, &mut Scratch::default())
     }
 
     /// [`Rooms::next_waypoint`] with reused buffers: no allocation once warm.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
+    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// let rooms = Rooms::build(&mesh)?;
+    /// let (top, bottom) = (Point::new(0.5, 0.5), Point::new(0.5, 2.5));
+    /// let mut scratch = Scratch::default(); // kept between ticks
+    /// for from in [top, Point::new(2.5, 1.5)] {
+    ///     let heading = rooms.next_waypoint_with(from, bottom, &mut scratch);
+    ///     assert_eq!(heading, rooms.next_waypoint(from, bottom));
+    /// }
+    /// assert_eq!(rooms.next_waypoint_with(top, bottom, &mut scratch), Some(Point::new(2.0, 1.0)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut Scratch) -> Option<Point> {
         let (a, b) = self.ends(from, to)?;
         if a == b {

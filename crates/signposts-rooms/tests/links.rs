@@ -59,9 +59,15 @@ static COMPARED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::ne
 #[test]
 fn paths_with_links_are_rarely_longer_than_without() {
     links_are_taken_only_their_way_and_reach_what_they_join();
-    let (longer, compared) = (LONGER.load(std::sync::atomic::Ordering::Relaxed), COMPARED.load(std::sync::atomic::Ordering::Relaxed));
+    let (longer, compared) = (
+        LONGER.load(std::sync::atomic::Ordering::Relaxed),
+        COMPARED.load(std::sync::atomic::Ordering::Relaxed),
+    );
     eprintln!("{longer} of {compared} paths with links longer than without");
-    assert!(compared > 1000 && longer * 25 < compared, "{longer} of {compared} paths with links were longer than without");
+    assert!(
+        compared > 1000 && longer * 25 < compared,
+        "{longer} of {compared} paths with links were longer than without"
+    );
 }
 
 proptest! {
