@@ -43,8 +43,10 @@ impl Funnel {
             if right_open || orient(self.apex, self.right, pr) >= 0.0 {
                 if right_open || orient(self.apex, self.left, pr) < 0.0 {
                     (self.right, self.right_i) = (pr, self.i);
+                } else if let Some(corner) = self.turn(self.left, self.left_i) {
+                    return Some(corner);
                 } else {
-                    return Some(self.turn(self.left, self.left_i));
+                    continue;
                 }
             }
             // The left leg moves in when the new left end is right of (or on) it.
@@ -52,8 +54,10 @@ impl Funnel {
             if left_open || orient(self.apex, self.left, pl) <= 0.0 {
                 if left_open || orient(self.apex, self.right, pl) > 0.0 {
                     (self.left, self.left_i) = (pl, self.i);
+                } else if let Some(corner) = self.turn(self.right, self.right_i) {
+                    return Some(corner);
                 } else {
-                    return Some(self.turn(self.right, self.right_i));
+                    continue;
                 }
             }
             self.i += 1;
@@ -61,13 +65,16 @@ impl Funnel {
         None
     }
 
-    /// The leg's end becomes the apex: a corner of the path.
-    fn turn(&mut self, corner: Point, index: usize) -> Point {
+    /// The leg's end becomes the apex: a corner of the path, unless it is where the funnel
+    /// already stands (a start exactly on a door's end: the walker is at that corner, and the
+    /// next corner is the one to head for).
+    fn turn(&mut self, corner: Point, index: usize) -> Option<Point> {
+        let moved = corner != self.apex;
         self.apex = corner;
         (self.left, self.right) = (corner, corner);
         (self.apex_i, self.left_i, self.right_i) = (index, index, index);
         self.i = index + 1;
-        corner
+        moved.then_some(corner)
     }
 }
 
@@ -94,6 +101,18 @@ mod tests {
         let mut out = Vec::new();
         pull(portals, &mut out);
         out
+    }
+
+    #[test]
+    fn a_start_on_the_corner_heads_for_the_next_corner_not_the_start() {
+        let p = Point::new;
+        // Standing on the inner corner (2, 1) of a bend, the end of the door ahead: the next
+        // corner is the goal, not the corner stood on.
+        let (s, t) = (p(2.0, 1.0), p(2.5, 2.5));
+        let portals = [[s, s], [p(2.0, 1.0), p(3.0, 1.0)], [t, t]];
+        assert_eq!(corners(&portals), [t]);
+        let mut funnel = Funnel::new(s);
+        assert_eq!(funnel.advance(&portals), None); // no turn: straight to the goal
     }
 
     #[test]

@@ -112,6 +112,18 @@ pub fn check_grid_query(
     }
     assert!(path.length() >= s.distance(t) - 1e-9);
     assert_eq!(rooms.next_waypoint(s, t), Some(points[1]), "{s} → {t}: {points:?}");
+    // An entity that steps onto each waypoint and asks again reaches the goal, never asked to
+    // stay where it stands.
+    let mut at = s;
+    for _ in 0..=points.len() + 2 {
+        if at == t {
+            break;
+        }
+        let next = rooms.next_waypoint(at, t).expect("still connected");
+        assert_ne!(next, at, "{s} → {t}: stuck at {at}: {points:?}");
+        at = next;
+    }
+    assert_eq!(at, t, "{s} → {t}: waypoints from the start do not reach the goal: {points:?}");
 }
 
 /// All-pairs (length, next) of the oracle's graph by the article's min-plus squaring:
