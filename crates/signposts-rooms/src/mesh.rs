@@ -668,23 +668,31 @@ fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
 
 /// The area centroid of a polygon (its vertex mean when it has no area).
 fn centroid(ring: &[Point]) -> Point {
+    // Relative to the first corner, so that a small region far from the origin keeps its
+    // digits.
+    let o = ring[0];
     let n = ring.len();
     let (mut a, mut cx, mut cy) = (0.0, 0.0, 0.0);
-    for i in 0..n {
-        let (p, q) = (ring[i], ring[(i + 1) % n]);
+    for i in 1..n - 1 {
+        let (p, q) = (
+            Point::new(ring[i].x - o.x, ring[i].y - o.y),
+            Point::new(ring[i + 1].x - o.x, ring[i + 1].y - o.y),
+        );
         let cross = p.x * q.y - q.x * p.y;
         a += cross;
         cx += (p.x + q.x) * cross;
         cy += (p.y + q.y) * cross;
     }
-    if a == 0.0 {
+    let mean = || {
         let k = n as f64;
-        return Point::new(
-            ring.iter().map(|p| p.x).sum::<f64>() / k,
-            ring.iter().map(|p| p.y).sum::<f64>() / k,
-        );
+        Point::new(ring.iter().map(|p| p.x).sum::<f64>() / k, ring.iter().map(|p| p.y).sum::<f64>() / k)
+    };
+    if a <= 0.0 || !a.is_finite() {
+        return mean(); // no area to weigh by (a sliver left by rounding)
     }
-    Point::new(cx / (3.0 * a), cy / (3.0 * a))
+    let c = Point::new(o.x + cx / (3.0 * a), o.y + cy / (3.0 * a));
+    // A sliver's area is mostly rounding: keep the centroid only where it lies in the region.
+    if crate::locate::convex_contains(ring.iter().copied(), c) { c } else { mean() }
 }
 
 /// The vertices where the walkable area pinches: the regions around them fall into two or more

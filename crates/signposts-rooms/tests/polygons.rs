@@ -344,3 +344,16 @@ fn overlapping_obstacles_are_united_and_cut_the_boundary() {
     assert!(path.points().len() > 2 && path.length() > Point::new(1.0, 6.0).distance(Point::new(6.0, 1.0)));
     assert_eq!(rooms.path(Point::new(1.0, 1.0), Point::new(3.0, 3.0)), None); // inside an obstacle
 }
+
+/// Found by the `rooms_text` fuzz target: the union of two capsules left a sliver triangle
+/// (two corners one unit of the last place apart) whose centroid, by the area formula, came out
+/// far outside it, so no region held it.
+#[test]
+fn a_sliver_regions_centroid_lies_in_it() {
+    let text =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/centroid-located-nowhere.txt"))
+            .unwrap();
+    let mesh =
+        signposts_rooms::NavMeshBuilder::from_text(&String::from_utf8_lossy(&text)).unwrap().build().unwrap();
+    assert_eq!(mesh.check(), Ok(()));
+}
