@@ -667,6 +667,7 @@ fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
 }
 
 /// The area centroid of a polygon (its vertex mean when it has no area).
+#[expect(clippy::many_single_char_names, reason = "points of a figure: o p q c, area a")]
 fn centroid(ring: &[Point]) -> Point {
     // Relative to the first corner, so that a small region far from the origin keeps its
     // digits.
