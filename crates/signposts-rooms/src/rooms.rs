@@ -726,6 +726,50 @@ impl Rooms {
         Some(regions)
     }
 
+    /// [`Rooms::next_region`] with an error for an id out of range instead of a panic.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] naming the first region id past the mesh's.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, NavMesh, RegionId, Rooms};
+    /// let rooms = Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?)?;
+    /// assert_eq!(rooms.try_next_region(RegionId(0), RegionId(0)), Ok(None));
+    /// assert!(matches!(rooms.try_next_region(RegionId(0), RegionId(99)), Err(Error::OutOfRange { what: "region", id: 99, .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_next_region(&self, from: RegionId, to: RegionId) -> Result<Option<RegionId>, Error> {
+        self.check_regions(from, to)?;
+        Ok(self.next_region(from, to))
+    }
+
+    /// [`Rooms::region_path`] with an error for an id out of range instead of a panic.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] naming the first region id past the mesh's.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, RegionId, Rooms};
+    /// let rooms = Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?)?;
+    /// assert_eq!(rooms.try_region_path(RegionId(0), RegionId(0))?, Some(vec![RegionId(0)]));
+    /// assert!(rooms.try_region_path(RegionId(7), RegionId(0)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_region_path(&self, from: RegionId, to: RegionId) -> Result<Option<Vec<RegionId>>, Error> {
+        self.check_regions(from, to)?;
+        Ok(self.region_path(from, to))
+    }
+
+    fn check_regions(&self, from: RegionId, to: RegionId) -> Result<(), Error> {
+        let len = self.mesh.regions_len();
+        match [from, to].into_iter().find(|r| r.0 as usize >= len) {
+            Some(r) => Err(Error::OutOfRange { what: "region", id: r.0, len }),
+            None => Ok(()),
+        }
+    }
+
     /// The region a step enters.
     fn entered(&self, step: Step) -> RegionId {
         match step {
