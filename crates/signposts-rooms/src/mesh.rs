@@ -561,7 +561,7 @@ impl NavMesh {
     }
 
     /// Checks the mesh's invariants, for tests and fuzzing: every region convex,
-    /// counter-clockwise and of positive area; every door between two different regions, an
+    /// counter-clockwise and of positive area (decided exactly); every door between two different regions, an
     /// edge of both (with its ends the same way round) or a point shared by both; every
     /// region's door list holding exactly its doors; every region found at its centroid.
     ///
@@ -579,13 +579,15 @@ impl NavMesh {
             let region = RegionId(r);
             let ring: Vec<Point> = self.polygon(region).collect();
             let n = ring.len();
-            if n < 3 || crate::geom::signed_area2(&ring) <= 0.0 {
-                return Err(format!("region {r} has no area or is clockwise: {ring:?}"));
+            // Decided exactly: a sliver's area in floating point can round to zero or below.
+            let turns: Vec<f64> = (0..n)
+                .map(|i| crate::geom::orient(ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]))
+                .collect();
+            if let Some(i) = turns.iter().position(|&t| t < 0.0) {
+                return Err(format!("region {r} is not convex (or clockwise) at corner {i}: {ring:?}"));
             }
-            if let Some(i) =
-                (0..n).find(|&i| crate::geom::orient(ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]) < 0.0)
-            {
-                return Err(format!("region {r} is not convex at corner {i}: {ring:?}"));
+            if n < 3 || turns.iter().all(|&t| t == 0.0) {
+                return Err(format!("region {r} has no area: {ring:?}"));
             }
             if self.region_at(self.centroid(region)).is_none() {
                 return Err(format!("region {r}'s centroid {} is located nowhere", self.centroid(region)));
