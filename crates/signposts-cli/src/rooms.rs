@@ -31,6 +31,10 @@ pub struct RoomsArgs {
     /// Where to save the rooms (mesh and oracle).
     #[arg(short, long)]
     output: PathBuf,
+    /// Refuse a region oracle taking more than this many bytes, before building it. Suffixes
+    /// K, M, G, T (powers of 1024), optionally followed by `B` or `iB`.
+    #[arg(long, default_value = "8G", value_parser = crate::parse_bytes)]
+    memory_limit: u64,
     /// Close the door between the regions at two points (`X,Y:X,Y`); repeatable.
     #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
     close: Vec<(Point, Point)>,
@@ -131,7 +135,10 @@ pub fn rooms(args: &RoomsArgs) -> Result<()> {
     let start = Instant::now();
     let (mesh, grid) = read_mesh(&args.input, args.radius)?;
     let mesh_s = start.elapsed().as_secs_f64();
-    let mut rooms = Rooms::build(&mesh).context("building the region oracle")?;
+    let mut rooms = Rooms::builder(&mesh)
+        .memory_limit(args.memory_limit)
+        .build()
+        .context("building the region oracle")?;
     let seconds = start.elapsed().as_secs_f64();
     for &(a, b) in &args.close {
         let (door, _) = door_between(&rooms, a, b).context("--close")?;
