@@ -157,20 +157,25 @@ fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>
     while out.len() > 1 && out.first() == out.last() {
         out.pop();
     }
-    let pts = points(vertices, &out);
-    let area = crate::geom::signed_area2(&pts);
-    if out.len() < 3 || area == 0.0 {
+    if out.len() < 3 {
         return Err(Error::Degenerate { ring });
     }
-    if area < 0.0 {
-        out.reverse();
-    }
+    // Orientation and convexity from the exact turn at each corner: a sliver's floating-point
+    // area can round to zero, or to the wrong sign.
     let pts = points(vertices, &out);
     let n = pts.len();
-    for i in 0..n {
-        if orient(pts[(i + n - 1) % n], pts[i], pts[(i + 1) % n]) < 0.0 {
-            return Err(Error::NotConvex { region: r, vertex: i });
+    let turns: Vec<f64> = (0..n).map(|i| orient(pts[(i + n - 1) % n], pts[i], pts[(i + 1) % n])).collect();
+    let (left, right) = (turns.iter().any(|&t| t > 0.0), turns.iter().any(|&t| t < 0.0));
+    match (left, right) {
+        (false, false) => return Err(Error::Degenerate { ring }),
+        (true, true) => {
+            // The corner turning against the ring's overall orientation.
+            let clockwise = crate::geom::signed_area2(&pts) < 0.0;
+            let vertex = turns.iter().position(|&t| if clockwise { t > 0.0 } else { t < 0.0 }).unwrap_or(0);
+            return Err(Error::NotConvex { region: r, vertex });
         }
+        (false, true) => out.reverse(),
+        (true, false) => {}
     }
     Ok(out)
 }

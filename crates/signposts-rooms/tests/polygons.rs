@@ -352,10 +352,18 @@ fn overlapping_obstacles_are_united_and_cut_the_boundary() {
 fn a_sliver_regions_centroid_lies_in_it() {
     // And a sliver whose floating-point area rounds to zero or below, though it turns
     // counter-clockwise exactly: `check` decides orientation with the exact predicate.
-    for name in ["centroid-located-nowhere.txt", "sliver-with-rounded-area.txt"] {
+    // And one that `NavMesh::from_regions` refused as degenerate when given back.
+    for name in
+        ["centroid-located-nowhere.txt", "sliver-with-rounded-area.txt", "sliver-given-back-as-a-region.txt"]
+    {
         let text = std::fs::read(format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let text = String::from_utf8_lossy(&text);
         let mesh = signposts_rooms::NavMeshBuilder::from_text(&text).unwrap().build().unwrap();
         assert_eq!(mesh.check(), Ok(()), "{name}");
+        let regions: Vec<Vec<u32>> = (0..mesh.regions_len() as u32)
+            .map(|r| mesh.region_vertices(signposts_rooms::RegionId(r)).to_vec())
+            .collect();
+        let again = NavMesh::from_regions(mesh.vertices(), &regions).unwrap();
+        assert_eq!(again.doors(), mesh.doors(), "{name}");
     }
 }
