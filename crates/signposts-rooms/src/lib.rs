@@ -83,6 +83,7 @@
 //! bytes left, every region, and that the table belongs to the described oracle, so a
 //! damaged file is an error and a forged one answers without a panic or a hang.
 
+mod builder;
 mod error;
 mod funnel;
 mod geom;
@@ -101,6 +102,7 @@ mod rooms;
 mod text;
 mod triangulate;
 
+pub use builder::RoomsBuilder;
 pub use error::{Error, Ring};
 pub use geom::Point;
 pub use input::NavMeshBuilder;
@@ -108,4 +110,4 @@ pub use io::FORMAT_VERSION;
 pub use links::{Link, LinkId};
 pub use mesh::{Door, DoorId, NavMesh, RegionId};
 pub use path::{Path, PathStep, Scratch};
-pub use rooms::{DoorState, Rooms, RoomsBuilder};
+pub use rooms::{DoorState, Rooms};
