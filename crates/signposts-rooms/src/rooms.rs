@@ -58,6 +58,9 @@ impl DoorState {
     }
 }
 
+/// An arc of the oracle's graph: tail, head, cost.
+type OracleArc = (NodeId, NodeId, u32);
+
 /// A navigation mesh with doors that open, close and go one way, links between places that
 /// share no door, and its region oracle: which region to enter next from any region toward
 /// any other, in one table read; on top, paths and headings between any two points.
@@ -434,19 +437,30 @@ impl Rooms {
     }
 
     /// Turns the arcs `before` into `after` in the table.
-    fn apply(
-        &mut self,
-        before: &[(NodeId, NodeId, u32)],
-        after: &[(NodeId, NodeId, u32)],
-    ) -> Result<(), Error> {
-        let mut changes: Vec<Change> = before
-            .iter()
-            .filter(|a| !after.contains(a))
-            .map(|&(u, v, _)| Change::DisconnectDirected(u, v))
-            .collect();
-        changes.extend(
-            after.iter().filter(|a| !before.contains(a)).map(|&(u, v, c)| Change::ConnectDirected(u, v, c)),
-        );
+    fn apply(&mut self, before: &[OracleArc], after: &[OracleArc]) -> Result<(), Error> {
+        let removed: Vec<_> = before.iter().filter(|a| !after.contains(a)).copied().collect();
+        let added: Vec<_> = after.iter().filter(|a| !before.contains(a)).copied().collect();
+        // An arc and its reverse of the same cost change together as one undirected edge: the
+        // core repairs undirected edits locally, directed ones by a search per column.
+        let pairs = |arcs: &[OracleArc]| -> (Vec<OracleArc>, Vec<OracleArc>) {
+            let (mut both, mut one) = (Vec::new(), Vec::new());
+            for &(u, v, c) in arcs {
+                if arcs.contains(&(v, u, c)) {
+                    if u < v {
+                        both.push((u, v, c));
+                    }
+                } else {
+                    one.push((u, v, c));
+                }
+            }
+            (both, one)
+        };
+        let ((removed_both, removed_one), (added_both, added_one)) = (pairs(&removed), pairs(&added));
+        let mut changes: Vec<Change> =
+            removed_both.iter().map(|&(u, v, _)| Change::Disconnect(u, v)).collect();
+        changes.extend(removed_one.iter().map(|&(u, v, _)| Change::DisconnectDirected(u, v)));
+        changes.extend(added_both.iter().map(|&(u, v, c)| Change::ConnectWeighted(u, v, c)));
+        changes.extend(added_one.iter().map(|&(u, v, c)| Change::ConnectDirected(u, v, c)));
         if !changes.is_empty() {
             self.table.apply(&changes)?;
         }

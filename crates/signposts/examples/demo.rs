@@ -2,7 +2,8 @@
 //! queries, then let 2,000 entities chase a moving player on a walled grid while a door opens
 //! and closes, then answer one-off queries without a table on a 512×512 map with two unit
 //! kinds, then build compressed tables of a 160×160 walled map and a 512×512 perfect maze,
-//! and print what everything cost.
+//! then let 2,000 entities chase the player in continuous space through the rooms and doors
+//! of a building (`signposts-rooms`), and print what everything cost.
 //!
 //! Run: `cargo run --release -p signposts --example demo`
 
@@ -34,6 +35,98 @@ fn main() {
     chase();
     single_queries();
     compressed();
+    rooms();
+}
+
+/// Rooms and doors: a building of 6×6 rooms joined by doorways, its navigation mesh for an
+/// agent of radius 0.3, and 2,000 entities walking toward a moving player by `next_waypoint`
+/// in continuous space, while one doorway closes and opens (the region oracle repaired in
+/// place).
+fn rooms() {
+    use signposts::grid::Grid;
+    use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
+    println!("\n== rooms and doors: a building of 6x6 rooms, 2000 entities moving in continuous space");
+    // Rooms of 9×9 open cells inside walls, a doorway of 2 cells in the middle of each wall.
+    let grid = Grid::from_fn(61, 61, |c| {
+        let (x, y) = (c.x % 10, c.y % 10);
+        let door = |k: u32| (4..6).contains(&k);
+        !(x == 0 || y == 0)
+            || (x == 0 && door(c.y % 10) && c.x > 0 && c.x < 60)
+            || (y == 0 && door(c.x % 10) && c.y > 0 && c.y < 60)
+    });
+    let start = Instant::now();
+    let mesh = NavMesh::from_grid_with_radius(&grid, 0.3).expect("rooms of 9 cells");
+    let mut rooms = Rooms::build(&mesh).expect("a small oracle");
+    let rebuild = Instant::now();
+    let _ = Rooms::build(&mesh).expect("a small oracle");
+    let rebuild_ms = rebuild.elapsed().as_secs_f64() * 1e3;
+    println!(
+        "   {} open cells -> {} regions, {} doors; mesh and oracle built in {:.1} ms, {:.1} KiB",
+        grid.passable_len(),
+        mesh.regions_len(),
+        mesh.doors_len(),
+        start.elapsed().as_secs_f64() * 1e3,
+        rooms.memory_bytes() as f64 / 1024.0
+    );
+    let mut rng = SplitMix64::new(7);
+    let random_point = |rng: &mut SplitMix64| loop {
+        let p = Point::new(1.0 + rng.below(5_900) as f64 / 100.0, 1.0 + rng.below(5_900) as f64 / 100.0);
+        if mesh.region_at(p).is_some() {
+            return p;
+        }
+    };
+    let mut entities: Vec<Point> = (0..2000).map(|_| random_point(&mut rng)).collect();
+    let (mut player, mut goal) = (random_point(&mut rng), random_point(&mut rng));
+    let door = mesh.doors_of(mesh.region_at(Point::new(30.5, 35.0)).expect("a room")).first().copied();
+    let (mut scratch, mut query_ns, mut steps, mut caught) = (Scratch::default(), 0.0, 0usize, 0usize);
+    for tick in 0..200 {
+        if tick % 50 == 25
+            && let Some(door) = door
+        {
+            let closing = tick % 100 == 25;
+            let start = Instant::now();
+            rooms.set_door_open(door, !closing).expect("a door of the mesh");
+            println!(
+                "   doorway {} at tick {tick}: oracle repaired in {:.2} ms (building it: {rebuild_ms:.2} ms)",
+                if closing { "closed" } else { "opened" },
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        // The player walks to a random goal, then picks another.
+        match rooms.next_waypoint_with(player, goal, &mut scratch) {
+            Some(w) if player.distance(goal) > 0.5 => player = step_toward(player, w, 0.5),
+            _ => goal = random_point(&mut rng),
+        }
+        let start = Instant::now();
+        for e in &mut entities {
+            if let Some(w) = rooms.next_waypoint_with(*e, player, &mut scratch) {
+                *e = step_toward(*e, w, 0.4);
+                steps += 1;
+            }
+            if e.distance(player) < 0.5 {
+                caught += 1;
+                *e = random_point(&mut rng);
+            }
+        }
+        query_ns += start.elapsed().as_secs_f64() * 1e9;
+    }
+    println!(
+        "   200 ticks: {:.0} ns per entity step (next_waypoint and the move), {steps} steps, the player was caught {caught} times",
+        query_ns / steps.max(1) as f64
+    );
+}
+
+/// `from` moved toward `to` by at most `speed`.
+fn step_toward(
+    from: signposts_rooms::Point,
+    to: signposts_rooms::Point,
+    speed: f64,
+) -> signposts_rooms::Point {
+    let d = from.distance(to);
+    if d <= speed {
+        return to;
+    }
+    signposts_rooms::Point::new(from.x + (to.x - from.x) * speed / d, from.y + (to.y - from.y) * speed / d)
 }
 
 /// Compressed tables: a walled 160×160 map and a 512×512 perfect maze, beside the dense
