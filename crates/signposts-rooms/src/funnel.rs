@@ -36,6 +36,13 @@ impl Funnel {
     pub(crate) fn advance(&mut self, portals: &[[Point; 2]]) -> Option<Point> {
         while self.i < portals.len() {
             let [pl, pr] = portals[self.i];
+            // A portal the apex stands on is passed already: crossing it costs nothing, and
+            // its ends, on either side of the apex on one line, would make a funnel of 180°.
+            if self.apex == self.left && self.apex == self.right && on_segment(pl, pr, self.apex) && pl != pr
+            {
+                self.i += 1;
+                continue;
+            }
             // The right leg moves in when the new right end is left of (or on) it. (A leg of
             // zero length takes any end: tested first, it also spares the exact predicate its
             // slow path, which a zero-length leg always takes.)
@@ -76,6 +83,15 @@ impl Funnel {
         self.i = index + 1;
         moved.then_some(corner)
     }
+}
+
+/// Whether `p` lies on the closed segment `a b`, exactly.
+fn on_segment(a: Point, b: Point, p: Point) -> bool {
+    orient(a, b, p) == 0.0
+        && a.x.min(b.x) <= p.x
+        && p.x <= a.x.max(b.x)
+        && a.y.min(b.y) <= p.y
+        && p.y <= a.y.max(b.y)
 }
 
 /// The whole path through `portals` (which start with `[start, start]` and end with

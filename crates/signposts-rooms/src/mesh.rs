@@ -560,6 +560,20 @@ impl NavMesh {
             .map(|(_, r)| RegionId(r))
     }
 
+    /// The other regions holding `p` besides `first` (a point on a door or a shared corner
+    /// lies in several), for choosing among them.
+    pub(crate) fn other_regions_at(&self, p: Point, first: RegionId) -> impl Iterator<Item = RegionId> + '_ {
+        let (candidates, surely) = self.locator.candidates(p);
+        let candidates = if surely { &[][..] } else { candidates };
+        candidates.iter().map(|&r| RegionId(r)).filter(move |&r| {
+            r != first && {
+                let ring =
+                    &self.ring[self.start[r.0 as usize] as usize..self.start[r.0 as usize + 1] as usize];
+                ring_contains(&self.vertices, ring, self.boxes[r.0 as usize], p)
+            }
+        })
+    }
+
     /// Checks the mesh's invariants, for tests and fuzzing: every region convex,
     /// counter-clockwise and of positive area (decided exactly); every door between two different regions, an
     /// edge of both (with its ends the same way round) or a point shared by both; every
