@@ -772,21 +772,25 @@ impl Rooms {
     fn ends(&self, from: Point, to: Point) -> Option<(RegionId, RegionId)> {
         let b = self.mesh.region_at(to)?;
         let first = self.mesh.region_at(from)?;
-        // A start on a door or a corner lies in several regions, and the oracle's walk from
-        // each may differ: the one that starts nearest and reaches the goal's region soonest
-        // is taken, so that an entity standing on a waypoint keeps to the same way.
+        // A start on a corner lies in several regions, and the oracle's walk from each may
+        // differ: the one that starts nearest and reaches the goal's region soonest is taken,
+        // so that an entity standing on a waypoint keeps to the same way.
         let mut a = first;
-        let mut others = self.mesh.other_regions_at(from, first).peekable();
-        if others.peek().is_some() {
-            let cost = |r: RegionId| {
-                let walk = self.area_cost(r).and_then(|f| {
-                    self.table
-                        .distance(r.0, b.0)
-                        .map(|d| d + u64::from(self.fixed(from.distance(self.mesh.centroid(r)) * f)))
-                });
-                walk.unwrap_or(u64::MAX)
-            };
-            a = std::iter::once(first).chain(others).min_by_key(|&r| cost(r)).unwrap_or(first);
+        // Only at a corner of the mesh (where entities stand on their waypoints): elsewhere the
+        // first region found is kept, which costs nothing.
+        if self.mesh.polygon(first).any(|p| p == from) {
+            let mut others = self.mesh.other_regions_at(from, first).peekable();
+            if others.peek().is_some() {
+                let cost = |r: RegionId| {
+                    let walk = self.area_cost(r).and_then(|f| {
+                        self.table
+                            .distance(r.0, b.0)
+                            .map(|d| d + u64::from(self.fixed(from.distance(self.mesh.centroid(r)) * f)))
+                    });
+                    walk.unwrap_or(u64::MAX)
+                };
+                a = std::iter::once(first).chain(others).min_by_key(|&r| cost(r)).unwrap_or(first);
+            }
         }
         // Points in areas this layer cannot enter are outside its walkable area.
         let enterable = self.area_cost(a).is_some() && self.area_cost(b).is_some();
