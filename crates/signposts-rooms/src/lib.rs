@@ -67,7 +67,7 @@
 //! shortest overall. Beside an optimal any-angle search (the `polyanya` crate) on five shared
 //! maps the mean path is 0.1–0.7% longer and 79–91% of paths are within 0.1%; the worst seen
 //! is 1.42× (brc202d, docs/benchmarks.md). `next_waypoint` answers in 0.2–0.6 µs there,
-//! 8–800× faster than one polyanya search.
+//! 9–980× faster than one polyanya search.
 //!
 //! ## Sizes and limits
 //! The table is quadratic in regions + doors + 2 · links: 21 KiB on arena (44 regions),
