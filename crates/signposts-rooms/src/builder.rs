@@ -8,7 +8,7 @@ use signposts::{Graph, GraphBuilder};
 use crate::Point;
 use crate::error::Error;
 use crate::links::{Link, LinkId};
-use crate::mesh::{DoorId, NavMesh, RegionId};
+use crate::mesh::{DoorId, NavMesh};
 use crate::rooms::{DoorState, Rooms};
 
 /// Builds [`Rooms`]: door states at the start, links, a memory limit.
@@ -226,13 +226,6 @@ impl<'a> RoomsBuilder<'a> {
 /// Oracle units per map unit: the mesh's diagonal is 2^20 units, so an arc costs at most about
 /// 2^20 and costs keep 20 bits of relative precision across the map.
 fn fixed_point_scale(mesh: &NavMesh) -> f64 {
-    let (mut lo, mut hi) =
-        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-    for r in 0..mesh.regions_len() as u32 {
-        for p in mesh.polygon(RegionId(r)) {
-            (lo.x, lo.y, hi.x, hi.y) = (lo.x.min(p.x), lo.y.min(p.y), hi.x.max(p.x), hi.y.max(p.y));
-        }
-    }
-    let diagonal = lo.distance(hi);
+    let diagonal = mesh.diagonal();
     if diagonal.is_finite() && diagonal > 0.0 { f64::from(1u32 << 20) / diagonal } else { 1.0 }
 }

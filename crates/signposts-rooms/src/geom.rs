@@ -136,6 +136,15 @@ pub(crate) fn orient(a: Point, b: Point, c: Point) -> f64 {
     )
 }
 
+/// The smallest axis-aligned box `(low corner, high corner)` holding `points` (inverted,
+/// infinite corners when there are none).
+pub(crate) fn bounding_box(points: impl IntoIterator<Item = Point>) -> (Point, Point) {
+    points.into_iter().fold(
+        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
+    )
+}
+
 /// Twice the signed area of a ring (positive when counter-clockwise). Not exact: used for
 /// areas and orientation of rings whose vertices were validated, never for a side decision
 /// between nearly collinear points.

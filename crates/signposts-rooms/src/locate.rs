@@ -4,7 +4,7 @@
 //! test their few regions with exact side tests.
 
 use crate::Point;
-use crate::geom::orient;
+use crate::geom::{bounding_box, orient};
 
 /// The buckets.
 #[derive(Debug, Clone, Default)]
@@ -26,12 +26,7 @@ impl Locator {
     /// Buckets for `rings` (convex, counter-clockwise, as point lists): about two buckets a
     /// region, square.
     pub(crate) fn new(rings: &[Vec<Point>]) -> Locator {
-        let points = rings.iter().flatten();
-        let (mut min, mut max) =
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for p in points {
-            (min.x, min.y, max.x, max.y) = (min.x.min(p.x), min.y.min(p.y), max.x.max(p.x), max.y.max(p.y));
-        }
+        let (min, max) = bounding_box(rings.iter().flatten().copied());
         if rings.is_empty() {
             return Locator::default();
         }
@@ -54,7 +49,7 @@ impl Locator {
         };
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); (columns * rows) as usize];
         for (r, ring) in rings.iter().enumerate() {
-            let (lo, hi) = bounding_box(ring);
+            let (lo, hi) = bounding_box(ring.iter().copied());
             let (c0, r0) = locator.bucket(lo);
             let (c1, r1) = locator.bucket(hi);
             for row in r0..=r1 {
@@ -130,13 +125,6 @@ impl Locator {
     pub(crate) fn memory_bytes(&self) -> usize {
         (self.start.len() + self.regions.len()) * size_of::<u32>() + self.covered.len()
     }
-}
-
-fn bounding_box(ring: &[Point]) -> (Point, Point) {
-    ring.iter().fold(
-        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
-    )
 }
 
 /// Whether the convex counter-clockwise `ring` meets the rectangle `rect` (closed): no edge of

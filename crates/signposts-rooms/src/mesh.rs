@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::Point;
+use crate::geom::bounding_box;
 use crate::locate::{Locator, ring_contains};
 use crate::merge::{Regions, merge};
 use crate::triangulate::{NONE, Triangles};
@@ -179,6 +180,8 @@ pub struct NavMesh {
     /// Each region's bounding box.
     boxes: Vec<(Point, Point)>,
     locator: Locator,
+    /// The box holding every region.
+    bounds: (Point, Point),
     /// How far outside every region a point may be and still count as in the nearest.
     snap: f64,
 }
@@ -222,6 +225,7 @@ impl NavMesh {
             centroids: Vec::new(),
             boxes: Vec::new(),
             locator: Locator::default(),
+            bounds: bounding_box([]),
             snap: 0.0,
         };
         // Edge doors, numbered in the order of their lower region and its ring.
@@ -270,23 +274,13 @@ impl NavMesh {
             mesh.door_start.push(mesh.region_doors.len() as u32);
             let points: Vec<Point> = ring.iter().map(|&v| mesh.vertices[v as usize]).collect();
             mesh.centroids.push(centroid(&points));
-            mesh.boxes.push(points.iter().fold(
-                (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-                |(lo, hi), p| {
-                    (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
-                },
-            ));
+            mesh.boxes.push(bounding_box(points));
         }
         let polygons: Vec<Vec<Point>> =
             (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
         mesh.locator = Locator::new(&polygons);
-        let (lo, hi) = polygons.iter().flatten().fold(
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-            |(lo, hi), p| {
-                (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
-            },
-        );
-        mesh.snap = if polygons.is_empty() { 0.0 } else { lo.distance(hi) * 1e-9 };
+        mesh.bounds = bounding_box(polygons.iter().flatten().copied());
+        mesh.snap = if polygons.is_empty() { 0.0 } else { mesh.diagonal() * 1e-9 };
         mesh
     }
 
@@ -558,6 +552,12 @@ impl NavMesh {
             .filter(|&(d, _)| d <= self.snap)
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, r)| RegionId(r))
+    }
+
+    /// The length of the diagonal of the box holding every region (0 without regions).
+    pub(crate) fn diagonal(&self) -> f64 {
+        let (lo, hi) = self.bounds;
+        if lo.x <= hi.x { lo.distance(hi) } else { 0.0 }
     }
 
     /// The other regions holding `p` besides `first` (a point on a door or a shared corner

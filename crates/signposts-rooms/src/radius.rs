@@ -13,7 +13,7 @@
 //! crossings failed an assertion inside spade on den312d: the union leaves it none.
 
 use crate::Point;
-use crate::geom::orient;
+use crate::geom::{bounding_box, orient};
 
 /// Sides of the polygon drawn around each circle.
 const SIDES: usize = 16;
@@ -71,12 +71,7 @@ pub(crate) struct CapsuleIndex<'a> {
 impl<'a> CapsuleIndex<'a> {
     #[expect(clippy::cast_sign_loss, reason = "extents are not negative")]
     pub(crate) fn new(capsules: &'a [Vec<Point>], r: f64) -> CapsuleIndex<'a> {
-        let points = capsules.iter().flatten();
-        let (mut min, mut max) =
-            (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for p in points {
-            (min.x, min.y, max.x, max.y) = (min.x.min(p.x), min.y.min(p.y), max.x.max(p.x), max.y.max(p.y));
-        }
+        let (min, max) = bounding_box(capsules.iter().flatten().copied());
         let cell = (4.0 * r).max((max.x - min.x).max(max.y - min.y) / 1024.0).max(f64::MIN_POSITIVE);
         let (columns, rows) = if capsules.is_empty() {
             (1, 1)
@@ -86,12 +81,7 @@ impl<'a> CapsuleIndex<'a> {
         let mut index =
             CapsuleIndex { capsules, min, cell, columns, rows, buckets: vec![Vec::new(); columns * rows] };
         for (k, ring) in capsules.iter().enumerate() {
-            let (lo, hi) = ring.iter().fold(
-                (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-                |(lo, hi), p| {
-                    (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y)))
-                },
-            );
+            let (lo, hi) = bounding_box(ring.iter().copied());
             let ((c0, r0), (c1, r1)) = (index.bucket(lo), index.bucket(hi));
             for row in r0..=r1 {
                 for column in c0..=c1 {

@@ -3,7 +3,7 @@
 
 use crate::Point;
 use crate::error::{Error, Ring};
-use crate::geom::orient;
+use crate::geom::{bounding_box, orient};
 use crate::merge::Regions;
 use crate::mesh::NavMesh;
 use crate::triangulate::NONE;
@@ -38,7 +38,8 @@ impl NavMesh {
         for (r, region) in regions.iter().enumerate() {
             rings.push(checked_ring(vertices, r, region)?);
         }
-        let boxes: Vec<(Point, Point)> = rings.iter().map(|ring| bounding_box(vertices, ring)).collect();
+        let boxes: Vec<(Point, Point)> =
+            rings.iter().map(|ring| bounding_box(ring.iter().map(|&v| vertices[v as usize]))).collect();
         // Shared edges: `u → v` in one ring, `v → u` in another.
         let mut edges: std::collections::HashMap<(u32, u32), u32> = std::collections::HashMap::new();
         for (r, ring) in rings.iter().enumerate() {
@@ -182,13 +183,6 @@ fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>
 
 fn points(vertices: &[Point], ring: &[u32]) -> Vec<Point> {
     ring.iter().map(|&v| vertices[v as usize]).collect()
-}
-
-fn bounding_box(vertices: &[Point], ring: &[u32]) -> (Point, Point) {
-    ring.iter().map(|&v| vertices[v as usize]).fold(
-        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
-    )
 }
 
 fn boxes_meet(a: (Point, Point), b: (Point, Point)) -> bool {
