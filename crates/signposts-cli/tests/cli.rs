@@ -13,6 +13,14 @@ fn signposts(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_signposts")).args(args).output().expect("the binary runs")
 }
 
+/// `signposts rooms-query FILE SX SY GX GY --json`, parsed.
+fn rooms_query(rooms: &std::path::Path, points: [&str; 4]) -> serde_json::Value {
+    let mut args = vec!["rooms-query", rooms.to_str().unwrap()];
+    args.extend(points);
+    args.push("--json");
+    json(&signposts(&args))
+}
+
 fn json(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("one JSON object")
@@ -454,8 +462,7 @@ fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
     let built = json(&signposts(&["rooms", map.to_str().unwrap(), "-o", saved.to_str().unwrap(), "--json"]));
     assert_eq!(built["open_cells"], 2445);
     assert!(built["regions"].as_u64().unwrap() * 10 < 2445, "{built}");
-    let answer =
-        json(&signposts(&["rooms-query", saved.to_str().unwrap(), "3.5", "10.5", "55.5", "70.5", "--json"]));
+    let answer = rooms_query(&saved, ["3.5", "10.5", "55.5", "70.5"]);
     assert_eq!(answer["reachable"], true);
     let points = answer["points"].as_array().unwrap();
     assert_eq!(points.first().unwrap(), &serde_json::json!([3.5, 10.5]));
@@ -480,7 +487,7 @@ fn rooms_build_query_and_render_a_map_and_a_polygon_file() {
         "--json",
     ]));
     assert!(built["regions"].as_u64().unwrap() >= 3, "{built}");
-    let answer = json(&signposts(&["rooms-query", saved.to_str().unwrap(), "2", "2", "28", "2", "--json"]));
+    let answer = rooms_query(&saved, ["2", "2", "28", "2"]);
     // Over the first wall (top at y = 14, plus the radius) and under the second (from y = 6).
     let points = answer["points"].as_array().unwrap();
     assert!(
@@ -529,24 +536,8 @@ fn rooms_doors_close_and_turn_one_way_from_the_command_line() {
         one_way.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let south = json(&signposts(&[
-        "rooms-query",
-        one_way.to_str().unwrap(),
-        "3.5",
-        "10.5",
-        "55.5",
-        "70.5",
-        "--json",
-    ]));
-    let north = json(&signposts(&[
-        "rooms-query",
-        one_way.to_str().unwrap(),
-        "55.5",
-        "70.5",
-        "3.5",
-        "10.5",
-        "--json",
-    ]));
+    let south = rooms_query(&one_way, ["3.5", "10.5", "55.5", "70.5"]);
+    let north = rooms_query(&one_way, ["55.5", "70.5", "3.5", "10.5"]);
     assert_eq!((south["reachable"].as_bool(), north["reachable"].as_bool()), (Some(true), Some(false)));
     let out = signposts(&[
         "rooms",
@@ -557,15 +548,7 @@ fn rooms_doors_close_and_turn_one_way_from_the_command_line() {
         one_way.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let shut = json(&signposts(&[
-        "rooms-query",
-        one_way.to_str().unwrap(),
-        "3.5",
-        "10.5",
-        "55.5",
-        "70.5",
-        "--json",
-    ]));
+    let shut = rooms_query(&one_way, ["3.5", "10.5", "55.5", "70.5"]);
     assert_eq!(shut["reachable"], false);
     let png = dir.join("den-shut.png");
     let out = signposts(&["render", one_way.to_str().unwrap(), "--rooms", "-o", png.to_str().unwrap()]);
