@@ -186,6 +186,23 @@ pub enum Error {
         /// The file and the system's message.
         what: String,
     },
+    /// Exact mode does not take this mesh or state: `why` says what (a one-way door).
+    ///
+    /// Fix: open or close the door; or use [`crate::Rooms`], which takes one-way doors.
+    NotExact {
+        /// What exact mode refuses.
+        why: &'static str,
+    },
+    /// The exact index does not fit the memory budget even without its table: it needs
+    /// `needed` bytes.
+    ///
+    /// Fix: raise the budget to at least `needed` ([`crate::ExactBuilder::memory_budget`]).
+    OverBudget {
+        /// Bytes the smallest exact index needs.
+        needed: u64,
+        /// The budget given.
+        budget: u64,
+    },
     /// The region oracle could not be built or repaired (its size over the limit, or the
     /// allocation failed): the core's error.
     Oracle(signposts::Error),
@@ -227,6 +244,10 @@ impl fmt::Display for Error {
             }
             Error::Corrupt { what } => write!(f, "corrupt rooms file: {what}"),
             Error::Io { what } => f.write_str(what),
+            Error::NotExact { why } => write!(f, "exact mode does not take {why}"),
+            Error::OverBudget { needed, budget } => {
+                write!(f, "the exact index needs {needed} bytes, over the budget of {budget}")
+            }
             Error::Oracle(e) => write!(f, "region oracle: {e}"),
         }
     }

@@ -85,6 +85,7 @@
 
 mod builder;
 mod error;
+mod exact;
 mod funnel;
 mod geom;
 mod input;
@@ -104,6 +105,7 @@ mod triangulate;
 
 pub use builder::RoomsBuilder;
 pub use error::{Error, Ring};
+pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactRooms, ExactScratch, Progress, Stage, Tier};
 pub use geom::Point;
 pub use input::NavMeshBuilder;
 pub use io::FORMAT_VERSION;

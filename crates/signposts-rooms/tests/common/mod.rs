@@ -233,3 +233,120 @@ pub fn states_from(mesh: &NavMesh, bits: &[u8]) -> Vec<DoorState> {
         })
         .collect()
 }
+
+/// Whether segments `a b` and `c d` cross at a single point inside both (a closed door is
+/// crossed only so; touching its ends or running along it is walking beside a wall).
+fn crosses_properly(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let o = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+    let (o1, o2, o3, o4) = (o(a, b, c), o(a, b, d), o(c, d, a), o(c, d, b));
+    o1 * o2 < 0.0 && o3 * o4 < 0.0
+}
+
+/// Whether `p` lies in the closed square of an open cell.
+pub fn point_in_area(grid: &Grid, p: Point) -> bool {
+    let (fx, fy) = (p.x.floor() as i64, p.y.floor() as i64);
+    (fy - 1..=fy).any(|y| {
+        (fx - 1..=fx).any(|x| {
+            x >= 0
+                && y >= 0
+                && x < i64::from(grid.width())
+                && y < i64::from(grid.height())
+                && grid.is_passable(Cell::new(x as u32, y as u32))
+                && p.x >= x as f64
+                && p.x <= (x + 1) as f64
+                && p.y >= y as f64
+                && p.y <= (y + 1) as f64
+        })
+    })
+}
+
+/// Whether the closed segment `p q` lies in the union of the open cells' closed squares: cut
+/// where it crosses grid lines, each piece's midpoint in such a square.
+pub fn segment_in_area(grid: &Grid, p: Point, q: Point) -> bool {
+    if !point_in_area(grid, p) || !point_in_area(grid, q) {
+        return false;
+    }
+    let mut cuts = vec![0.0, 1.0];
+    for (a, b) in [(p.x, q.x), (p.y, q.y)] {
+        if a != b {
+            for k in (a.min(b).ceil() as i64)..=(a.max(b).floor() as i64) {
+                cuts.push((k as f64 - a) / (b - a));
+            }
+        }
+    }
+    cuts.sort_by(f64::total_cmp);
+    cuts.windows(2).filter(|w| w[1] - w[0] > 1e-12).all(|w| {
+        let m = (w[0] + w[1]) / 2.0;
+        point_in_area(grid, Point::new(p.x + (q.x - p.x) * m, p.y + (q.y - p.y) * m))
+    })
+}
+
+/// The brute-force visibility graph of a grid: every grid point and both ends, every pair
+/// tested with [`segment_in_area`] (and for crossing a closed door), Dijkstra over it.
+/// Returns the shortest length from `s` to each of `targets`.
+pub fn visibility_lengths(
+    grid: &Grid,
+    closed: &[(Point, Point)],
+    s: Point,
+    targets: &[Point],
+) -> Vec<Option<f64>> {
+    let mut nodes = vec![s];
+    nodes.extend_from_slice(targets);
+    // Grid points inside a closed door's segment are left out: turning there would cross it.
+    let on_door = |p: Point| {
+        closed.iter().any(|&(c, d)| {
+            (d.x - c.x) * (p.y - c.y) == (d.y - c.y) * (p.x - c.x)
+                && p != c
+                && p != d
+                && p.x >= c.x.min(d.x)
+                && p.x <= c.x.max(d.x)
+                && p.y >= c.y.min(d.y)
+                && p.y <= c.y.max(d.y)
+        })
+    };
+    for y in 0..=grid.height() {
+        for x in 0..=grid.width() {
+            let p = Point::new(f64::from(x), f64::from(y));
+            if !on_door(p) {
+                nodes.push(p);
+            }
+        }
+    }
+    let sees = |p: Point, q: Point| {
+        segment_in_area(grid, p, q) && !closed.iter().any(|&(c, d)| crosses_properly(p, q, c, d))
+    };
+    let n = nodes.len();
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    for _ in 0..n {
+        let Some(u) =
+            (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        else {
+            break;
+        };
+        done[u] = true;
+        if (1..=targets.len()).contains(&u) {
+            continue; // an end, not a place to turn (it may lie on a closed door)
+        }
+        for v in 0..n {
+            if !done[v] {
+                let nd = dist[u] + nodes[u].distance(nodes[v]);
+                if nd < dist[v] && sees(nodes[u], nodes[v]) {
+                    dist[v] = nd;
+                }
+            }
+        }
+    }
+    (0..targets.len()).map(|i| dist[i + 1].is_finite().then_some(dist[i + 1])).collect()
+}
+
+/// The closed doors' segments.
+pub fn closed_segments(mesh: &NavMesh, states: &[DoorState]) -> Vec<(Point, Point)> {
+    mesh.doors()
+        .iter()
+        .zip(states)
+        .filter(|&(_, &s)| s == DoorState::Closed)
+        .map(|(d, _)| (d.ends[0], d.ends[1]))
+        .collect()
+}

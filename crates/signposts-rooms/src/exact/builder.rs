@@ -1,0 +1,326 @@
+//! Building the exact index: corners, what each sees, the visibility graph, the candidates
+//! of each region and, as the memory budget allows, the corner table.
+
+use core::cmp::Reverse;
+use core::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::expand::{Piece, Sink, Sweep, sweep};
+use super::table::{Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
+use super::topology::{Kind, Topology};
+use super::view::Views;
+use super::{ExactRooms, FULL, Tier};
+use crate::triangulate::NONE;
+use crate::{DoorState, Error, NavMesh};
+
+/// The memory budget when none is set: 2 GiB.
+pub const DEFAULT_BUDGET: u64 = 2 << 30;
+
+/// Which part of the build is under way, for [`ExactBuilder::progress`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stage {
+    /// Sweeping what each corner sees (`done` of `total` corners).
+    Visibility,
+    /// Filling the corner table (`done` of `total` corners searched).
+    Table,
+}
+
+/// Progress of a build: `done` of `total` steps of `stage`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// The part under way.
+    pub stage: Stage,
+    /// Steps done.
+    pub done: usize,
+    /// Steps in all.
+    pub total: usize,
+}
+
+/// Builds an [`ExactRooms`]: door states, a memory budget, a progress callback.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{ExactRooms, NavMesh, Tier};
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
+/// let exact = ExactRooms::builder(&mesh).memory_budget(1 << 20).build()?;
+/// assert_eq!(exact.tier(), Tier::Table);
+/// // Too small for the table: the index answers by searching the visibility graph instead.
+/// let small = ExactRooms::builder(&mesh).memory_budget(exact.memory_bytes() as u64 - 1).build()?;
+/// assert_ne!(small.tier(), Tier::Table);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct ExactBuilder<'a> {
+    mesh: &'a NavMesh,
+    states: Option<Vec<DoorState>>,
+    budget: u64,
+    progress: Option<Box<dyn Fn(Progress) + Sync + 'a>>,
+}
+
+impl core::fmt::Debug for ExactBuilder<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ExactBuilder").field("budget", &self.budget).finish_non_exhaustive()
+    }
+}
+
+/// What one corner's sweep collects.
+#[derive(Default)]
+struct Seen {
+    vertices: Vec<u32>,
+    regions: Vec<u32>,
+    pieces: Vec<Piece>,
+}
+
+impl Sink for Seen {
+    fn vertex(&mut self, v: u32) {
+        self.vertices.push(v);
+    }
+    fn region(&mut self, r: u32, full: bool) {
+        self.regions.push(r | if full { FULL } else { 0 });
+    }
+    fn piece(&mut self, piece: Piece) {
+        self.pieces.push(piece);
+    }
+}
+
+/// One corner's share of the index.
+struct Corner {
+    neighbours: Vec<(u32, f64)>,
+    regions: Vec<u32>,
+    pieces: Vec<Piece>,
+    spikes: Vec<Piece>,
+}
+
+impl Corner {
+    fn bytes(&self) -> u64 {
+        (self.neighbours.len() * size_of::<(u32, f64)>()
+            + self.regions.len() * 4
+            + (self.pieces.len() + self.spikes.len()) * size_of::<Piece>()
+            + 20) as u64
+    }
+}
+
+impl<'a> ExactBuilder<'a> {
+    pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, progress: None }
+    }
+
+    /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
+    /// given. A closed door is a wall. One-way doors are refused ([`Error::NotExact`]): a
+    /// shortest path that crosses doors only their way is not a path of the visibility graph.
+    #[must_use]
+    pub fn door_states(mut self, states: Vec<DoorState>) -> Self {
+        self.states = Some(states);
+        self
+    }
+
+    /// The most bytes the index may hold (default [`DEFAULT_BUDGET`], 2 GiB). Within it the
+    /// index keeps the fastest tier that fits ([`Tier`]); a budget below the visibility graph
+    /// and the views, which every tier needs, is an [`Error::OverBudget`] saying how many
+    /// bytes would do.
+    #[must_use]
+    pub fn memory_budget(mut self, bytes: u64) -> Self {
+        self.budget = bytes;
+        self
+    }
+
+    /// Calls `progress` as the build goes (from worker threads, about a hundred times a stage).
+    #[must_use]
+    pub fn progress(mut self, progress: impl Fn(Progress) + Sync + 'a) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// Builds the index.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] when the door states are not one per door; [`Error::NotExact`]
+    /// for a one-way door; [`Error::OverBudget`] when even the smallest tier does not fit the
+    /// budget (it says the bytes needed); [`Error::Oracle`] when an allocation fails.
+    ///
+    /// # Complexity
+    /// One sweep per corner, each touching the regions the corner sees; then, for the table
+    /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
+    /// for `c` corners and `e` edges) and `c²` pairs stored.
+    pub fn build(self) -> Result<ExactRooms, Error> {
+        let mesh = self.mesh;
+        let states = self.states.clone().unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
+        if states.len() != mesh.doors_len() {
+            return Err(Error::OutOfRange {
+                what: "door states",
+                id: states.len() as u32,
+                len: mesh.doors_len(),
+            });
+        }
+        if states.iter().any(|s| matches!(s, DoorState::OneWay { .. })) {
+            return Err(Error::NotExact { why: "a one-way door" });
+        }
+        let topo = Topology::new(mesh, &states);
+        let corners: Vec<u32> =
+            (0..topo.points.len() as u32).filter(|&v| topo.kinds[v as usize] != Kind::Plain).collect();
+        let mut corner_of = vec![NONE; topo.points.len()];
+        for (i, &v) in corners.iter().enumerate() {
+            corner_of[v as usize] = i as u32;
+        }
+        let done = AtomicUsize::new(0);
+        let report = |stage, total: usize| {
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(f) = &self.progress {
+                if d == total || d % (total / 100).max(1) == 0 {
+                    f(Progress { stage, done: d, total });
+                }
+            }
+        };
+        let found: Vec<Corner> = corners
+            .par_iter()
+            .map_init(
+                || (Sweep::default(), Seen::default()),
+                |(buf, seen), &c| {
+                    let corner = sweep_corner(&topo, &corner_of, c, buf, seen);
+                    report(Stage::Visibility, corners.len());
+                    corner
+                },
+            )
+            .collect();
+        let mut views = Views::default();
+        let mut graph = Graph { start: vec![0], edges: Vec::new() };
+        let mut counts = vec![0u32; mesh.regions_len() + 1];
+        for corner in &found {
+            views.append(&corner.pieces, &corner.spikes);
+            graph.edges.extend_from_slice(&corner.neighbours);
+            graph.start.push(graph.edges.len() as u32);
+            for &r in &corner.regions {
+                counts[(r & !FULL) as usize + 1] += 1;
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let cand_start = counts.clone();
+        let mut cand = vec![0u32; *counts.last().unwrap_or(&0) as usize];
+        for (i, corner) in found.iter().enumerate() {
+            for &r in &corner.regions {
+                let slot = &mut counts[(r & !FULL) as usize];
+                cand[*slot as usize] = i as u32 | (r & FULL);
+                *slot += 1;
+            }
+        }
+        drop(found);
+        let mut exact = ExactRooms {
+            mesh: Arc::new(mesh.clone()),
+            states,
+            budget: self.budget,
+            topo,
+            corners,
+            corner_of,
+            views,
+            cand_start,
+            cand,
+            graph,
+            table: None,
+            tier: Tier::Graph,
+        };
+        // Every tier holds this much; the table's size is known before it is allocated.
+        let base = exact.base_bytes() as u64;
+        if base > self.budget {
+            return Err(Error::OverBudget { needed: base, budget: self.budget });
+        }
+        let n = exact.corners.len();
+        let pairs = (n as u64) * (n as u64);
+        let left = self.budget - base;
+        exact.tier = if n >= 1 << 16 {
+            Tier::Graph
+        } else if pairs * WIDE_PAIR <= left {
+            Tier::Table
+        } else if pairs * NARROW_PAIR <= left {
+            Tier::CompactTable
+        } else {
+            Tier::Graph
+        };
+        done.store(0, Ordering::Relaxed);
+        if exact.tier != Tier::Graph {
+            let wide = exact.tier == Tier::Table;
+            exact.table = Some(fill_table(&exact.graph, n, wide, |_| report(Stage::Table, n))?);
+        }
+        Ok(exact)
+    }
+}
+
+/// Sweeps what corner `c` sees and keeps what the index needs of it.
+fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, seen: &mut Seen) -> Corner {
+    seen.vertices.clear();
+    seen.regions.clear();
+    seen.pieces.clear();
+    let pc = topo.at(c);
+    let mut starts: Vec<u32> = topo.around(c).iter().map(|&(r, _)| r).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    sweep(topo, pc, &starts, Some(c), buf, seen);
+    // Visibility edges that can lie on a shortest path: taut at both ends.
+    let neighbours = seen
+        .vertices
+        .iter()
+        .filter(|&&v| corner_of[v as usize] != NONE && topo.taut(c, topo.at(v)) && topo.taut(v, pc))
+        .map(|&v| (corner_of[v as usize], pc.distance(topo.at(v))))
+        .collect();
+    // The regions seen, each once (seen whole if through any one cone), less those lying
+    // wholly where a path from them could not turn at `c`.
+    seen.regions.sort_unstable_by_key(|&r| (r & !FULL, !r & FULL));
+    let mut regions: Vec<u32> = Vec::with_capacity(seen.regions.len());
+    for &r in &seen.regions {
+        if regions.last().is_some_and(|&l| l & !FULL == r & !FULL) {
+            continue;
+        }
+        if topo.slots_of(r & !FULL).any(|i| topo.taut(c, topo.at(topo.ring[i]))) {
+            regions.push(r);
+        }
+    }
+    let (pieces, spikes) = Views::sorted(topo, c, &seen.pieces);
+    Corner { neighbours, regions, pieces, spikes }
+}
+
+/// The corner table, one search per target corner on all cores.
+fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync) -> Result<Table, Error> {
+    let pairs = n * n;
+    let mut hop: Vec<u16> = Vec::new();
+    hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
+    hop.resize(pairs, 0);
+    let init = || (vec![0f64; n], BinaryHeap::<Reverse<(u64, u32)>>::new());
+    let lengths = if wide {
+        let mut lengths: Vec<f64> = Vec::new();
+        lengths.try_reserve_exact(pairs).map_err(|_| oom(pairs * 8))?;
+        lengths.resize(pairs, 0.0);
+        hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
+            init,
+            |(_, heap), (b, (hop, row))| {
+                search(graph, b as u32, row, hop, heap);
+                report(b);
+            },
+        );
+        Lengths::Wide(lengths)
+    } else {
+        let mut lengths: Vec<f32> = Vec::new();
+        lengths.try_reserve_exact(pairs).map_err(|_| oom(pairs * 4))?;
+        lengths.resize(pairs, 0.0);
+        hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
+            init,
+            |(wide_row, heap), (b, (hop, row))| {
+                search(graph, b as u32, wide_row, hop, heap);
+                for (x, &d) in row.iter_mut().zip(wide_row.iter()) {
+                    *x = d as f32;
+                }
+                report(b);
+            },
+        );
+        Lengths::Narrow(lengths)
+    };
+    Ok(Table { n, hop, lengths })
+}
+
+#[cold]
+fn oom(bytes: usize) -> Error {
+    Error::Oracle(signposts::Error::AllocationFailed { bytes: bytes as u64 })
+}

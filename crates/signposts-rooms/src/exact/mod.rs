@@ -1,0 +1,556 @@
+//! Exactly shortest paths between any two points: [`ExactRooms`].
+//!
+//! A shortest path among polygonal walls turns only at corners of the walls: convex corners
+//! of obstacles (a walkable wedge wider than 180°) and pinch points (where two obstacles
+//! touch). So the index keeps
+//!
+//! - the **corners** and what each sees: its visibility polygon, swept exactly through the
+//!   mesh's convex regions (every side decision an exact orientation test, [`crate::Point`]),
+//!   kept as pieces sorted by angle, so "does corner `c` see point `p`?" is a binary search;
+//! - the **visibility graph** of the corners, kept to the edges a shortest path can use
+//!   (taut at both ends: the line through the two corners keeps each corner's walls on one
+//!   side);
+//! - per region, the **candidate corners**: those that see some of the region (and could be
+//!   turned at from there), each marked when it sees all of it;
+//! - as the memory budget allows, the **corner table**: for every pair of corners the first
+//!   corner of a shortest path between them and its length.
+//!
+//! A query from `s` to `t` is answered as End Point Search (Shen, Cheema, Harabor & Stuckey,
+//! IJCAI 2020) and Euclidean Hub Labeling (Du, Shen & Cheema, AAAI 2023) answer it: `t` in
+//! sight of `s` (one ray walked through the mesh) is the straight segment; otherwise the
+//! shortest `|s a| + d(a, b) + |b t|` over the corners `a` that `s` sees and the corners `b`
+//! that `t` sees, read from the table (or searched for on the visibility graph when the
+//! table does not fit). [`ExactRooms::next_waypoint`] is `a` (or `t`): what an entity steers
+//! for each tick.
+//!
+//! ## What is exact
+//!
+//! Visibility is decided exactly, and the walkable area is closed as everywhere in this crate:
+//! a path may run along a wall, touch a corner, and pass a pinch point. Lengths are summed in
+//! `f64`: an answer's length is the shortest within a relative 1e-9 (the sums' rounding, far
+//! smaller in practice) — two paths closer than that may be ranked either way. The compact
+//! tier keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6. Areas
+//! are walked at cost 1 (the exact path is the geometric one), links are not taken, and
+//! one-way doors are refused: the shortest path that crosses doors only their way need not
+//! turn only at corners the visibility graph holds.
+//!
+//! ## Doors
+//!
+//! A closed door is a wall: it adds corners at its ends and cuts every sight line through it.
+//! [`ExactRooms::set_door_open`] therefore rebuilds the whole index with the new state (the
+//! build time of the map, docs/benchmarks.md), unlike the region oracle of [`crate::Rooms`],
+//! which repairs itself in place.
+//!
+//! ## Tiers and memory
+//!
+//! | tier | holds | query |
+//! | --- | --- | --- |
+//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair of corners | pairs of seen corners, one table read each |
+//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same |
+//! | [`Tier::Graph`] | no table | A* over the visibility graph |
+//!
+//! Every tier holds the views, the graph and the candidates (their size is known only after
+//! the sweeps, and is refused then if over budget). The table's size, `c²` pairs for `c`
+//! corners, is decided before it is allocated: the build takes the fastest tier within the
+//! budget ([`ExactBuilder::memory_budget`], 2 GiB by default).
+
+mod builder;
+mod expand;
+mod search;
+mod table;
+mod topology;
+mod view;
+
+use std::sync::Arc;
+
+pub use builder::{DEFAULT_BUDGET, ExactBuilder, Progress, Stage};
+
+use self::search::Astar;
+use self::table::{Graph, Lengths, Table};
+use self::topology::{Kind, Topology};
+use self::view::Views;
+use crate::path::Path;
+use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
+
+/// Marks a candidate corner that sees the whole region.
+pub(crate) const FULL: u32 = 1 << 31;
+
+/// How an [`ExactRooms`] answers, chosen by the memory budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Tier {
+    /// The corner table with `f64` lengths: fastest.
+    Table,
+    /// The corner table with `f32` lengths: 40% smaller, ranks paths within 1e-6.
+    CompactTable,
+    /// No table: an A* search over the visibility graph per query.
+    Graph,
+}
+
+/// Exactly shortest paths between any two points of a [`NavMesh`]; see the [module
+/// docs](self) for what is exact and what it costs.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_rooms::{ExactRooms, NavMesh, Point};
+/// let grid = Grid::from_ascii("
+///     ..........
+///     .########.
+///     .#......#.
+///     .#..##..#.
+///     ....##....
+/// ")?;
+/// let mesh = NavMesh::from_grid(&grid)?;
+/// let exact = ExactRooms::build(&mesh)?;
+/// let (enemy, player) = (Point::new(0.5, 0.5), Point::new(3.5, 3.5));
+/// // Round the wall's corner at (1, 4), then straight to the player.
+/// assert_eq!(exact.next_waypoint(enemy, player), Some(Point::new(1.0, 4.0)));
+/// let path = exact.path(enemy, player).expect("connected");
+/// assert_eq!(path.points(), [enemy, Point::new(1.0, 4.0), player]);
+/// let length = (0.5f64.powi(2) + 3.5f64.powi(2)).sqrt() + (2.5f64.powi(2) + 0.5f64.powi(2)).sqrt();
+/// assert!((exact.distance(enemy, player).unwrap() - length).abs() < 1e-12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ExactRooms {
+    mesh: Arc<NavMesh>,
+    states: Vec<DoorState>,
+    budget: u64,
+    topo: Topology,
+    /// Corner `i`'s vertex.
+    corners: Vec<u32>,
+    /// Each vertex's corner index (`NONE`: not a corner).
+    corner_of: Vec<u32>,
+    views: Views,
+    /// Region `r`'s candidate corners: `cand[cand_start[r]..cand_start[r + 1]]`, each a
+    /// corner index, with [`FULL`] set when it sees all of the region.
+    cand_start: Vec<u32>,
+    cand: Vec<u32>,
+    graph: Graph,
+    table: Option<Table>,
+    tier: Tier,
+}
+
+/// Buffers an [`ExactRooms`] query reuses: keep one per thread and pass it to the `_with`
+/// queries, and they allocate nothing once it has grown.
+#[derive(Debug, Clone, Default)]
+pub struct ExactScratch {
+    from_regions: Vec<u32>,
+    to_regions: Vec<u32>,
+    from: Vec<(u32, f64)>,
+    to: Vec<(u32, f64)>,
+    astar: Astar,
+    route: Vec<u32>,
+}
+
+/// What a query found.
+#[derive(Debug, Clone, Copy)]
+enum Answer {
+    /// The goal is in sight.
+    Straight,
+    /// Through corner `first` (seen from the start) to corner `last` (seen from the goal).
+    Route { first: u32, last: u32 },
+}
+
+impl ExactRooms {
+    /// The exact index of `mesh` with every door open, within the default budget.
+    ///
+    /// # Errors
+    /// As [`ExactBuilder::build`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point, Tier};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Table));
+    /// assert_eq!(exact.distance(Point::new(0.5, 1.5), Point::new(2.5, 1.5)), Some(2.0 * 1.25f64.sqrt()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build(mesh: &NavMesh) -> Result<ExactRooms, Error> {
+        ExactRooms::builder(mesh).build()
+    }
+
+    /// A builder: door states, a memory budget, a progress callback.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
+    /// let exact = ExactRooms::builder(&mesh).memory_budget(64 << 20).progress(|p| assert!(p.done <= p.total)).build()?;
+    /// assert!(exact.memory_bytes() <= 64 << 20);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn builder(mesh: &NavMesh) -> ExactBuilder<'_> {
+        ExactBuilder::new(mesh)
+    }
+
+    /// The mesh.
+    #[must_use]
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// How queries are answered (chosen by the budget).
+    #[must_use]
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// Number of corners (turning points of shortest paths).
+    #[must_use]
+    pub fn corners_len(&self) -> usize {
+        self.corners.len()
+    }
+
+    /// The corners' points.
+    pub fn corners(&self) -> impl ExactSizeIterator<Item = Point> + '_ {
+        self.corners.iter().map(|&v| self.topo.at(v))
+    }
+
+    /// Number of edges of the visibility graph (each counted once; only edges taut at both
+    /// ends are kept).
+    #[must_use]
+    pub fn edges_len(&self) -> usize {
+        self.graph.edges.len() / 2
+    }
+
+    /// Bytes held by the index (the mesh it shares excluded).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes)
+    }
+
+    /// Bytes held besides the table.
+    pub(crate) fn base_bytes(&self) -> usize {
+        self.views.memory_bytes()
+            + self.graph.memory_bytes()
+            + (self.cand.len() + self.cand_start.len() + self.corners.len() + self.corner_of.len()) * 4
+            + self.topo.memory_bytes()
+    }
+
+    /// Door `d`'s state.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a door not of the mesh.
+    pub fn door_state(&self, d: DoorId) -> Result<DoorState, Error> {
+        self.states.get(d.0 as usize).copied().ok_or(Error::OutOfRange {
+            what: "door",
+            id: d.0,
+            len: self.states.len(),
+        })
+    }
+
+    /// Opens or closes door `d`, and rebuilds the index for it (within the same budget).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a door not of the mesh; the build's errors (then the index
+    /// is unchanged).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
+    /// let mut exact = ExactRooms::build(&mesh)?;
+    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(2.5, 1.5));
+    /// for d in 0..mesh.doors_len() as u32 {
+    ///     exact.set_door_open(signposts_rooms::DoorId(d), false)?;
+    /// }
+    /// assert_eq!(exact.distance(a, b), None); // every region walled in
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_door_open(&mut self, d: DoorId, open: bool) -> Result<(), Error> {
+        self.door_state(d)?;
+        let mut states = self.states.clone();
+        states[d.0 as usize] = if open { DoorState::Open } else { DoorState::Closed };
+        *self = ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget).build()?;
+        Ok(())
+    }
+
+    /// The length of a shortest path from `from` to `to`; `None` when either is outside the
+    /// walkable area or no path joins them.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// // Under the block: down to its corner (1, 1), across to (2, 1), up.
+    /// let d = exact.distance(Point::new(0.5, 0.5), Point::new(2.5, 0.5)).unwrap();
+    /// assert!((d - (2.0 * 0.5f64.hypot(0.5) + 1.0)).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn distance(&self, from: Point, to: Point) -> Option<f64> {
+        self.path(from, to).map(|p| p.walked())
+    }
+
+    /// A shortest path from `from` to `to` (both included); `None` when either is outside the
+    /// walkable area or no path joins them.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// let path = exact.path(Point::new(0.5, 0.5), Point::new(2.5, 0.5)).unwrap();
+    /// assert_eq!(path.points()[1..3], [Point::new(1.0, 1.0), Point::new(2.0, 1.0)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn path(&self, from: Point, to: Point) -> Option<Path> {
+        let mut path = Path::default();
+        self.path_with(from, to, &mut ExactScratch::default(), &mut path).then_some(path)
+    }
+
+    /// [`ExactRooms::path`] into `path` with explicit buffers; `false` when there is none.
+    pub fn path_with(&self, from: Point, to: Point, scratch: &mut ExactScratch, path: &mut Path) -> bool {
+        path.points.clear();
+        path.links.clear();
+        if !self.goal(to, scratch) {
+            return false;
+        }
+        let Some(answer) = self.solve(from, to, scratch) else { return false };
+        path.points.push(from);
+        if let Answer::Route { first, last } = answer {
+            scratch.route.clear();
+            self.route(first, last, scratch);
+            for &c in &scratch.route {
+                let p = self.topo.at(self.corners[c as usize]);
+                if path.points.last() != Some(&p) {
+                    path.points.push(p);
+                }
+            }
+        }
+        if path.points.last() != Some(&to) {
+            path.points.push(to);
+        }
+        true
+    }
+
+    /// Where to head now: the first corner of a shortest path from `from` to `to`, or `to`
+    /// when it is in sight; `None` when either is outside the walkable area or no path joins
+    /// them. An entity standing on a corner is sent on to the next.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// let (from, to) = (Point::new(0.5, 0.5), Point::new(2.5, 0.5));
+    /// assert_eq!(exact.next_waypoint(from, to), Some(Point::new(1.0, 1.0)));
+    /// assert_eq!(exact.next_waypoint(Point::new(1.0, 1.0), to), Some(Point::new(2.0, 1.0)));
+    /// assert_eq!(exact.next_waypoint(Point::new(2.0, 1.0), to), Some(to));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn next_waypoint(&self, from: Point, to: Point) -> Option<Point> {
+        self.next_waypoint_with(from, to, &mut ExactScratch::default())
+    }
+
+    /// [`ExactRooms::next_waypoint`] with explicit buffers.
+    pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
+        if !self.goal(to, scratch) {
+            return None;
+        }
+        self.waypoint(from, to, scratch)
+    }
+
+    /// [`ExactRooms::next_waypoint`] for a crowd heading to one goal: `out[i]` for
+    /// `from[i]`. The goal's side of the query is worked out once.
+    ///
+    /// # Panics
+    /// If `out` and `from` differ in length.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// let crowd = [Point::new(0.5, 0.5), Point::new(0.5, 1.5), Point::new(9.0, 9.0)];
+    /// let mut out = [None; 3];
+    /// exact.next_waypoint_each(&crowd, Point::new(2.5, 0.5), &mut out, &mut ExactScratch::default());
+    /// assert_eq!(out, [Some(Point::new(1.0, 1.0)), Some(Point::new(2.0, 1.0)), None]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn next_waypoint_each(
+        &self,
+        from: &[Point],
+        to: Point,
+        out: &mut [Option<Point>],
+        scratch: &mut ExactScratch,
+    ) {
+        assert_eq!(from.len(), out.len(), "one answer per entity");
+        if !self.goal(to, scratch) {
+            out.fill(None);
+            return;
+        }
+        for (o, &s) in out.iter_mut().zip(from) {
+            *o = self.waypoint(s, to, scratch);
+        }
+    }
+
+    /// The waypoint, the goal's side being ready in `scratch`.
+    fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
+        match self.solve(from, to, scratch)? {
+            Answer::Straight => Some(to),
+            Answer::Route { first, last } => {
+                let p = self.topo.at(self.corners[first as usize]);
+                if p != from {
+                    return Some(p);
+                }
+                if first == last {
+                    return Some(to);
+                }
+                let next = match &self.table {
+                    Some(table) => table.hop(first, last),
+                    None => {
+                        scratch.route.clear();
+                        scratch.astar.route(last, &mut scratch.route);
+                        scratch.route[1]
+                    }
+                };
+                Some(self.topo.at(self.corners[next as usize]))
+            }
+        }
+    }
+
+    /// The corners from `first` to `last` into `scratch.route`.
+    fn route(&self, first: u32, last: u32, scratch: &mut ExactScratch) {
+        match &self.table {
+            Some(table) => {
+                let mut at = first;
+                scratch.route.push(at);
+                for _ in 0..self.corners.len() {
+                    if at == last {
+                        break;
+                    }
+                    at = table.hop(at, last);
+                    scratch.route.push(at);
+                }
+            }
+            None => scratch.astar.route(last, &mut scratch.route),
+        }
+    }
+
+    /// The regions holding `p` into `regions` (several when it lies on their boundary);
+    /// `false` outside the walkable area.
+    fn locate(&self, p: Point, regions: &mut Vec<u32>) -> bool {
+        let Some(r) = self.mesh.region_at(p) else { return false };
+        regions.clear();
+        regions.push(r.0);
+        if self.topo.on_boundary(r.0, p) {
+            regions.extend(self.mesh.other_regions_at(p, r).map(|q| q.0));
+        }
+        true
+    }
+
+    /// The corners `p` sees and could turn at, with their distances, into `out`. A corner at
+    /// `p` is one of them, at distance 0, but the path need not turn there: `p` is an end.
+    fn ends(&self, p: Point, regions: &[u32], out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        for &r in regions {
+            let (lo, hi) = (self.cand_start[r as usize] as usize, self.cand_start[r as usize + 1] as usize);
+            for &e in &self.cand[lo..hi] {
+                let c = e & !FULL;
+                let v = self.corners[c as usize];
+                if !self.topo.taut(v, p) || (e & FULL == 0 && !self.views.sees(&self.topo, c as usize, v, p))
+                {
+                    continue;
+                }
+                out.push((c, p.distance(self.topo.at(v))));
+            }
+        }
+        if regions.len() > 1 {
+            out.sort_unstable_by_key(|e| e.0);
+            out.dedup_by_key(|e| e.0);
+        }
+    }
+
+    /// Works out the goal's side: its regions and the corners it sees. `false` when `to` is
+    /// outside the walkable area.
+    fn goal(&self, to: Point, scratch: &mut ExactScratch) -> bool {
+        if !self.locate(to, &mut scratch.to_regions) {
+            return false;
+        }
+        let mut to_corners = core::mem::take(&mut scratch.to);
+        self.ends(to, &scratch.to_regions, &mut to_corners);
+        scratch.to = to_corners;
+        true
+    }
+
+    /// The query from `from` once the goal's side is ready.
+    fn solve(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Answer> {
+        if !self.locate(from, &mut scratch.from_regions) {
+            return None;
+        }
+        let part = |r: &u32| self.topo.part[*r as usize];
+        if !scratch.from_regions.iter().any(|r| scratch.to_regions.iter().any(|q| part(r) == part(q))) {
+            return None;
+        }
+        if expand::sees(&self.topo, from, &scratch.from_regions, to) {
+            return Some(Answer::Straight);
+        }
+        let mut from_corners = core::mem::take(&mut scratch.from);
+        self.ends(from, &scratch.from_regions, &mut from_corners);
+        scratch.from = from_corners;
+        let (first, last) = match &self.table {
+            Some(table) => match &table.lengths {
+                Lengths::Wide(l) => best_pair(l, table.n, &scratch.from, &scratch.to)?,
+                Lengths::Narrow(l) => best_pair(l, table.n, &scratch.from, &scratch.to)?,
+            },
+            None => {
+                let corner_at = |c: u32| self.topo.at(self.corners[c as usize]);
+                let (_, last) = scratch.astar.run(
+                    &self.graph,
+                    self.corners.len(),
+                    &scratch.from,
+                    &scratch.to,
+                    to,
+                    corner_at,
+                )?;
+                scratch.route.clear();
+                scratch.astar.route(last, &mut scratch.route);
+                (scratch.route[0], last)
+            }
+        };
+        Some(Answer::Route { first, last })
+    }
+
+    /// The corner kinds, for tests: `(reflex, pinch)` counts.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn corner_kinds(&self) -> (usize, usize) {
+        let reflex =
+            self.corners.iter().filter(|&&v| matches!(self.topo.kinds[v as usize], Kind::Reflex(..))).count();
+        (reflex, self.corners.len() - reflex)
+    }
+
+    /// The region holding `p`, as the mesh says.
+    #[must_use]
+    pub fn region_at(&self, p: Point) -> Option<RegionId> {
+        self.mesh.region_at(p)
+    }
+}
+
+/// The pair `(a, b)` with the shortest `|s a| + d(a, b) + |b t|`.
+#[inline]
+fn best_pair<T: Copy + Into<f64>>(
+    lengths: &[T],
+    n: usize,
+    from: &[(u32, f64)],
+    to: &[(u32, f64)],
+) -> Option<(u32, u32)> {
+    let mut best = (f64::INFINITY, 0, 0);
+    for &(b, db) in to {
+        let row = &lengths[b as usize * n..(b as usize + 1) * n];
+        for &(a, da) in from {
+            let total = da + row[a as usize].into() + db;
+            if total < best.0 {
+                best = (total, a, b);
+            }
+        }
+    }
+    best.0.is_finite().then_some((best.1, best.2))
+}

@@ -1,0 +1,185 @@
+//! Exact mode against a brute-force visibility graph: every distance equal within the
+//! tolerance, every path inside the walkable area and of that length, every waypoint the first
+//! turn of some shortest path.
+
+mod common;
+
+use common::{closed_segments, segment_in_area, visibility_lengths};
+use proptest::prelude::*;
+use signposts::generate::SplitMix64;
+use signposts::grid::{Cell, Grid};
+use signposts_rooms::{DoorState, ExactRooms, ExactScratch, NavMesh, Point, Tier};
+
+fn grid_strategy() -> impl Strategy<Value = Grid> {
+    (2u32..10, 2u32..10)
+        .prop_flat_map(|(w, h)| {
+            (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.7), (w * h) as usize))
+        })
+        .prop_map(|(w, h, open)| Grid::from_slice(w, h, &open).expect("sizes match"))
+}
+
+fn open_cells(grid: &Grid) -> Vec<Cell> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| grid.is_passable(c))
+        .collect()
+}
+
+/// A point of an open cell: its centre, a corner, a point on an edge, or anywhere inside.
+fn point_in(cell: Cell, rng: &mut SplitMix64) -> Point {
+    let f =
+        |rng: &mut SplitMix64| [0.0, 0.5, 1.0, 0.25, rng.below(1000) as f64 / 1000.0][rng.below(5) as usize];
+    Point::new(f64::from(cell.x) + f(rng), f64::from(cell.y) + f(rng))
+}
+
+/// The mesh of a grid through the polygon builder: the map's box, each blocked cell a square
+/// obstacle (touching and overlapping squares united by the builder).
+fn polygon_mesh(grid: &Grid) -> NavMesh {
+    let (w, h) = (f64::from(grid.width()), f64::from(grid.height()));
+    let mut builder = NavMesh::builder().boundary([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map(Point::from));
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            if !grid.is_passable(Cell::new(x, y)) {
+                let (x, y) = (f64::from(x), f64::from(y));
+                builder = builder
+                    .obstacle([(x, y), (x + 1.0, y), (x + 1.0, y + 1.0), (x, y + 1.0)].map(Point::from));
+            }
+        }
+    }
+    builder.build().expect("a grid's walls are valid polygons")
+}
+
+/// Checks every query between `points` against the brute force.
+fn check(
+    grid: &Grid,
+    mesh: &NavMesh,
+    exact: &ExactRooms,
+    closed: &[(Point, Point)],
+    points: &[Point],
+) -> Result<(), TestCaseError> {
+    let walkable = |p: Point, q: Point| {
+        segment_in_area(grid, p, q)
+            && !closed.iter().any(|&(c, d)| {
+                let o = |a: Point, b: Point, r: Point| (b.x - a.x) * (r.y - a.y) - (b.y - a.y) * (r.x - a.x);
+                o(p, q, c) * o(p, q, d) < 0.0 && o(c, d, p) * o(c, d, q) < 0.0
+            })
+    };
+    let mut scratch = ExactScratch::default();
+    for &s in points {
+        let truth = visibility_lengths(grid, closed, s, points);
+        for (&t, &want) in points.iter().zip(&truth) {
+            let got = exact.distance(s, t);
+            let tol = 1e-9 * (1.0 + want.unwrap_or(0.0));
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => prop_assert!(
+                    (g - w).abs() <= tol,
+                    "{s} → {t}: {g} against {w}\n{grid:?}closed {closed:?}"
+                ),
+                _ => prop_assert!(false, "{s} → {t}: {got:?} against {want:?}\n{grid:?}"),
+            }
+            let Some(want) = want else { continue };
+            let path = exact.path(s, t).expect("a distance, so a path");
+            let pts = path.points();
+            prop_assert_eq!((pts[0], pts[pts.len() - 1]), (s, t));
+            for w in pts.windows(2) {
+                prop_assert!(
+                    walkable(w[0], w[1]),
+                    "{s} → {t}: leg {} → {} leaves the area\n{grid:?}",
+                    w[0],
+                    w[1]
+                );
+            }
+            prop_assert!(
+                (path.walked() - want).abs() <= tol,
+                "{s} → {t}: path {} against {want}",
+                path.walked()
+            );
+            let next = exact.next_waypoint_with(s, t, &mut scratch).expect("a path, so a waypoint");
+            prop_assert!(walkable(s, next), "{s} → {t}: waypoint {next} not in sight");
+            let rest = visibility_lengths(grid, closed, next, &[t])[0].expect("connected");
+            prop_assert!(
+                (s.distance(next) + rest - want).abs() <= tol,
+                "{s} → {t}: waypoint {next} is off every shortest path ({} + {rest} against {want})\n{grid:?}",
+                s.distance(next)
+            );
+            prop_assert!(next != s || s == t, "{s} → {t}: the waypoint does not move");
+        }
+    }
+    let _ = mesh;
+    Ok(())
+}
+
+fn sample(grid: &Grid, seed: u64, count: usize) -> Vec<Point> {
+    let open = open_cells(grid);
+    let mut rng = SplitMix64::new(seed);
+    (0..count).map(|_| point_in(open[rng.below(open.len() as u64) as usize], &mut rng)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Grid meshes: every answer against the brute-force visibility graph.
+    #[test]
+    fn grid_answers_match_the_visibility_graph(grid in grid_strategy(), seed in any::<u64>()) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let exact = ExactRooms::build(&mesh).unwrap();
+        check(&grid, &mesh, &exact, &[], &sample(&grid, seed, 6))?;
+    }
+
+    /// The same walls given as polygons (boundary and square obstacles, united by the
+    /// builder), answered in every tier.
+    #[test]
+    fn polygon_answers_match_in_every_tier(grid in grid_strategy(), seed in any::<u64>(), tier in 0usize..3) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = polygon_mesh(&grid);
+        let full = ExactRooms::build(&mesh).unwrap();
+        let n = full.corners_len() as u64;
+        prop_assume!(n > 0 || tier == 0);
+        let budget = full.memory_bytes() as u64 - [0, 4 * n * n, 10 * n * n][tier];
+        let exact = ExactRooms::builder(&mesh).memory_budget(budget).build().unwrap();
+        prop_assert_eq!(exact.tier(), [Tier::Table, Tier::CompactTable, Tier::Graph][tier]);
+        check(&grid, &mesh, &exact, &[], &sample(&grid, seed, 6))?;
+    }
+
+    /// Closed doors are walls: answers after closing some match the brute force with those
+    /// doors drawn in as walls.
+    #[test]
+    fn closed_doors_are_walls(grid in grid_strategy(), seed in any::<u64>(), bits in proptest::collection::vec(any::<u8>(), 1..40)) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let mut exact = ExactRooms::build(&mesh).unwrap();
+        let mut states = vec![DoorState::Open; mesh.doors_len()];
+        for (d, door) in mesh.doors().iter().enumerate() {
+            if !door.is_point() && bits[d % bits.len()] % 3 == 0 {
+                exact.set_door_open(signposts_rooms::DoorId(d as u32), false).unwrap();
+                states[d] = DoorState::Closed;
+            }
+        }
+        check(&grid, &mesh, &exact, &closed_segments(&mesh, &states), &sample(&grid, seed, 5))?;
+    }
+}
+
+#[test]
+fn one_way_doors_are_refused() {
+    let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....").unwrap()).unwrap();
+    let door = mesh.doors()[0];
+    let mut states = vec![DoorState::Open; mesh.doors_len()];
+    states[0] = DoorState::OneWay { from: door.regions[0] };
+    let refused = ExactRooms::builder(&mesh).door_states(states).build();
+    assert!(matches!(refused, Err(signposts_rooms::Error::NotExact { .. })), "{refused:?}");
+}
+
+#[test]
+fn a_budget_below_the_smallest_tier_says_what_would_do() {
+    let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....").unwrap()).unwrap();
+    match ExactRooms::builder(&mesh).memory_budget(100).build() {
+        Err(signposts_rooms::Error::OverBudget { needed, budget }) => {
+            assert_eq!(budget, 100);
+            let exact = ExactRooms::builder(&mesh).memory_budget(needed).build().unwrap();
+            assert_eq!(exact.tier(), Tier::Graph);
+        }
+        other => panic!("{other:?}"),
+    }
+}
