@@ -125,3 +125,4 @@ mod tests {
         }
     }
 }
+pub mod navmesh;

@@ -29,5 +29,6 @@ fn main() {
     );
     let (s, t) = (Point::new(p[0], p[1]), Point::new(p[2], p[3]));
     println!("region s {:?} t {:?}", mesh.region_at(s), mesh.region_at(t));
+    println!("counts {:?}", exact.query_counts(s, t));
     println!("distance {:?} path {:?}", exact.distance(s, t), exact.path(s, t).map(|p| p.points().to_vec()));
 }

@@ -554,6 +554,11 @@ impl NavMesh {
             .map(|(_, r)| RegionId(r))
     }
 
+    /// The box holding every region.
+    pub(crate) fn bounds(&self) -> (Point, Point) {
+        self.bounds
+    }
+
     /// The length of the diagonal of the box holding every region (0 without regions).
     pub(crate) fn diagonal(&self) -> f64 {
         let (lo, hi) = self.bounds;

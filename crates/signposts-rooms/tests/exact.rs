@@ -110,6 +110,45 @@ fn check(
     Ok(())
 }
 
+/// Checks a crowd's waypoints (every point of `crowd` heading for each of `goals`) against the
+/// brute force: each in sight, and the first turn of some shortest path.
+fn check_crowd(
+    grid: &Grid,
+    exact: &ExactRooms,
+    closed: &[(Point, Point)],
+    crowd: &[Point],
+    goals: &[Point],
+) -> Result<(), TestCaseError> {
+    let mut scratch = ExactScratch::default();
+    let mut out = vec![None; crowd.len()];
+    for &t in goals {
+        exact.next_waypoint_each(crowd, t, &mut out, &mut scratch);
+        let truth: Vec<Option<f64>> =
+            crowd.iter().map(|&s| visibility_lengths(grid, closed, s, &[t])[0]).collect();
+        for ((&s, &next), &want) in crowd.iter().zip(&out).zip(&truth) {
+            let (Some(next), Some(want)) = (next, want) else {
+                prop_assert!(
+                    next.is_none() && want.is_none(),
+                    "{s} → {t}: crowd says {next:?}, truth {want:?}\n{grid:?}"
+                );
+                continue;
+            };
+            prop_assert!(
+                segment_in_area(grid, s, next),
+                "{s} → {t}: crowd waypoint {next} not in sight\n{grid:?}"
+            );
+            let rest = visibility_lengths(grid, closed, next, &[t])[0].expect("connected");
+            let tol = 1e-9 * (1.0 + want);
+            prop_assert!(
+                (s.distance(next) + rest - want).abs() <= tol,
+                "{s} → {t}: crowd waypoint {next} off every shortest path\n{grid:?}"
+            );
+            prop_assert!(next != s || s == t, "{s} → {t}: the crowd waypoint does not move");
+        }
+    }
+    Ok(())
+}
+
 fn sample(grid: &Grid, seed: u64, count: usize) -> Vec<Point> {
     let open = open_cells(grid);
     let mut rng = SplitMix64::new(seed);
@@ -128,6 +167,21 @@ proptest! {
         check(&grid, &mesh, &exact, &[], &sample(&grid, seed, 6))?;
     }
 
+    /// Crowds of 20 (past the size where they share one pass over the goal's corners), in
+    /// the table and graph tiers.
+    #[test]
+    fn crowd_waypoints_match_the_visibility_graph(grid in grid_strategy(), seed in any::<u64>(), graph in any::<bool>()) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let full = ExactRooms::build(&mesh).unwrap();
+        let n = full.corners_len() as u64;
+        let budget = if graph { full.memory_bytes() as u64 - 10 * n * n - 4 * n * mesh.regions_len() as u64 } else { full.memory_bytes() as u64 };
+        let exact = ExactRooms::builder(&mesh).memory_budget(budget).build().unwrap();
+        prop_assert_eq!(exact.tier() == Tier::Graph, graph && n > 0);
+        let points = sample(&grid, seed, 23);
+        check_crowd(&grid, &exact, &[], &points[..20], &points[20..])?;
+    }
+
     /// The same walls given as polygons (boundary and square obstacles, united by the
     /// builder), answered in every tier.
     #[test]
@@ -137,7 +191,8 @@ proptest! {
         let full = ExactRooms::build(&mesh).unwrap();
         let n = full.corners_len() as u64;
         prop_assume!(n > 0 || tier == 0);
-        let budget = full.memory_bytes() as u64 - [0, 4 * n * n, 10 * n * n][tier];
+        let bounds = 4 * n * mesh.regions_len() as u64;
+        let budget = full.memory_bytes() as u64 - [0, 4 * n * n, 10 * n * n + bounds][tier];
         let exact = ExactRooms::builder(&mesh).memory_budget(budget).build().unwrap();
         prop_assert_eq!(exact.tier(), [Tier::Table, Tier::CompactTable, Tier::Graph][tier]);
         check(&grid, &mesh, &exact, &[], &sample(&grid, seed, 6))?;

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::cells::{CellGrid, Raster};
 use super::expand::{Piece, Sink, Sweep, sweep};
-use super::table::{Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
+use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{ExactRooms, FULL, Tier};
@@ -90,17 +91,9 @@ impl Sink for Seen {
 struct Corner {
     neighbours: Vec<(u32, f64)>,
     regions: Vec<u32>,
+    cells: Vec<u32>,
     pieces: Vec<Piece>,
     spikes: Vec<Piece>,
-}
-
-impl Corner {
-    fn bytes(&self) -> u64 {
-        (self.neighbours.len() * size_of::<(u32, f64)>()
-            + self.regions.len() * 4
-            + (self.pieces.len() + self.spikes.len()) * size_of::<Piece>()
-            + 20) as u64
-    }
 }
 
 impl<'a> ExactBuilder<'a> {
@@ -159,8 +152,16 @@ impl<'a> ExactBuilder<'a> {
             return Err(Error::NotExact { why: "a one-way door" });
         }
         let topo = Topology::new(mesh, &states);
-        let corners: Vec<u32> =
+        let mut corners: Vec<u32> =
             (0..topo.points.len() as u32).filter(|&v| topo.kinds[v as usize] != Kind::Plain).collect();
+        // Corners near each other get near numbers (a Z-order curve): the corners a point
+        // sees then sit in few cache lines of each table row.
+        let (lo, hi) = crate::geom::bounding_box(corners.iter().map(|&v| topo.at(v)));
+        let cell = |a: f64, l: f64, h: f64| if h > l { ((a - l) / (h - l) * 65_535.0) as u32 } else { 0 };
+        corners.sort_by_key(|&v| {
+            let p = topo.at(v);
+            morton(cell(p.x, lo.x, hi.x), cell(p.y, lo.y, hi.y))
+        });
         let mut corner_of = vec![NONE; topo.points.len()];
         for (i, &v) in corners.iter().enumerate() {
             corner_of[v as usize] = i as u32;
@@ -174,12 +175,14 @@ impl<'a> ExactBuilder<'a> {
                 }
             }
         };
+        let grid = CellGrid::over(mesh.bounds());
         let found: Vec<Corner> = corners
             .par_iter()
             .map_init(
-                || (Sweep::default(), Seen::default()),
-                |(buf, seen), &c| {
-                    let corner = sweep_corner(&topo, &corner_of, c, buf, seen);
+                || (Sweep::default(), Seen::default(), Raster::default()),
+                |(buf, seen, raster), &c| {
+                    let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
+                    corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
                     report(Stage::Visibility, corners.len());
                     corner
                 },
@@ -187,27 +190,13 @@ impl<'a> ExactBuilder<'a> {
             .collect();
         let mut views = Views::default();
         let mut graph = Graph { start: vec![0], edges: Vec::new() };
-        let mut counts = vec![0u32; mesh.regions_len() + 1];
         for corner in &found {
             views.append(&corner.pieces, &corner.spikes);
             graph.edges.extend_from_slice(&corner.neighbours);
             graph.start.push(graph.edges.len() as u32);
-            for &r in &corner.regions {
-                counts[(r & !FULL) as usize + 1] += 1;
-            }
         }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let cand_start = counts.clone();
-        let mut cand = vec![0u32; *counts.last().unwrap_or(&0) as usize];
-        for (i, corner) in found.iter().enumerate() {
-            for &r in &corner.regions {
-                let slot = &mut counts[(r & !FULL) as usize];
-                cand[*slot as usize] = i as u32 | (r & FULL);
-                *slot += 1;
-            }
-        }
+        let (cand_start, cand) = invert(&found, mesh.regions_len(), |c| &c.regions);
+        let (cell_start, cell_list) = invert(&found, grid.len(), |c| &c.cells);
         drop(found);
         let mut exact = ExactRooms {
             mesh: Arc::new(mesh.clone()),
@@ -217,8 +206,9 @@ impl<'a> ExactBuilder<'a> {
             corners,
             corner_of,
             views,
-            cand_start,
-            cand,
+            grid,
+            cell_start,
+            cell_list,
             graph,
             table: None,
             tier: Tier::Graph,
@@ -230,12 +220,13 @@ impl<'a> ExactBuilder<'a> {
         }
         let n = exact.corners.len();
         let pairs = (n as u64) * (n as u64);
+        let bounds = n as u64 * mesh.regions_len() as u64 * BOUND;
         let left = self.budget - base;
         exact.tier = if n >= 1 << 16 {
             Tier::Graph
-        } else if pairs * WIDE_PAIR <= left {
+        } else if pairs * WIDE_PAIR + bounds <= left {
             Tier::Table
-        } else if pairs * NARROW_PAIR <= left {
+        } else if pairs * NARROW_PAIR + bounds <= left {
             Tier::CompactTable
         } else {
             Tier::Graph
@@ -243,7 +234,9 @@ impl<'a> ExactBuilder<'a> {
         done.store(0, Ordering::Relaxed);
         if exact.tier != Tier::Graph {
             let wide = exact.tier == Tier::Table;
-            exact.table = Some(fill_table(&exact.graph, n, wide, |_| report(Stage::Table, n))?);
+            let mut table = fill_table(&exact.graph, n, wide, |_| report(Stage::Table, n))?;
+            table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
+            exact.table = Some(table);
         }
         Ok(exact)
     }
@@ -279,7 +272,7 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
         }
     }
     let (pieces, spikes) = Views::sorted(topo, c, &seen.pieces);
-    Corner { neighbours, regions, pieces, spikes }
+    Corner { neighbours, regions, cells: Vec::new(), pieces, spikes }
 }
 
 /// The corner table, one search per target corner on all cores.
@@ -317,7 +310,81 @@ fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync
         );
         Lengths::Narrow(lengths)
     };
-    Ok(Table { n, hop, lengths })
+    Ok(Table { n, hop, lengths, bounds: Vec::new() })
+}
+
+/// For each region and corner, a lower bound of the length of any path from the corner to a
+/// point of the region: such a path ends in a segment from a corner the point sees (one of
+/// the region's candidates) to the point, so the least, over the region's candidates `b`, of
+/// `d(a, b)` plus `b`'s distance to the region. Rounded down a little, for `f32`.
+fn region_bounds(
+    exact: &ExactRooms,
+    table: &Table,
+    cand_start: &[u32],
+    cand: &[u32],
+) -> Result<Vec<f32>, Error> {
+    let (n, regions) = (table.n, exact.mesh.regions_len());
+    let mut bounds: Vec<f32> = Vec::new();
+    bounds.try_reserve_exact(n * regions).map_err(|_| oom(n * regions * 4))?;
+    bounds.resize(n * regions, 0.0);
+    bounds.par_chunks_mut(n.max(1)).enumerate().for_each_init(
+        || vec![0f64; n],
+        |least, (r, out)| {
+            least.fill(f64::INFINITY);
+            for &e in &cand[cand_start[r] as usize..cand_start[r + 1] as usize] {
+                let b = e & !FULL;
+                let to_region = exact.topo.distance_to(r as u32, exact.topo.at(exact.corners[b as usize]));
+                for (a, l) in least.iter_mut().enumerate() {
+                    let d = table.length(a as u32, b) + to_region;
+                    if d < *l {
+                        *l = d;
+                    }
+                }
+            }
+            for (o, &l) in out.iter_mut().zip(least.iter()) {
+                // f32 rounds within 6e-8 of the value: shaved by 1e-6 it stays below.
+                *o = (l * (1.0 - 1e-6)) as f32;
+            }
+        },
+    );
+    Ok(bounds)
+}
+
+/// Lists per key (region or cell) of the corners whose lists name it, each entry the corner's
+/// index with the [`FULL`] bit of its list's entry.
+fn invert(found: &[Corner], keys: usize, list: impl Fn(&Corner) -> &Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; keys + 1];
+    for corner in found {
+        for &k in list(corner) {
+            start[(k & !FULL) as usize + 1] += 1;
+        }
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut entries = vec![0u32; start[keys] as usize];
+    for (i, corner) in found.iter().enumerate() {
+        for &k in list(corner) {
+            let slot = &mut next[(k & !FULL) as usize];
+            entries[*slot as usize] = i as u32 | (k & FULL);
+            *slot += 1;
+        }
+    }
+    (start, entries)
+}
+
+/// The Z-order key of `(x, y)`: their bits interleaved.
+fn morton(x: u32, y: u32) -> u64 {
+    let spread = |v: u32| {
+        let mut v = u64::from(v);
+        v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF;
+        v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF;
+        v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        v = (v | (v << 2)) & 0x3333_3333_3333_3333;
+        (v | (v << 1)) & 0x5555_5555_5555_5555
+    };
+    spread(x) | (spread(y) << 1)
 }
 
 #[cold]

@@ -55,6 +55,7 @@
 //! budget ([`ExactBuilder::memory_budget`], 2 GiB by default).
 
 mod builder;
+mod cells;
 mod expand;
 mod search;
 mod table;
@@ -65,11 +66,13 @@ use std::sync::Arc;
 
 pub use builder::{DEFAULT_BUDGET, ExactBuilder, Progress, Stage};
 
+use self::cells::CellGrid;
 use self::search::Astar;
 use self::table::{Graph, Lengths, Table};
 use self::topology::{Kind, Topology};
 use self::view::Views;
 use crate::path::Path;
+use crate::triangulate::NONE;
 use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
 
 /// Marks a candidate corner that sees the whole region.
@@ -122,10 +125,11 @@ pub struct ExactRooms {
     /// Each vertex's corner index (`NONE`: not a corner).
     corner_of: Vec<u32>,
     views: Views,
-    /// Region `r`'s candidate corners: `cand[cand_start[r]..cand_start[r + 1]]`, each a
-    /// corner index, with [`FULL`] set when it sees all of the region.
-    cand_start: Vec<u32>,
-    cand: Vec<u32>,
+    /// The cells, and cell `k`'s candidate corners: `cell_list[cell_start[k]..cell_start[k +
+    /// 1]]`, each a corner index, with [`FULL`] set when it sees all of the cell.
+    grid: CellGrid,
+    cell_start: Vec<u32>,
+    cell_list: Vec<u32>,
     graph: Graph,
     table: Option<Table>,
     tier: Tier,
@@ -137,10 +141,35 @@ pub struct ExactRooms {
 pub struct ExactScratch {
     from_regions: Vec<u32>,
     to_regions: Vec<u32>,
-    from: Vec<(u32, f64)>,
-    to: Vec<(u32, f64)>,
+    from: Vec<End>,
+    to: Vec<End>,
+    /// The ends that a graph-tier search starts from and aims at, seen for sure.
+    from_seen: Vec<(u32, f64)>,
+    to_seen: Vec<(u32, f64)>,
     astar: Astar,
     route: Vec<u32>,
+    /// A crowd's goal: each corner's distance to it, and the way (see [`ExactRooms::field`]).
+    field: Vec<f64>,
+    toward: Vec<u32>,
+    heap: std::collections::BinaryHeap<core::cmp::Reverse<(u64, u32)>>,
+}
+
+/// A corner that a query's end may see: its distance, and whether it sees it (decided only
+/// when it matters).
+#[derive(Debug, Clone, Copy)]
+struct End {
+    corner: u32,
+    distance: f64,
+    /// A lower bound of a path through this corner (set per query).
+    bound: f64,
+    seen: Seen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Unknown,
+    Yes,
+    No,
 }
 
 /// What a query found.
@@ -226,7 +255,7 @@ impl ExactRooms {
     pub(crate) fn base_bytes(&self) -> usize {
         self.views.memory_bytes()
             + self.graph.memory_bytes()
-            + (self.cand.len() + self.cand_start.len() + self.corners.len() + self.corner_of.len()) * 4
+            + (self.cell_list.len() + self.cell_start.len() + self.corners.len() + self.corner_of.len()) * 4
             + self.topo.memory_bytes()
     }
 
@@ -386,9 +415,111 @@ impl ExactRooms {
             out.fill(None);
             return;
         }
-        for (o, &s) in out.iter_mut().zip(from) {
-            *o = self.waypoint(s, to, scratch);
+        if from.len() < CROWD {
+            for (o, &s) in out.iter_mut().zip(from) {
+                *o = self.waypoint(s, to, scratch);
+            }
+            return;
         }
+        self.field(to, scratch);
+        for (o, &s) in out.iter_mut().zip(from) {
+            *o = self.field_waypoint(s, to, scratch);
+        }
+    }
+
+    /// Every corner's distance to the goal into `scratch.field`, and in `scratch.toward` the
+    /// way: with a table, the last corner before the goal (`NONE`: the goal is in sight);
+    /// without, the next corner (`NONE`: straight to the goal). One pass over the table rows
+    /// of the corners the goal sees, or one Dijkstra search from them.
+    fn field(&self, to: Point, scratch: &mut ExactScratch) {
+        let n = self.corners.len();
+        scratch.field.clear();
+        scratch.field.resize(n, f64::INFINITY);
+        scratch.toward.clear();
+        scratch.toward.resize(n, NONE);
+        let mut ends = core::mem::take(&mut scratch.to);
+        ends.retain_mut(|e| self.sees_end(to, e));
+        match &self.table {
+            Some(table) => {
+                for e in &ends {
+                    let b = e.corner as usize;
+                    match &table.lengths {
+                        Lengths::Wide(v) => {
+                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward)
+                        }
+                        Lengths::Narrow(v) => {
+                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward)
+                        }
+                    }
+                }
+            }
+            None => {
+                let heap = &mut scratch.heap;
+                heap.clear();
+                for e in &ends {
+                    let b = e.corner as usize;
+                    if e.distance < scratch.field[b] {
+                        scratch.field[b] = e.distance;
+                        heap.push(core::cmp::Reverse((e.distance.to_bits(), e.corner)));
+                    }
+                }
+                while let Some(core::cmp::Reverse((key, u))) = heap.pop() {
+                    let d = f64::from_bits(key);
+                    if d > scratch.field[u as usize] {
+                        continue;
+                    }
+                    for &(v, w) in self.graph.of(u) {
+                        let nd = d + w;
+                        if nd < scratch.field[v as usize] {
+                            scratch.field[v as usize] = nd;
+                            scratch.toward[v as usize] = u;
+                            heap.push(core::cmp::Reverse((nd.to_bits(), v)));
+                        }
+                    }
+                }
+            }
+        }
+        scratch.to = ends;
+    }
+
+    /// One entity's waypoint once [`ExactRooms::field`] has run for the goal.
+    fn field_waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
+        if !self.locate(from, &mut scratch.from_regions) {
+            return None;
+        }
+        let part = |r: &u32| self.topo.part[*r as usize];
+        if !scratch.from_regions.iter().any(|r| scratch.to_regions.iter().any(|q| part(r) == part(q))) {
+            return None;
+        }
+        if expand::sees(&self.topo, from, &scratch.from_regions, to) {
+            return Some(to);
+        }
+        let mut ends = core::mem::take(&mut scratch.from);
+        self.ends(from, &mut ends);
+        let mut best = (f64::INFINITY, NONE);
+        for e in &mut ends {
+            let total = e.distance + scratch.field[e.corner as usize];
+            if total < best.0 && self.sees_end(from, e) {
+                best = (total, e.corner);
+            }
+        }
+        scratch.from = ends;
+        let a = best.1;
+        if a == NONE {
+            return None;
+        }
+        let p = self.topo.at(self.corners[a as usize]);
+        if p != from {
+            return Some(p);
+        }
+        let toward = scratch.toward[a as usize];
+        let next = match &self.table {
+            Some(table) if toward != NONE && toward != a => table.hop(a, toward),
+            Some(_) => return Some(to),
+            None if toward == NONE => return Some(to),
+            None => toward,
+        };
+        Some(self.topo.at(self.corners[next as usize]))
     }
 
     /// The waypoint, the goal's side being ready in `scratch`.
@@ -446,26 +577,91 @@ impl ExactRooms {
         true
     }
 
-    /// The corners `p` sees and could turn at, with their distances, into `out`. A corner at
-    /// `p` is one of them, at distance 0, but the path need not turn there: `p` is an end.
-    fn ends(&self, p: Point, regions: &[u32], out: &mut Vec<(u32, f64)>) {
+    /// The corners `p` could see and turn at into `out`, with their distances; whether `p`
+    /// sees each is decided later ([`ExactRooms::sees_end`]), and their bounds set by the
+    /// query. A corner at `p` is one of them, at distance 0, but the path need not turn
+    /// there: `p` is an end.
+    fn ends(&self, p: Point, out: &mut Vec<End>) {
         out.clear();
-        for &r in regions {
-            let (lo, hi) = (self.cand_start[r as usize] as usize, self.cand_start[r as usize + 1] as usize);
-            for &e in &self.cand[lo..hi] {
-                let c = e & !FULL;
-                let v = self.corners[c as usize];
-                if !self.topo.taut(v, p) || (e & FULL == 0 && !self.views.sees(&self.topo, c as usize, v, p))
-                {
+        let k = self.grid.of(p);
+        for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
+            let c = e & !FULL;
+            let v = self.corners[c as usize];
+            if !self.topo.taut(v, p) {
+                continue;
+            }
+            let seen = if e & FULL == 0 { Seen::Unknown } else { Seen::Yes };
+            out.push(End { corner: c, distance: length(p, self.topo.at(v)), bound: 0.0, seen });
+        }
+    }
+
+    /// Whether `p` sees the corner of `end`, decided once.
+    #[inline]
+    fn sees_end(&self, p: Point, end: &mut End) -> bool {
+        if end.seen == Seen::Unknown {
+            let c = end.corner;
+            end.seen = if self.views.sees(&self.topo, c as usize, self.corners[c as usize], p) {
+                Seen::Yes
+            } else {
+                Seen::No
+            };
+        }
+        end.seen == Seen::Yes
+    }
+
+    /// The pair `(a, b)` with the shortest `|s a| + d(a, b) + |b t|`.
+    ///
+    /// Each end's corners get a lower bound of any path through them: `|s a|` plus the
+    /// table's bound from `a` to the goal's region (the shortest way from `a` to a corner
+    /// that region's points may see, and on to the region), and `|b t|` plus the bound from
+    /// the start's region to `b`. The start's corners are tried in the order of their
+    /// bounds, none whose bound is no better than the best so far, nor any goal corner whose
+    /// bound is not; the table is read for the rest, and visibility decided only for a pair
+    /// that would be the best so far.
+    fn best_pair<T: Copy + Into<f64>>(
+        &self,
+        table: &Table,
+        lengths: &[T],
+        (s, t): (Point, Point),
+        scratch: &mut ExactScratch,
+    ) -> Option<(u32, u32)> {
+        let n = table.n;
+        let (from, to) = (&mut scratch.from, &mut scratch.to);
+        let towards_t = table.bounds_row(scratch.to_regions[0]);
+        let towards_s = table.bounds_row(scratch.from_regions[0]);
+        for e in from.iter_mut() {
+            e.bound = e.distance + f64::from(towards_t[e.corner as usize]);
+        }
+        for e in to.iter_mut() {
+            e.bound = e.distance + f64::from(towards_s[e.corner as usize]);
+        }
+        from.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
+        let mut best = (f64::INFINITY, 0, 0);
+        for i in 0..from.len() {
+            if from[i].bound >= best.0 {
+                break;
+            }
+            let (a, da) = (from[i].corner, from[i].distance);
+            // The lengths are symmetric: read along row `a`, where the corners near the goal
+            // sit close together.
+            let row = &lengths[a as usize * n..(a as usize + 1) * n];
+            for j in 0..to.len() {
+                if to[j].bound >= best.0 {
                     continue;
                 }
-                out.push((c, p.distance(self.topo.at(v))));
+                let (b, db) = (to[j].corner, to[j].distance);
+                let total = da + row[b as usize].into() + db;
+                if total < best.0 {
+                    if !self.sees_end(s, &mut from[i]) {
+                        break;
+                    }
+                    if self.sees_end(t, &mut to[j]) {
+                        best = (total, a, b);
+                    }
+                }
             }
         }
-        if regions.len() > 1 {
-            out.sort_unstable_by_key(|e| e.0);
-            out.dedup_by_key(|e| e.0);
-        }
+        best.0.is_finite().then_some((best.1, best.2))
     }
 
     /// Works out the goal's side: its regions and the corners it sees. `false` when `to` is
@@ -475,7 +671,7 @@ impl ExactRooms {
             return false;
         }
         let mut to_corners = core::mem::take(&mut scratch.to);
-        self.ends(to, &scratch.to_regions, &mut to_corners);
+        self.ends(to, &mut to_corners);
         scratch.to = to_corners;
         true
     }
@@ -493,20 +689,36 @@ impl ExactRooms {
             return Some(Answer::Straight);
         }
         let mut from_corners = core::mem::take(&mut scratch.from);
-        self.ends(from, &scratch.from_regions, &mut from_corners);
+        self.ends(from, &mut from_corners);
         scratch.from = from_corners;
         let (first, last) = match &self.table {
             Some(table) => match &table.lengths {
-                Lengths::Wide(l) => best_pair(l, table.n, &scratch.from, &scratch.to)?,
-                Lengths::Narrow(l) => best_pair(l, table.n, &scratch.from, &scratch.to)?,
+                Lengths::Wide(l) => self.best_pair(table, l, (from, to), scratch)?,
+                Lengths::Narrow(l) => self.best_pair(table, l, (from, to), scratch)?,
             },
             None => {
+                let mut ends = core::mem::take(&mut scratch.from);
+                scratch.from_seen.clear();
+                for e in &mut ends {
+                    if self.sees_end(from, e) {
+                        scratch.from_seen.push((e.corner, e.distance));
+                    }
+                }
+                scratch.from = ends;
+                let mut ends = core::mem::take(&mut scratch.to);
+                scratch.to_seen.clear();
+                for e in &mut ends {
+                    if self.sees_end(to, e) {
+                        scratch.to_seen.push((e.corner, e.distance));
+                    }
+                }
+                scratch.to = ends;
                 let corner_at = |c: u32| self.topo.at(self.corners[c as usize]);
                 let (_, last) = scratch.astar.run(
                     &self.graph,
                     self.corners.len(),
-                    &scratch.from,
-                    &scratch.to,
+                    &scratch.from_seen,
+                    &scratch.to_seen,
                     to,
                     corner_at,
                 )?;
@@ -516,6 +728,26 @@ impl ExactRooms {
             }
         };
         Some(Answer::Route { first, last })
+    }
+
+    /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn query_counts(&self, from: Point, to: Point) -> (usize, usize, usize, usize, bool) {
+        let mut scratch = ExactScratch::default();
+        self.locate(from, &mut scratch.from_regions);
+        self.locate(to, &mut scratch.to_regions);
+        let count = |p: Point| {
+            let k = self.grid.of(p);
+            (self.cell_start[k + 1] - self.cell_start[k]) as usize
+        };
+        let (cs, ct) = (count(from), count(to));
+        let mut out = Vec::new();
+        self.ends(from, &mut out);
+        let ns = out.iter_mut().filter_map(|e| self.sees_end(from, e).then_some(())).count();
+        self.ends(to, &mut out);
+        let nt = out.iter_mut().filter_map(|e| self.sees_end(to, e).then_some(())).count();
+        (cs, ns, ct, nt, expand::sees(&self.topo, from, &scratch.from_regions, to))
     }
 
     /// The corner kinds, for tests: `(reflex, pinch)` counts.
@@ -534,23 +766,26 @@ impl ExactRooms {
     }
 }
 
-/// The pair `(a, b)` with the shortest `|s a| + d(a, b) + |b t|`.
+/// Crowds at least this large share one pass over the goal's corners ([`ExactRooms::field`]).
+const CROWD: usize = 16;
+
+/// Folds the table row of goal corner `end` into the field: `field[a] = min(field[a],
+/// d(a, b) + |b t|)`, remembering `b`.
 #[inline]
-fn best_pair<T: Copy + Into<f64>>(
-    lengths: &[T],
-    n: usize,
-    from: &[(u32, f64)],
-    to: &[(u32, f64)],
-) -> Option<(u32, u32)> {
-    let mut best = (f64::INFINITY, 0, 0);
-    for &(b, db) in to {
-        let row = &lengths[b as usize * n..(b as usize + 1) * n];
-        for &(a, da) in from {
-            let total = da + row[a as usize].into() + db;
-            if total < best.0 {
-                best = (total, a, b);
-            }
+fn fold_row<T: Copy + Into<f64>>(row: &[T], end: &End, field: &mut [f64], toward: &mut [u32]) {
+    for ((f, w), &d) in field.iter_mut().zip(toward.iter_mut()).zip(row) {
+        let total = d.into() + end.distance;
+        if total < *f {
+            *f = total;
+            *w = end.corner;
         }
     }
-    best.0.is_finite().then_some((best.1, best.2))
+}
+
+/// The length of the segment `p q` (without `hypot`'s care for overflow, which map
+/// coordinates never need).
+#[inline]
+fn length(p: Point, q: Point) -> f64 {
+    let (dx, dy) = (q.x - p.x, q.y - p.y);
+    (dx * dx + dy * dy).sqrt()
 }

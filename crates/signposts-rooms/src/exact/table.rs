@@ -24,14 +24,19 @@ pub(crate) struct Table {
     /// `hop[b * n + a]`: the corner after `a` on a shortest path from `a` to `b` (`a` when
     /// `a == b` or `b` is out of reach).
     pub(crate) hop: Vec<u16>,
-    /// `lengths[b * n + a]`: the length of that path (infinite out of reach).
+    /// `lengths[b * n + a]`: the length of that path (infinite out of reach); symmetric.
     pub(crate) lengths: Lengths,
+    /// `bounds[r * n + a]`: a lower bound of the length of any path from corner `a` to a
+    /// point of region `r`, rounded down.
+    pub(crate) bounds: Vec<f32>,
 }
 
 /// Bytes per pair of corners.
 pub(crate) const WIDE_PAIR: u64 = 2 + 8;
 /// Bytes per pair of corners with `f32` lengths.
 pub(crate) const NARROW_PAIR: u64 = 2 + 4;
+/// Bytes per corner and region, for the bounds.
+pub(crate) const BOUND: u64 = 4;
 
 /// A graph in compressed rows: `edges[start[u]..start[u + 1]]` are `u`'s `(neighbour, length)`.
 #[derive(Debug, Clone, Default)]
@@ -90,8 +95,25 @@ impl Table {
         u32::from(self.hop[b as usize * self.n + a as usize])
     }
 
+    /// The bounds towards region `r`, one per corner.
+    #[inline]
+    pub(crate) fn bounds_row(&self, r: u32) -> &[f32] {
+        &self.bounds[r as usize * self.n..(r as usize + 1) * self.n]
+    }
+
+    /// The length from `a` to `b`.
+    #[inline]
+    pub(crate) fn length(&self, a: u32, b: u32) -> f64 {
+        let i = b as usize * self.n + a as usize;
+        match &self.lengths {
+            Lengths::Wide(v) => v[i],
+            Lengths::Narrow(v) => f64::from(v[i]),
+        }
+    }
+
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.hop.len() * 2
+        self.bounds.len() * 4
+            + self.hop.len() * 2
             + match &self.lengths {
                 Lengths::Wide(v) => v.len() * 8,
                 Lengths::Narrow(v) => v.len() * 4,

@@ -222,6 +222,27 @@ impl Topology {
         true
     }
 
+    /// The distance from `p` to region `r` (0 inside), rounded like any `f64` arithmetic.
+    pub(crate) fn distance_to(&self, r: u32, p: Point) -> f64 {
+        if self.contains(r, p) {
+            return 0.0;
+        }
+        let slots = self.slots_of(r);
+        let mut a = self.at(self.ring[slots.end - 1]);
+        let mut least = f64::INFINITY;
+        for i in slots {
+            let b = self.at(self.ring[i]);
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let len2 = dx * dx + dy * dy;
+            let k =
+                if len2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0) } else { 0.0 };
+            let (qx, qy) = (a.x + k * dx - p.x, a.y + k * dy - p.y);
+            least = least.min((qx * qx + qy * qy).sqrt());
+            a = b;
+        }
+        least
+    }
+
     /// Whether `p` lies on the boundary of region `r` (given that it lies in it).
     #[inline]
     pub(crate) fn on_boundary(&self, r: u32, p: Point) -> bool {

@@ -100,8 +100,11 @@ impl Views {
         let pieces = &self.pieces[self.start[i] as usize..self.start[i + 1] as usize];
         let at =
             pieces.partition_point(|q| angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater);
-        // Pieces do not overlap: at most the last two that start at or before `p` hold it.
-        for q in pieces[..at].iter().rev().take(2) {
+        // Pieces do not overlap: at most the last two that start at or before `p` hold it;
+        // straight towards +x, the last piece too, if it ends there (at 360°).
+        let wrapped =
+            (p.y == pc.y && p.x > pc.x).then(|| pieces.last()).flatten().filter(|q| q.left == PLUS_X);
+        for q in pieces[..at].iter().rev().take(2).chain(wrapped) {
             if (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
                 && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
             {

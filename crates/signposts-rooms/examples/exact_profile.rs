@@ -1,0 +1,67 @@
+//! Where exact queries spend their work: `cargo run --release -p signposts-rooms --example exact_profile -- MAP.map`.
+use std::time::Instant;
+
+use signposts::generate::SplitMix64;
+use signposts::grid::{Cell, parse_map};
+use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point};
+
+fn main() {
+    let path = std::env::args().nth(1).expect("a map");
+    let grid = parse_map(&std::fs::read(&path).unwrap()).unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    let exact = ExactRooms::build(&mesh).unwrap();
+    let open: Vec<Point> = (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| grid.is_passable(Cell::new(x, y)))
+        .map(|(x, y)| Point::new(f64::from(x) + 0.5, f64::from(y) + 0.5))
+        .collect();
+    let mut rng = SplitMix64::new(17);
+    let queries: Vec<(Point, Point)> = (0..2000)
+        .map(|_| (open[rng.below(open.len() as u64) as usize], open[rng.below(open.len() as u64) as usize]))
+        .filter(|&(s, t)| exact.distance(s, t).is_some())
+        .collect();
+    let mut sums = [0usize; 5];
+    for &(s, t) in &queries {
+        let (a, b, c, d, e) = exact.query_counts(s, t);
+        for (x, y) in sums.iter_mut().zip([a, b, c, d, usize::from(e)]) {
+            *x += y;
+        }
+    }
+    let n = queries.len() as f64;
+    println!(
+        "candidates s {:.1}, seen s {:.1}, candidates t {:.1}, seen t {:.1}, in sight {:.2}",
+        sums[0] as f64 / n,
+        sums[1] as f64 / n,
+        sums[2] as f64 / n,
+        sums[3] as f64 / n,
+        sums[4] as f64 / n
+    );
+    let mut scratch = ExactScratch::default();
+    let start = Instant::now();
+    let reps: usize = std::env::args().nth(2).and_then(|r| r.parse().ok()).unwrap_or(5);
+    for _ in 0..reps {
+        for &(s, t) in &queries {
+            std::hint::black_box(exact.next_waypoint_with(s, t, &mut scratch));
+        }
+    }
+    println!("next_waypoint {:.3} µs", start.elapsed().as_secs_f64() * 1e6 / n / reps as f64);
+    let starts: Vec<Point> = queries.iter().map(|q| q.0).collect();
+    let mut out = vec![None; 250];
+    let start = Instant::now();
+    for _ in 0..reps {
+        for (k, group) in starts.chunks_exact(250).enumerate() {
+            exact.next_waypoint_each(group, queries[k].1, &mut out, &mut scratch);
+        }
+    }
+    println!(
+        "crowd {:.3} µs",
+        start.elapsed().as_secs_f64() * 1e6 / (starts.len() / 250 * 250) as f64 / reps as f64
+    );
+    let start = Instant::now();
+    for _ in 0..5 {
+        for &(s, _) in &queries {
+            std::hint::black_box(exact.region_at(s));
+        }
+    }
+    println!("region_at {:.3} µs", start.elapsed().as_secs_f64() * 1e6 / n / 5.0);
+}

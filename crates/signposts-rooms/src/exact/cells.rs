@@ -1,0 +1,206 @@
+//! Candidate corners per cell of a uniform grid laid over the mesh (as Euclidean Hub Labeling
+//! does): the corners that see some of the cell and could be turned at from there, each
+//! marked when it sees all of it. A query reads its end's cell, and decides visibility only
+//! for the corners not so marked.
+
+use crate::Point;
+use crate::geom::orient;
+
+use super::FULL;
+use super::expand::Piece;
+use super::topology::{Kind, Topology};
+use super::view::PLUS_X;
+
+/// Cells at most: beyond, cells grow.
+const MAX_CELLS: f64 = (1u64 << 22) as f64;
+
+/// The grid of cells.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CellGrid {
+    pub(crate) lo: Point,
+    pub(crate) size: f64,
+    pub(crate) w: u32,
+    pub(crate) h: u32,
+}
+
+impl CellGrid {
+    /// Cells of one map unit (a grid map's cells), larger on maps of more than 2²² units.
+    pub(crate) fn over((lo, hi): (Point, Point)) -> CellGrid {
+        let (width, height) = ((hi.x - lo.x).max(0.0), (hi.y - lo.y).max(0.0));
+        let size = if width * height <= MAX_CELLS { 1.0 } else { (width * height / MAX_CELLS).sqrt() };
+        let lo = Point::new((lo.x / size).floor() * size, (lo.y / size).floor() * size);
+        let count = |extent: f64| ((extent / size).ceil() as u32).max(1) + 1;
+        CellGrid { lo, size, w: count(hi.x - lo.x), h: count(hi.y - lo.y) }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.w as usize * self.h as usize
+    }
+
+    /// The cell holding `p` (clamped to the grid).
+    #[inline]
+    pub(crate) fn of(&self, p: Point) -> usize {
+        let i = ((p.x - self.lo.x) / self.size).floor().clamp(0.0, f64::from(self.w - 1)) as usize;
+        let j = ((p.y - self.lo.y) / self.size).floor().clamp(0.0, f64::from(self.h - 1)) as usize;
+        j * self.w as usize + i
+    }
+
+    /// Corner `k` (0..4) of cell `(i, j)`.
+    #[inline]
+    fn corner(&self, i: i64, j: i64, k: usize) -> Point {
+        let (di, dj) = [(0, 0), (1, 0), (1, 1), (0, 1)][k];
+        Point::new(self.lo.x + (i + di) as f64 * self.size, self.lo.y + (j + dj) as f64 * self.size)
+    }
+}
+
+/// Per-thread buffers for rasterizing one corner's view.
+#[derive(Debug, Default)]
+pub(crate) struct Raster {
+    stamp: Vec<u32>,
+    full: Vec<bool>,
+    now: u32,
+    cells: Vec<u32>,
+}
+
+/// A point on ray `id` from `c`.
+#[inline]
+fn ray_point(topo: &Topology, c: Point, id: u32) -> Point {
+    if id == PLUS_X { Point::new(c.x + c.x.abs().max(1.0), c.y) } else { topo.at(id) }
+}
+
+/// Where the ray from `c` through `r` meets the line of the wall `a b` (floating point).
+fn hit(c: Point, r: Point, a: Point, b: Point) -> Point {
+    let (dx, dy) = (r.x - c.x, r.y - c.y);
+    let (ex, ey) = (b.x - a.x, b.y - a.y);
+    let denom = dx * ey - dy * ex;
+    let u = if denom == 0.0 { 0.0 } else { (((a.x - c.x) * ey - (a.y - c.y) * ex) / denom).max(0.0) };
+    Point::new(c.x + u * dx, c.y + u * dy)
+}
+
+impl Raster {
+    fn mark(&mut self, grid: &CellGrid, i: i64, j: i64, full: bool) {
+        if i < 0 || j < 0 || i >= i64::from(grid.w) || j >= i64::from(grid.h) {
+            return;
+        }
+        let cell = (j * i64::from(grid.w) + i) as usize;
+        if self.stamp[cell] != self.now {
+            self.stamp[cell] = self.now;
+            self.full[cell] = full;
+            self.cells.push(cell as u32);
+        } else if full {
+            self.full[cell] = true;
+        }
+    }
+
+    /// The cells corner `c` sees some of and could be turned at from, each with [`FULL`]
+    /// set when one piece of its view holds the whole cell.
+    pub(crate) fn cells(
+        &mut self,
+        topo: &Topology,
+        grid: &CellGrid,
+        c: u32,
+        pieces: &[Piece],
+        spikes: &[Piece],
+    ) -> Vec<u32> {
+        if self.stamp.len() != grid.len() || self.now == u32::MAX {
+            self.stamp = vec![0; grid.len()];
+            self.full = vec![false; grid.len()];
+            self.now = 0;
+        }
+        self.now += 1;
+        self.cells.clear();
+        let pc = topo.at(c);
+        let eps = 1e-7;
+        for piece in pieces {
+            let (r, l) = (ray_point(topo, pc, piece.right), ray_point(topo, pc, piece.left));
+            let (a, b) = (topo.at(piece.wall[0]), topo.at(piece.wall[1]));
+            let tri = [pc, hit(pc, r, a, b), hit(pc, l, a, b)];
+            let to_cell = |v: f64, o: f64| (v - o) / grid.size;
+            let ys = tri.map(|p| to_cell(p.y, grid.lo.y));
+            let (y0, y1) = (
+                ys.iter().copied().fold(f64::INFINITY, f64::min),
+                ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
+            for j in ((y0 - eps).floor() as i64)..=((y1 + eps).floor() as i64) {
+                // The triangle's x extent within the strip of row j.
+                let (s0, s1) = (j as f64, (j + 1) as f64);
+                let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+                for k in 0..3 {
+                    let (p, q) = (tri[k], tri[(k + 1) % 3]);
+                    let (py, qy) = (to_cell(p.y, grid.lo.y), to_cell(q.y, grid.lo.y));
+                    let (px, qx) = (to_cell(p.x, grid.lo.x), to_cell(q.x, grid.lo.x));
+                    if py >= s0 - eps && py <= s1 + eps {
+                        x0 = x0.min(px);
+                        x1 = x1.max(px);
+                    }
+                    for s in [s0, s1] {
+                        if (py - s) * (qy - s) < 0.0 {
+                            let x = px + (qx - px) * (s - py) / (qy - py);
+                            x0 = x0.min(x);
+                            x1 = x1.max(x);
+                        }
+                    }
+                }
+                if x0 > x1 {
+                    continue;
+                }
+                for i in ((x0 - eps).floor() as i64)..=((x1 + eps).floor() as i64) {
+                    let full = (0..4).all(|k| {
+                        let q = grid.corner(i, j, k);
+                        orient(pc, r, q) >= 0.0 && orient(pc, q, l) >= 0.0 && orient(a, b, q) >= 0.0
+                    });
+                    self.mark(grid, i, j, full);
+                }
+            }
+        }
+        for spike in spikes {
+            let r = topo.at(spike.right);
+            let end = if spike.wall[0] == spike.wall[1] {
+                topo.at(spike.wall[0])
+            } else {
+                hit(pc, r, topo.at(spike.wall[0]), topo.at(spike.wall[1]))
+            };
+            let steps = (pc.distance(end) / grid.size * 2.0).ceil() as i64 + 1;
+            for k in 0..=steps {
+                let f = k as f64 / steps as f64;
+                let p = Point::new(pc.x + (end.x - pc.x) * f, pc.y + (end.y - pc.y) * f);
+                let (i, j) = (
+                    ((p.x - grid.lo.x) / grid.size).floor() as i64,
+                    ((p.y - grid.lo.y) / grid.size).floor() as i64,
+                );
+                for (di, dj) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
+                {
+                    self.mark(grid, i + di, j + dj, false);
+                }
+            }
+        }
+        // Cells lying wholly where no path could turn at `c`.
+        let walls = match topo.kinds[c as usize] {
+            Kind::Reflex(a, b) => Some((topo.at(a), topo.at(b))),
+            _ => None,
+        };
+        let w = i64::from(grid.w);
+        let mut out = Vec::with_capacity(self.cells.len());
+        for &cell in &self.cells {
+            let (i, j) = (i64::from(cell) % w, i64::from(cell) / w);
+            if let Some((a, b)) = walls {
+                let side = |q: Point| {
+                    let (x, y) = (orient(q, pc, a), orient(q, pc, b));
+                    if x < 0.0 && y > 0.0 {
+                        1
+                    } else if x > 0.0 && y < 0.0 {
+                        2
+                    } else {
+                        0
+                    }
+                };
+                let first = side(grid.corner(i, j, 0));
+                if first != 0 && (1..4).all(|k| side(grid.corner(i, j, k)) == first) {
+                    continue;
+                }
+            }
+            out.push(cell | if self.full[cell as usize] { FULL } else { 0 });
+        }
+        out
+    }
+}
