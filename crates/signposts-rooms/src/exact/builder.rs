@@ -13,7 +13,7 @@ use super::expand::{Piece, Sink, Sweep, sweep};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
-use super::{ExactRooms, FULL, Tier};
+use super::{CornerGeo, ExactRooms, FULL, Tier};
 use crate::triangulate::NONE;
 use crate::{DoorState, Error, NavMesh};
 
@@ -190,14 +190,15 @@ impl<'a> ExactBuilder<'a> {
             .collect();
         let mut views = Views::default();
         let mut graph = Graph { start: vec![0], edges: Vec::new() };
-        for corner in &found {
-            views.append(&corner.pieces, &corner.spikes);
+        for (corner, &c) in found.iter().zip(&corners) {
+            views.append(&topo, c, &corner.pieces, &corner.spikes);
             graph.edges.extend_from_slice(&corner.neighbours);
             graph.start.push(graph.edges.len() as u32);
         }
         let (cand_start, cand) = invert(&found, mesh.regions_len(), |c| &c.regions);
         let (cell_start, cell_list) = invert(&found, grid.len(), |c| &c.cells);
         drop(found);
+        let geo = corners.iter().map(|&v| CornerGeo::new(&topo, v)).collect();
         let mut exact = ExactRooms {
             mesh: Arc::new(mesh.clone()),
             states,
@@ -205,6 +206,7 @@ impl<'a> ExactBuilder<'a> {
             topo,
             corners,
             corner_of,
+            geo,
             views,
             grid,
             cell_start,

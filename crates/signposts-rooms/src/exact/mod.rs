@@ -75,7 +75,33 @@ use crate::path::Path;
 use crate::triangulate::NONE;
 use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
 
-/// Marks a candidate corner that sees the whole region.
+/// A corner's point and, for a convex obstacle corner, the ends of its two walls.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CornerGeo {
+    at: Point,
+    /// `None` for a pinch, where any path may turn.
+    walls: Option<[Point; 2]>,
+}
+
+impl CornerGeo {
+    pub(crate) fn new(topo: &Topology, v: u32) -> CornerGeo {
+        let walls = match topo.kinds[v as usize] {
+            Kind::Reflex(a, b) => Some([topo.at(a), topo.at(b)]),
+            _ => None,
+        };
+        CornerGeo { at: topo.at(v), walls }
+    }
+
+    /// [`Topology::taut`] of this corner.
+    #[inline]
+    fn taut(&self, from: Point) -> bool {
+        let Some([a, b]) = self.walls else { return true };
+        let (x, y) = (crate::geom::orient(from, self.at, a), crate::geom::orient(from, self.at, b));
+        !((x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0))
+    }
+}
+
+/// Marks a candidate corner that sees the whole cell.
 pub(crate) const FULL: u32 = 1 << 31;
 
 /// How an [`ExactRooms`] answers, chosen by the memory budget.
@@ -124,6 +150,8 @@ pub struct ExactRooms {
     corners: Vec<u32>,
     /// Each vertex's corner index (`NONE`: not a corner).
     corner_of: Vec<u32>,
+    /// Each corner's point and walls, for the queries' inner loops.
+    geo: Vec<CornerGeo>,
     views: Views,
     /// The cells, and cell `k`'s candidate corners: `cell_list[cell_start[k]..cell_start[k +
     /// 1]]`, each a corner index, with [`FULL`] set when it sees all of the cell.
@@ -256,6 +284,7 @@ impl ExactRooms {
         self.views.memory_bytes()
             + self.graph.memory_bytes()
             + (self.cell_list.len() + self.cell_start.len() + self.corners.len() + self.corner_of.len()) * 4
+            + self.geo.len() * size_of::<CornerGeo>()
             + self.topo.memory_bytes()
     }
 
@@ -586,12 +615,12 @@ impl ExactRooms {
         let k = self.grid.of(p);
         for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
             let c = e & !FULL;
-            let v = self.corners[c as usize];
-            if !self.topo.taut(v, p) {
+            let geo = &self.geo[c as usize];
+            if !geo.taut(p) {
                 continue;
             }
             let seen = if e & FULL == 0 { Seen::Unknown } else { Seen::Yes };
-            out.push(End { corner: c, distance: length(p, self.topo.at(v)), bound: 0.0, seen });
+            out.push(End { corner: c, distance: length(p, geo.at), bound: 0.0, seen });
         }
     }
 

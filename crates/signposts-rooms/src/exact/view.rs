@@ -20,6 +20,9 @@ pub(crate) struct Views {
     /// none one ray wide; then its spikes in `spikes[spike_start[c]..]`, sorted by ray.
     pub(crate) start: Vec<u32>,
     pub(crate) pieces: Vec<Piece>,
+    /// Each piece's right ray as a pseudo-angle ([`pseudo_angle`]), to find it fast: the
+    /// exact tests then run on it and its neighbours only.
+    pub(crate) keys: Vec<f64>,
     pub(crate) spike_start: Vec<u32>,
     pub(crate) spikes: Vec<Piece>,
 }
@@ -51,6 +54,21 @@ pub(crate) fn angle_cmp(c: Point, p: Point, q: Point) -> Ordering {
     })
 }
 
+/// A number that grows with the angle from `+x` counter-clockwise of the direction from `c` to
+/// `p`, in `[0, 4)` (the "diamond angle": one division, no trigonometry). Rounded, so only a
+/// guide to where the exact tests should look.
+#[inline]
+pub(crate) fn pseudo_angle(c: Point, p: Point) -> f64 {
+    let (dx, dy) = (p.x - c.x, p.y - c.y);
+    if dy >= 0.0 {
+        if dx >= 0.0 { dy / (dx + dy) } else { 1.0 - dx / (dy - dx) }
+    } else if dx < 0.0 {
+        2.0 - dy / (-dx - dy)
+    } else {
+        3.0 + dx / (dx - dy)
+    }
+}
+
 impl Views {
     /// Corner `c`'s polygon from the pieces its sweep found: its pieces sorted by angle (any
     /// crossing `+x` cut there), and its spikes.
@@ -80,11 +98,15 @@ impl Views {
     }
 
     /// Appends the next corner's polygon (from [`Views::sorted`]).
-    pub(crate) fn append(&mut self, pieces: &[Piece], spikes: &[Piece]) {
+    pub(crate) fn append(&mut self, topo: &Topology, c: u32, pieces: &[Piece], spikes: &[Piece]) {
         if self.start.is_empty() {
             self.start.push(0);
             self.spike_start.push(0);
         }
+        let pc = topo.at(c);
+        self.keys.extend(
+            pieces.iter().map(|q| if q.right == PLUS_X { 0.0 } else { pseudo_angle(pc, topo.at(q.right)) }),
+        );
         self.pieces.extend_from_slice(pieces);
         self.spikes.extend_from_slice(spikes);
         self.start.push(self.pieces.len() as u32);
@@ -97,19 +119,30 @@ impl Views {
         if p == pc {
             return true;
         }
-        let pieces = &self.pieces[self.start[i] as usize..self.start[i + 1] as usize];
-        let at =
-            pieces.partition_point(|q| angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater);
-        // Pieces do not overlap: at most the last two that start at or before `p` hold it;
-        // straight towards +x, the last piece too, if it ends there (at 360°).
-        let wrapped =
-            (p.y == pc.y && p.x > pc.x).then(|| pieces.last()).flatten().filter(|q| q.left == PLUS_X);
-        for q in pieces[..at].iter().rev().take(2).chain(wrapped) {
-            if (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
+        let range = self.start[i] as usize..self.start[i + 1] as usize;
+        let (pieces, keys) = (&self.pieces[range.clone()], &self.keys[range]);
+        // Found by pseudo-angle, decided exactly: the piece found, and a neighbour each side
+        // in case rounding put `p` across a boundary.
+        let key = pseudo_angle(pc, p);
+        let at = keys.partition_point(|&k| k <= key);
+        let holds = |q: &Piece| {
+            angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
+                && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
                 && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
-            {
-                return true;
-            }
+        };
+        // The piece found first, then its neighbours.
+        let near = [at.wrapping_sub(1), at.wrapping_sub(2), at, at.wrapping_sub(3)];
+        if near.iter().filter_map(|&k| pieces.get(k)).any(holds) {
+            return true;
+        }
+        // Straight towards +x: the last piece too, if it ends there (at 360°).
+        if p.y == pc.y
+            && p.x > pc.x
+            && pieces
+                .last()
+                .is_some_and(|q| q.left == PLUS_X && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0)
+        {
+            return true;
         }
         let spikes = &self.spikes[self.spike_start[i] as usize..self.spike_start[i + 1] as usize];
         let from = spikes.partition_point(|q| angle_cmp(pc, topo.at(q.right), p) == Ordering::Less);
