@@ -188,6 +188,10 @@ struct RenderArgs {
     /// centre is x + 0.5).
     #[arg(long, requires = "rooms", num_args = 4, value_names = ["SX", "SY", "GX", "GY"], allow_negative_numbers = true)]
     points: Option<Vec<f64>>,
+    /// With `--points`: draw the exactly shortest path too (dashed white), beside the corridor
+    /// path (red), and say both lengths.
+    #[arg(long, requires = "points")]
+    exact: bool,
     #[command(flatten)]
     making: Making,
 }
@@ -232,7 +236,7 @@ pub fn run(cli: Cli) -> Result<()> {
 
 /// `"8G"`, `"512M"`, `"1000"`, `"1KiB"` → bytes: digits, then nothing or one unit of `K`,
 /// `M`, `G`, `T` (powers of 1024), each alone or followed by `B` or `iB`, any case.
-fn parse_bytes(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
     let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
         Some((i, _)) => text.split_at(i),
         None => (text, ""),
@@ -619,7 +623,14 @@ fn report_check(
 
 fn render(args: &RenderArgs) -> Result<()> {
     if args.rooms {
-        return rooms::render(&args.map, args.radius, args.points.as_deref(), args.scale, &args.output);
+        return rooms::render(
+            &args.map,
+            args.radius,
+            args.points.as_deref(),
+            args.exact,
+            args.scale,
+            &args.output,
+        );
     }
     let grid = read_map(&args.map)?;
     let scale = limits::render_scale(args.scale, grid.width(), grid.height());

@@ -12,8 +12,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
-use signposts_rooms::{DoorState, NavMesh, NavMeshBuilder, Path as RoomsPath, Point, RegionId, Rooms};
+use signposts_rooms::{
+    DoorState, ExactRooms, ExactStage, NavMesh, NavMeshBuilder, Path as RoomsPath, Point, RegionId, Rooms,
+};
 
 use crate::{limits, read_capped, write_whole};
 
@@ -42,9 +45,50 @@ pub struct RoomsArgs {
     /// second (`X,Y:X,Y`, a cliff); repeatable.
     #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
     one_way: Vec<(Point, Point)>,
+    /// Build the exact index too (exactly shortest paths: corners, their visibility graph and
+    /// table) and say its size and build time. It is not saved: `rooms-query --exact` and
+    /// `render --exact` build it from the saved rooms where they need it.
+    #[arg(long)]
+    exact: bool,
+    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes as
+    /// `--memory-limit`.
+    #[arg(long, default_value = "2G", value_parser = crate::parse_bytes, requires = "exact")]
+    exact_budget: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// Builds the exact index of `rooms`' mesh and door states, with a progress bar on standard
+/// error (hidden when it is not a terminal).
+fn build_exact(rooms: &Rooms, budget: u64, quiet: bool) -> Result<ExactRooms> {
+    let mesh = rooms.mesh();
+    let states: Vec<DoorState> = (0..mesh.doors_len() as u32)
+        .map(|d| rooms.door_state(signposts_rooms::DoorId(d)).unwrap_or(DoorState::Open))
+        .collect();
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} exact index: {msg} [{bar:40}] {pos}/{len} corners, {elapsed}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let exact = ExactRooms::builder(mesh)
+        .door_states(states)
+        .memory_budget(budget)
+        .progress(|p| {
+            bar.set_message(if p.stage == ExactStage::Visibility {
+                "what each corner sees"
+            } else {
+                "the corner table"
+            });
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+        })
+        .build();
+    bar.finish_and_clear();
+    exact.context("building the exact index")
 }
 
 /// `"3.5,10.5:4.5,10.5"` → two points.
@@ -81,6 +125,13 @@ pub struct RoomsQueryArgs {
     gx: f64,
     /// Goal y.
     gy: f64,
+    /// Answer with the exactly shortest path (the exact index is built first, within
+    /// `--exact-budget`).
+    #[arg(long)]
+    exact: bool,
+    /// The exact index's memory budget.
+    #[arg(long, default_value = "2G", value_parser = crate::parse_bytes, requires = "exact")]
+    exact_budget: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -150,6 +201,19 @@ pub fn rooms(args: &RoomsArgs) -> Result<()> {
     }
     rooms.save_to(&args.output)?;
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
+    let exact = if args.exact {
+        let start = Instant::now();
+        let exact = build_exact(&rooms, args.exact_budget, args.json)?;
+        Some((exact, start.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
+    let exact_json = exact.as_ref().map(|(e, secs)| {
+        json!({
+            "corners": e.corners_len(), "edges": e.edges_len(), "tier": format!("{:?}", e.tier()),
+            "bytes": e.memory_bytes(), "seconds": secs,
+        })
+    });
     if args.json {
         crate::out!(
             "{}",
@@ -158,6 +222,7 @@ pub fn rooms(args: &RoomsArgs) -> Result<()> {
                 "radius": args.radius, "regions": mesh.regions_len(), "doors": mesh.doors_len(),
                 "point_doors": mesh.doors().iter().filter(|d| d.is_point()).count(),
                 "open_cells": cells, "mesh_seconds": mesh_s, "seconds": seconds, "bytes": rooms.memory_bytes(),
+                "exact": exact_json,
             })
         );
     } else {
@@ -177,6 +242,15 @@ pub fn rooms(args: &RoomsArgs) -> Result<()> {
             rooms.memory_bytes(),
             args.output.display()
         );
+        if let Some((e, secs)) = &exact {
+            crate::out!(
+                "exact index: {} corners, {} visibility edges, {:?} tier, {} bytes, built in {secs:.3} s (not saved)",
+                e.corners_len(),
+                e.edges_len(),
+                e.tier(),
+                e.memory_bytes()
+            );
+        }
     }
     Ok(())
 }
@@ -190,15 +264,19 @@ pub fn rooms_query(args: &RoomsQueryArgs) -> Result<()> {
             bail!("the {name} {p} is outside the walkable area");
         }
     }
-    let path = rooms.path(from, to);
+    let exact = if args.exact { Some(build_exact(&rooms, args.exact_budget, args.json)?) } else { None };
+    let (path, waypoint) = match &exact {
+        Some(e) => (e.path(from, to), e.next_waypoint(from, to)),
+        None => (rooms.path(from, to), rooms.next_waypoint(from, to)),
+    };
     let regions =
         rooms.region_path(rooms.region_at(from).expect("checked"), rooms.region_at(to).expect("checked"));
-    let waypoint = rooms.next_waypoint(from, to);
     if args.json {
         crate::out!(
             "{}",
             json!({
                 "from": [from.x, from.y], "to": [to.x, to.y],
+                "exact": args.exact,
                 "reachable": path.is_some(),
                 "next_waypoint": waypoint.map(|p| [p.x, p.y]),
                 "length": path.as_ref().map(RoomsPath::length),
@@ -212,6 +290,9 @@ pub fn rooms_query(args: &RoomsQueryArgs) -> Result<()> {
         crate::out!("{to} cannot be reached from {from}");
         return Ok(());
     };
+    if args.exact {
+        crate::out!("exactly shortest");
+    }
     crate::out!("next waypoint: {}", waypoint.expect("reachable"));
     crate::out!("length: {:.4}", path.length());
     let points: Vec<String> = path.points().iter().map(ToString::to_string).collect();
@@ -226,6 +307,7 @@ pub(crate) fn render(
     map: &Path,
     radius: f64,
     path: Option<&[f64]>,
+    exact: bool,
     scale: Option<u32>,
     output: &Path,
 ) -> Result<()> {
@@ -312,6 +394,29 @@ pub(crate) fn render(
         }
         for &q in &route.points()[1..route.points().len() - 1] {
             disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [220, 40, 40]);
+        }
+        if exact {
+            let index = build_exact(&rooms, crate::parse_bytes("2G").expect("a size"), true)?;
+            let shortest = index.path(from, to).context("the exact index found no path")?;
+            // Dashed blue, over the corridor path.
+            for pair in shortest.points().windows(2) {
+                let (a, b) = (to_pixel(pair[0]), to_pixel(pair[1]));
+                let dashes = ((b.0 - a.0).hypot(b.1 - a.1) / (s * 0.8)).ceil().max(1.0) as u32;
+                for k in (0..dashes).step_by(2) {
+                    let (t0, t1) = (f64::from(k) / f64::from(dashes), f64::from(k + 1) / f64::from(dashes));
+                    let at = |t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+                    line(&mut image, at(t0), at(t1), (s / 5.0).max(1.5), [30, 60, 210]);
+                }
+            }
+            for &q in &shortest.points()[1..shortest.points().len() - 1] {
+                disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [30, 60, 210]);
+            }
+            crate::out!(
+                "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
+                shortest.points().len(),
+                shortest.walked(),
+                100.0 * (1.0 - shortest.walked() / route.length())
+            );
         }
         disc(&mut image, to_pixel(from), (s / 2.0).max(3.0), [30, 160, 60]);
         disc(&mut image, to_pixel(to), (s / 2.0).max(3.0), [30, 80, 220]);

@@ -105,7 +105,7 @@ mod triangulate;
 
 pub use builder::RoomsBuilder;
 pub use error::{Error, Ring};
-pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactRooms, ExactScratch, Progress, Stage, Tier};
+pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactRooms, ExactScratch, ExactStage, Tier};
 pub use geom::Point;
 pub use input::NavMeshBuilder;
 pub use io::FORMAT_VERSION;

@@ -23,18 +23,18 @@ pub const DEFAULT_BUDGET: u64 = 2 << 30;
 /// Which part of the build is under way, for [`ExactBuilder::progress`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Stage {
+pub enum ExactStage {
     /// Sweeping what each corner sees (`done` of `total` corners).
     Visibility,
     /// Filling the corner table (`done` of `total` corners searched).
     Table,
 }
 
-/// Progress of a build: `done` of `total` steps of `stage`.
+/// ExactProgress of a build: `done` of `total` steps of `stage`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Progress {
+pub struct ExactProgress {
     /// The part under way.
-    pub stage: Stage,
+    pub stage: ExactStage,
     /// Steps done.
     pub done: usize,
     /// Steps in all.
@@ -58,7 +58,7 @@ pub struct ExactBuilder<'a> {
     mesh: &'a NavMesh,
     states: Option<Vec<DoorState>>,
     budget: u64,
-    progress: Option<Box<dyn Fn(Progress) + Sync + 'a>>,
+    progress: Option<Box<dyn Fn(ExactProgress) + Sync + 'a>>,
 }
 
 impl core::fmt::Debug for ExactBuilder<'_> {
@@ -122,7 +122,7 @@ impl<'a> ExactBuilder<'a> {
 
     /// Calls `progress` as the build goes (from worker threads, about a hundred times a stage).
     #[must_use]
-    pub fn progress(mut self, progress: impl Fn(Progress) + Sync + 'a) -> Self {
+    pub fn progress(mut self, progress: impl Fn(ExactProgress) + Sync + 'a) -> Self {
         self.progress = Some(Box::new(progress));
         self
     }
@@ -171,7 +171,7 @@ impl<'a> ExactBuilder<'a> {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(f) = &self.progress {
                 if d == total || d % (total / 100).max(1) == 0 {
-                    f(Progress { stage, done: d, total });
+                    f(ExactProgress { stage, done: d, total });
                 }
             }
         };
@@ -183,7 +183,7 @@ impl<'a> ExactBuilder<'a> {
                 |(buf, seen, raster), &c| {
                     let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
                     corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
-                    report(Stage::Visibility, corners.len());
+                    report(ExactStage::Visibility, corners.len());
                     corner
                 },
             )
@@ -236,7 +236,7 @@ impl<'a> ExactBuilder<'a> {
         done.store(0, Ordering::Relaxed);
         if exact.tier != Tier::Graph {
             let wide = exact.tier == Tier::Table;
-            let mut table = fill_table(&exact.graph, n, wide, |_| report(Stage::Table, n))?;
+            let mut table = fill_table(&exact.graph, n, wide, |_| report(ExactStage::Table, n))?;
             table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
             exact.table = Some(table);
         }
@@ -273,7 +273,7 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
             regions.push(r);
         }
     }
-    let (pieces, spikes) = Views::sorted(topo, c, &seen.pieces);
+    let (pieces, spikes) = Views::sorted(topo, pc, &seen.pieces);
     Corner { neighbours, regions, cells: Vec::new(), pieces, spikes }
 }
 

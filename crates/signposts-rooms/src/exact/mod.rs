@@ -64,7 +64,7 @@ mod view;
 
 use std::sync::Arc;
 
-pub use builder::{DEFAULT_BUDGET, ExactBuilder, Progress, Stage};
+pub use builder::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactStage};
 
 use self::cells::CellGrid;
 use self::search::Astar;
@@ -180,6 +180,23 @@ pub struct ExactScratch {
     field: Vec<f64>,
     toward: Vec<u32>,
     heap: std::collections::BinaryHeap<core::cmp::Reverse<(u64, u32)>>,
+    /// A crowd's goal's visibility polygon: pieces, their keys, spikes.
+    goal_view: (Vec<expand::Piece>, Vec<f64>, Vec<expand::Piece>, Vec<f64>),
+    sweep: expand::Sweep,
+    found: Vec<expand::Piece>,
+    /// A crowd entity's candidates: total length through each, and its cell entry.
+    totals: Vec<(f64, u32)>,
+}
+
+/// Collects a sweep's pieces only.
+struct PiecesOnly<'a>(&'a mut Vec<expand::Piece>);
+
+impl expand::Sink for PiecesOnly<'_> {
+    fn vertex(&mut self, _: u32) {}
+    fn region(&mut self, _: u32, _: bool) {}
+    fn piece(&mut self, piece: expand::Piece) {
+        self.0.push(piece);
+    }
 }
 
 /// A corner that a query's end may see: its distance, and whether it sees it (decided only
@@ -509,6 +526,23 @@ impl ExactRooms {
             }
         }
         scratch.to = ends;
+        // The goal's visibility polygon: whether an entity sees the goal is then a binary
+        // search rather than a walk.
+        scratch.found.clear();
+        expand::sweep(
+            &self.topo,
+            to,
+            &scratch.to_regions,
+            None,
+            &mut scratch.sweep,
+            &mut PiecesOnly(&mut scratch.found),
+        );
+        let (pieces, spikes) = view::Views::sorted(&self.topo, to, &scratch.found);
+        scratch.goal_view.1.clear();
+        scratch.goal_view.1.extend(view::keys(&self.topo, to, &pieces));
+        scratch.goal_view.3.clear();
+        scratch.goal_view.3.extend(view::keys(&self.topo, to, &spikes));
+        (scratch.goal_view.0, scratch.goal_view.2) = (pieces, spikes);
     }
 
     /// One entity's waypoint once [`ExactRooms::field`] has run for the goal.
@@ -520,19 +554,33 @@ impl ExactRooms {
         if !scratch.from_regions.iter().any(|r| scratch.to_regions.iter().any(|q| part(r) == part(q))) {
             return None;
         }
-        if expand::sees(&self.topo, from, &scratch.from_regions, to) {
+        let (pieces, keys, spikes, spike_keys) = &scratch.goal_view;
+        if view::polygon_sees(&self.topo, to, (pieces, keys, spikes, spike_keys), from) {
             return Some(to);
         }
-        let mut ends = core::mem::take(&mut scratch.from);
-        self.ends(from, &mut ends);
-        let mut best = (f64::INFINITY, NONE);
-        for e in &mut ends {
-            let total = e.distance + scratch.field[e.corner as usize];
-            if total < best.0 && self.sees_end(from, e) {
-                best = (total, e.corner);
+        // Each candidate's total first; then, best first, its turn and its visibility until
+        // one holds (most often the first).
+        let k = self.grid.of(from);
+        let totals = &mut scratch.totals;
+        totals.clear();
+        for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
+            let c = e & !FULL;
+            let total = length(from, self.geo[c as usize].at) + scratch.field[c as usize];
+            if total.is_finite() {
+                totals.push((total, e));
             }
         }
-        scratch.from = ends;
+        let mut best = (f64::INFINITY, NONE);
+        while let Some(i) = (0..totals.len()).min_by(|&i, &j| totals[i].0.total_cmp(&totals[j].0)) {
+            let (total, e) = totals.swap_remove(i);
+            let c = e & !FULL;
+            if self.geo[c as usize].taut(from)
+                && (e & FULL != 0 || self.views.sees(&self.topo, c as usize, self.corners[c as usize], from))
+            {
+                best = (total, c);
+                break;
+            }
+        }
         let a = best.1;
         if a == NONE {
             return None;

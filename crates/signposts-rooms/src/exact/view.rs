@@ -25,6 +25,8 @@ pub(crate) struct Views {
     pub(crate) keys: Vec<f64>,
     pub(crate) spike_start: Vec<u32>,
     pub(crate) spikes: Vec<Piece>,
+    /// Each spike's pseudo-angle.
+    pub(crate) spike_keys: Vec<f64>,
 }
 
 /// A point on ray `id` from `c` (`PLUS_X`: towards `+x`).
@@ -69,11 +71,61 @@ pub(crate) fn pseudo_angle(c: Point, p: Point) -> f64 {
     }
 }
 
+/// The pseudo-angles of sorted pieces' right rays from `pc`.
+pub(crate) fn keys<'a>(topo: &'a Topology, pc: Point, pieces: &'a [Piece]) -> impl Iterator<Item = f64> + 'a {
+    pieces.iter().map(move |q| if q.right == PLUS_X { 0.0 } else { pseudo_angle(pc, topo.at(q.right)) })
+}
+
+/// Whether the visibility polygon of `pc` (its sorted pieces, their keys, its spikes) holds
+/// `p`.
+pub(crate) fn polygon_sees(
+    topo: &Topology,
+    pc: Point,
+    (pieces, keys, spikes, spike_keys): (&[Piece], &[f64], &[Piece], &[f64]),
+    p: Point,
+) -> bool {
+    if p == pc {
+        return true;
+    }
+    // Found by pseudo-angle, decided exactly: the piece found, and a neighbour each side in
+    // case rounding put `p` across a boundary. The wall first: beyond it, `p` is hidden
+    // whatever the angle.
+    let key = pseudo_angle(pc, p);
+    let at = keys.partition_point(|&k| k <= key);
+    let holds = |q: &Piece| {
+        orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
+            && angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
+            && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
+    };
+    let near = [at.wrapping_sub(1), at.wrapping_sub(2), at, at.wrapping_sub(3)];
+    if near.iter().filter_map(|&k| pieces.get(k)).any(holds) {
+        return true;
+    }
+    // Straight towards +x: the last piece too, if it ends there (at 360°).
+    if p.y == pc.y
+        && p.x > pc.x
+        && pieces
+            .last()
+            .is_some_and(|q| q.left == PLUS_X && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0)
+    {
+        return true;
+    }
+    // Spikes: those whose pseudo-angle is near `p`'s, then exactly on its ray.
+    let from = spike_keys.partition_point(|&k| k < key - 1e-9);
+    spikes[from..].iter().zip(&spike_keys[from..]).take_while(|&(_, &k)| k <= key + 1e-9).any(|(q, _)| {
+        angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal
+            && if q.wall[0] == q.wall[1] {
+                !beyond(pc, topo.at(q.wall[0]), p)
+            } else {
+                orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
+            }
+    })
+}
+
 impl Views {
     /// Corner `c`'s polygon from the pieces its sweep found: its pieces sorted by angle (any
     /// crossing `+x` cut there), and its spikes.
-    pub(crate) fn sorted(topo: &Topology, c: u32, found: &[Piece]) -> (Vec<Piece>, Vec<Piece>) {
-        let pc = topo.at(c);
+    pub(crate) fn sorted(topo: &Topology, pc: Point, found: &[Piece]) -> (Vec<Piece>, Vec<Piece>) {
         let (mut pieces, mut spikes) = (Vec::with_capacity(found.len() + 1), Vec::new());
         for &piece in found {
             if piece.right == piece.left {
@@ -104,9 +156,8 @@ impl Views {
             self.spike_start.push(0);
         }
         let pc = topo.at(c);
-        self.keys.extend(
-            pieces.iter().map(|q| if q.right == PLUS_X { 0.0 } else { pseudo_angle(pc, topo.at(q.right)) }),
-        );
+        self.keys.extend(keys(topo, pc, pieces));
+        self.spike_keys.extend(keys(topo, pc, spikes));
         self.pieces.extend_from_slice(pieces);
         self.spikes.extend_from_slice(spikes);
         self.start.push(self.pieces.len() as u32);
@@ -114,45 +165,17 @@ impl Views {
     }
 
     /// Whether corner `c` (the `i`-th pushed) sees `p`.
+    #[inline]
     pub(crate) fn sees(&self, topo: &Topology, i: usize, c: u32, p: Point) -> bool {
-        let pc = topo.at(c);
-        if p == pc {
-            return true;
-        }
         let range = self.start[i] as usize..self.start[i + 1] as usize;
-        let (pieces, keys) = (&self.pieces[range.clone()], &self.keys[range]);
-        // Found by pseudo-angle, decided exactly: the piece found, and a neighbour each side
-        // in case rounding put `p` across a boundary.
-        let key = pseudo_angle(pc, p);
-        let at = keys.partition_point(|&k| k <= key);
-        let holds = |q: &Piece| {
-            angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
-                && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
-                && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
-        };
-        // The piece found first, then its neighbours.
-        let near = [at.wrapping_sub(1), at.wrapping_sub(2), at, at.wrapping_sub(3)];
-        if near.iter().filter_map(|&k| pieces.get(k)).any(holds) {
-            return true;
-        }
-        // Straight towards +x: the last piece too, if it ends there (at 360°).
-        if p.y == pc.y
-            && p.x > pc.x
-            && pieces
-                .last()
-                .is_some_and(|q| q.left == PLUS_X && orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0)
-        {
-            return true;
-        }
         let spikes = &self.spikes[self.spike_start[i] as usize..self.spike_start[i + 1] as usize];
-        let from = spikes.partition_point(|q| angle_cmp(pc, topo.at(q.right), p) == Ordering::Less);
-        spikes[from..].iter().take_while(|q| angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal).any(|q| {
-            if q.wall[0] == q.wall[1] {
-                !beyond(pc, topo.at(q.wall[0]), p)
-            } else {
-                orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
-            }
-        })
+        let spike_keys = &self.spike_keys[self.spike_start[i] as usize..self.spike_start[i + 1] as usize];
+        polygon_sees(
+            topo,
+            topo.at(c),
+            (&self.pieces[range.clone()], &self.keys[range], spikes, spike_keys),
+            p,
+        )
     }
 
     /// Bytes held.
