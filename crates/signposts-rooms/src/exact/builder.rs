@@ -13,7 +13,7 @@ use super::expand::{Piece, Sink, Sweep, sweep};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
-use super::{CornerGeo, ExactRooms, FULL, Tier};
+use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
 use crate::triangulate::NONE;
 use crate::{DoorState, Error, NavMesh};
 
@@ -353,12 +353,12 @@ fn region_bounds(
 }
 
 /// Lists per key (region or cell) of the corners whose lists name it, each entry the corner's
-/// index with the [`FULL`] bit of its list's entry.
+/// index with the [`FULL`] and [`TAUT`] bits of its list's entry.
 fn invert(found: &[Corner], keys: usize, list: impl Fn(&Corner) -> &Vec<u32>) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; keys + 1];
     for corner in found {
         for &k in list(corner) {
-            start[(k & !FULL) as usize + 1] += 1;
+            start[(k & !(FULL | TAUT)) as usize + 1] += 1;
         }
     }
     for i in 1..start.len() {
@@ -368,8 +368,8 @@ fn invert(found: &[Corner], keys: usize, list: impl Fn(&Corner) -> &Vec<u32>) ->
     let mut entries = vec![0u32; start[keys] as usize];
     for (i, corner) in found.iter().enumerate() {
         for &k in list(corner) {
-            let slot = &mut next[(k & !FULL) as usize];
-            entries[*slot as usize] = i as u32 | (k & FULL);
+            let slot = &mut next[(k & !(FULL | TAUT)) as usize];
+            entries[*slot as usize] = i as u32 | (k & (FULL | TAUT));
             *slot += 1;
         }
     }

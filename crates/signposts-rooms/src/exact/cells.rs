@@ -6,10 +6,10 @@
 use crate::Point;
 use crate::geom::orient;
 
-use super::FULL;
 use super::expand::Piece;
 use super::topology::{Kind, Topology};
 use super::view::PLUS_X;
+use super::{FULL, TAUT};
 
 /// Cells at most: beyond, cells grow.
 const MAX_CELLS: f64 = (1u64 << 22) as f64;
@@ -93,7 +93,8 @@ impl Raster {
     }
 
     /// The cells corner `c` sees some of and could be turned at from, each with [`FULL`]
-    /// set when one piece of its view holds the whole cell.
+    /// set when one piece of its view holds the whole cell, and [`TAUT`] when a path from
+    /// anywhere in the cell may turn at `c`.
     pub(crate) fn cells(
         &mut self,
         topo: &Topology,
@@ -183,6 +184,9 @@ impl Raster {
         let mut out = Vec::with_capacity(self.cells.len());
         for &cell in &self.cells {
             let (i, j) = (i64::from(cell) % w, i64::from(cell) / w);
+            // The cell wholly in one wedge where paths cannot turn at `c` (dropped), or wholly
+            // in one where they can (marked: no test at query time).
+            let mut taut = TAUT;
             if let Some((a, b)) = walls {
                 let side = |q: Point| {
                     let (x, y) = (orient(q, pc, a), orient(q, pc, b));
@@ -190,16 +194,24 @@ impl Raster {
                         1
                     } else if x > 0.0 && y < 0.0 {
                         2
+                    } else if x >= 0.0 && y >= 0.0 {
+                        3
+                    } else if x <= 0.0 && y <= 0.0 {
+                        4
                     } else {
                         0
                     }
                 };
                 let first = side(grid.corner(i, j, 0));
-                if first != 0 && (1..4).all(|k| side(grid.corner(i, j, k)) == first) {
+                let same = first != 0 && (1..4).all(|k| side(grid.corner(i, j, k)) == first);
+                if same && first <= 2 {
                     continue;
                 }
+                if !(same && first >= 3) {
+                    taut = 0;
+                }
             }
-            out.push(cell | if self.full[cell as usize] { FULL } else { 0 });
+            out.push(cell | taut | if self.full[cell as usize] { FULL } else { 0 });
         }
         out
     }

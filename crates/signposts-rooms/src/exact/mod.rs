@@ -103,6 +103,10 @@ impl CornerGeo {
 
 /// Marks a candidate corner that sees the whole cell.
 pub(crate) const FULL: u32 = 1 << 31;
+/// Marks a candidate corner that a path from anywhere in the cell may turn at.
+pub(crate) const TAUT: u32 = 1 << 30;
+/// The corner index of a cell entry.
+const INDEX: u32 = TAUT - 1;
 
 /// How an [`ExactRooms`] answers, chosen by the memory budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -564,7 +568,7 @@ impl ExactRooms {
         let totals = &mut scratch.totals;
         totals.clear();
         for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
-            let c = e & !FULL;
+            let c = e & INDEX;
             let total = length(from, self.geo[c as usize].at) + scratch.field[c as usize];
             if total.is_finite() {
                 totals.push((total, e));
@@ -573,8 +577,8 @@ impl ExactRooms {
         let mut best = (f64::INFINITY, NONE);
         while let Some(i) = (0..totals.len()).min_by(|&i, &j| totals[i].0.total_cmp(&totals[j].0)) {
             let (total, e) = totals.swap_remove(i);
-            let c = e & !FULL;
-            if self.geo[c as usize].taut(from)
+            let c = e & INDEX;
+            if (e & TAUT != 0 || self.geo[c as usize].taut(from))
                 && (e & FULL != 0 || self.views.sees(&self.topo, c as usize, self.corners[c as usize], from))
             {
                 best = (total, c);
@@ -662,9 +666,9 @@ impl ExactRooms {
         out.clear();
         let k = self.grid.of(p);
         for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
-            let c = e & !FULL;
+            let c = e & INDEX;
             let geo = &self.geo[c as usize];
-            if !geo.taut(p) {
+            if e & TAUT == 0 && !geo.taut(p) {
                 continue;
             }
             let seen = if e & FULL == 0 { Seen::Unknown } else { Seen::Yes };
@@ -692,9 +696,9 @@ impl ExactRooms {
     /// table's bound from `a` to the goal's region (the shortest way from `a` to a corner
     /// that region's points may see, and on to the region), and `|b t|` plus the bound from
     /// the start's region to `b`. The start's corners are tried in the order of their
-    /// bounds, none whose bound is no better than the best so far, nor any goal corner whose
-    /// bound is not; the table is read for the rest, and visibility decided only for a pair
-    /// that would be the best so far.
+    /// bounds, and with each the goal's corners in the order of theirs, none whose bound is no
+    /// better than the best so far; the table is read for the rest, and visibility decided
+    /// only for a pair that would be the best so far.
     fn best_pair<T: Copy + Into<f64>>(
         &self,
         table: &Table,
@@ -713,6 +717,7 @@ impl ExactRooms {
             e.bound = e.distance + f64::from(towards_s[e.corner as usize]);
         }
         from.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
+        to.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
         let mut best = (f64::INFINITY, 0, 0);
         for i in 0..from.len() {
             if from[i].bound >= best.0 {
@@ -724,7 +729,7 @@ impl ExactRooms {
             let row = &lengths[a as usize * n..(a as usize + 1) * n];
             for j in 0..to.len() {
                 if to[j].bound >= best.0 {
-                    continue;
+                    break;
                 }
                 let (b, db) = (to[j].corner, to[j].distance);
                 let total = da + row[b as usize].into() + db;
