@@ -1,6 +1,12 @@
 //! The any-angle peer's side of the rooms benchmarks: the walkable area of a grid traced into
 //! rings for polyanya, its mesh, checks of paths against the grid, and timing helpers.
 
+#![expect(
+    clippy::must_use_candidate,
+    clippy::missing_panics_doc,
+    reason = "benchmark helpers: they panic on maps the benchmarks never read, and are called for their results"
+)]
+
 use std::path::PathBuf;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -229,9 +235,14 @@ pub fn trace_rings(grid: &Grid, labels: &[u32], count: u32) -> Vec<ComponentRing
     rings
 }
 
-/// polyanya's mesh of the traced rings: its own triangulation, merged and baked as its authors
-/// do (`one_way`: its dead-end pruning on).
-#[must_use]
+/// polyanya's mesh of the components: one triangulation per component (its outer ring, its
+/// holes as obstacles), concatenated into one layer, merged, baked; exact point location.
+/// With `one_way`, dead-end polygons are marked for polyanya's pruning (not the authors'
+/// pipeline for triangulations: its rule assumes every vertex of two polygons is on a wall).
+#[expect(
+    clippy::field_reassign_with_default,
+    reason = "polyanya's Mesh has a private field under its `stats` feature: no struct literal"
+)]
 pub fn polyanya_mesh(components: &[ComponentRings], one_way: bool) -> Mesh {
     let mut layer = Layer::default();
     for c in components {

@@ -396,27 +396,7 @@ pub(crate) fn render(
             disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [220, 40, 40]);
         }
         if exact {
-            let index = build_exact(&rooms, crate::parse_bytes("2G").expect("a size"), true)?;
-            let shortest = index.path(from, to).context("the exact index found no path")?;
-            // Dashed blue, over the corridor path.
-            for pair in shortest.points().windows(2) {
-                let (a, b) = (to_pixel(pair[0]), to_pixel(pair[1]));
-                let dashes = ((b.0 - a.0).hypot(b.1 - a.1) / (s * 0.8)).ceil().max(1.0) as u32;
-                for k in (0..dashes).step_by(2) {
-                    let (t0, t1) = (f64::from(k) / f64::from(dashes), f64::from(k + 1) / f64::from(dashes));
-                    let at = |t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
-                    line(&mut image, at(t0), at(t1), (s / 5.0).max(1.5), [30, 60, 210]);
-                }
-            }
-            for &q in &shortest.points()[1..shortest.points().len() - 1] {
-                disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [30, 60, 210]);
-            }
-            crate::out!(
-                "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
-                shortest.points().len(),
-                shortest.walked(),
-                100.0 * (1.0 - shortest.walked() / route.length())
-            );
+            draw_exact(&mut image, &rooms, (from, to), route.length(), &to_pixel, s)?;
         }
         disc(&mut image, to_pixel(from), (s / 2.0).max(3.0), [30, 160, 60]);
         disc(&mut image, to_pixel(to), (s / 2.0).max(3.0), [30, 80, 220]);
@@ -427,14 +407,53 @@ pub(crate) fn render(
             corridor.len()
         );
     }
-    let mut png = std::io::Cursor::new(Vec::new());
-    image.write_to(&mut png, image::ImageFormat::Png).context("encoding the PNG")?;
-    write_whole(output, png.get_ref())?;
+    write_png(&image, output)?;
     crate::out!(
         "wrote {} ({w}×{h} pixels, {} regions, {} doors)",
         output.display(),
         mesh.regions_len(),
         mesh.doors_len()
+    );
+    Ok(())
+}
+
+/// Encodes `image` as a PNG into `output`.
+fn write_png(image: &image::RgbImage, output: &Path) -> Result<()> {
+    let mut png = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).context("encoding the PNG")?;
+    write_whole(output, png.get_ref())
+}
+
+/// Draws the exactly shortest path from `from` to `to` (dashed blue) and says its length
+/// beside the corridor path's.
+fn draw_exact(
+    image: &mut image::RgbImage,
+    rooms: &Rooms,
+    (from, to): (Point, Point),
+    corridor_length: f64,
+    to_pixel: &impl Fn(Point) -> (f64, f64),
+    s: f64,
+) -> Result<()> {
+    let index = build_exact(rooms, signposts_rooms::DEFAULT_BUDGET, true)?;
+    let shortest = index.path(from, to).context("the exact index found no path")?;
+    // Dashed blue, over the corridor path.
+    for pair in shortest.points().windows(2) {
+        let (a, b) = (to_pixel(pair[0]), to_pixel(pair[1]));
+        let dashes = ((b.0 - a.0).hypot(b.1 - a.1) / (s * 0.8)).ceil().max(1.0) as u32;
+        for k in (0..dashes).step_by(2) {
+            let (t0, t1) = (f64::from(k) / f64::from(dashes), f64::from(k + 1) / f64::from(dashes));
+            let at = |t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+            line(image, at(t0), at(t1), (s / 5.0).max(1.5), [30, 60, 210]);
+        }
+    }
+    for &q in &shortest.points()[1..shortest.points().len() - 1] {
+        disc(image, to_pixel(q), (s / 3.0).max(2.5), [30, 60, 210]);
+    }
+    crate::out!(
+        "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
+        shortest.points().len(),
+        shortest.walked(),
+        100.0 * (1.0 - shortest.walked() / corridor_length)
     );
     Ok(())
 }

@@ -1,4 +1,6 @@
-//! Where exact queries spend their work: `cargo run --release -p signposts-rooms --example exact_profile -- MAP.map`.
+//! Where exact queries spend their work, and how long they take: `cargo run --release -p
+//! signposts-rooms --example exact_profile -- MAP.map [REPEATS]` (set `CROWD_ONLY` to time
+//! only crowds, for a profiler).
 use std::time::Instant;
 
 use signposts::generate::SplitMix64;
@@ -22,8 +24,9 @@ fn main() {
         .collect();
     let mut sums = [0usize; 5];
     for &(s, t) in &queries {
-        let (a, b, c, d, e) = exact.query_counts(s, t);
-        for (x, y) in sums.iter_mut().zip([a, b, c, d, usize::from(e)]) {
+        let (from_candidates, from_seen, to_candidates, to_seen, straight) = exact.query_counts(s, t);
+        let counts = [from_candidates, from_seen, to_candidates, to_seen, usize::from(straight)];
+        for (x, y) in sums.iter_mut().zip(counts) {
             *x += y;
         }
     }

@@ -30,7 +30,7 @@ fn main() {
                 exact.corners_len(),
                 exact.edges_len(),
                 exact.tier(),
-                exact.memory_bytes() as f64 / (1 << 20) as f64,
+                exact.memory_bytes() as f64 / f64::from(1 << 20),
                 mesh_s,
                 start.elapsed().as_secs_f64()
             ),

@@ -143,7 +143,7 @@ fn compare(
     c
 }
 
-/// Query times of one index, µs: next_waypoint, a crowd's next_waypoint per entity, path.
+/// Query times of one index, µs: `next_waypoint`, a crowd's `next_waypoint` per entity, `path`.
 fn time_index(
     exact: &ExactRooms,
     queries: &[(Point, Point)],
@@ -337,6 +337,11 @@ fn main() {
         paths = DEFAULT_MAPS.iter().map(|m| maps_dir().join(format!("{m}.map"))).collect();
     }
     let rows: Vec<Row> = paths.iter().map(|p| measure(p, &options)).collect();
+    print_tables(&rows, &args, &options);
+}
+
+/// The tables, in markdown.
+fn print_tables(rows: &[Row], args: &[String], options: &Options) {
     let command = std::iter::once("cargo run --release -p signposts-bench --bin exact".to_string())
         .chain((!args.is_empty()).then(|| format!("-- {}", args.join(" "))))
         .collect::<Vec<_>>()
@@ -354,7 +359,7 @@ fn main() {
         "| map | regions / polygons | corners (edges) | tier | build sp / pa | memory sp / pa | next_waypoint | crowd, per entity | path | polyanya | pa / path | pa / next_waypoint |"
     );
     println!("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for r in &rows {
+    for r in rows {
         println!(
             "| {} | {} / {} | {} ({}) | {:?} | {:.2} s / {:.1} ms | {:.1} MiB / {:.0} KiB | {:.3} µs | {:.3} µs | {:.3} µs | {:.2} µs | **{:.0}×** | **{:.0}×** |",
             r.name,
@@ -380,7 +385,7 @@ fn main() {
         "| map | queries | goal in sight | equal (1e-5) | sp longer (worst) | sp shorter | polyanya none: pinch / cap | invalid sp paths | next_waypoint ≠ path |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for r in &rows {
+    for r in rows {
         let c = &r.compared;
         println!(
             "| {} | {} | {} | {} | {} ({:.6}) | {} | {} / {} | {} | {} |",
@@ -401,7 +406,7 @@ fn main() {
         println!();
         println!("| map | budget tier | index | next_waypoint | path |");
         println!("| --- | --- | ---: | ---: | ---: |");
-        for r in &rows {
+        for r in rows {
             println!(
                 "| {} | {:?} | {:.1} MiB | {:.3} µs | {:.3} µs |",
                 r.name,

@@ -35,14 +35,6 @@ const DEFAULT_MAPS: [&str; 5] = ["arena", "den312d", "lak303d", "brc202d", "AR06
 /// Relative tolerance on path lengths (polyanya's lengths are `f32` sums).
 const TOLERANCE: f64 = 1e-3;
 
-/// polyanya's mesh of the components: one triangulation per component (its outer ring, its
-/// holes as obstacles), concatenated into one layer, merged, baked; exact point location.
-/// With `one_way`, dead-end polygons are marked for polyanya's pruning (not the authors'
-/// pipeline for triangulations: its rule assumes every vertex of two polygons is on a wall).
-#[expect(
-    clippy::field_reassign_with_default,
-    reason = "polyanya's Mesh has a private field under its `stats` feature: no struct literal"
-)]
 /// The article's two walks from `s` to `t` along the oracle's corridor of regions: through
 /// each door's midpoint and the centroid of every region between two doors ("centre to edge
 /// midpoint to centre"), and through the door midpoints only ("edge midpoint to edge

@@ -30,7 +30,7 @@ pub enum ExactStage {
     Table,
 }
 
-/// ExactProgress of a build: `done` of `total` steps of `stage`.
+/// Progress of an exact build: `done` of `total` steps of `stage`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExactProgress {
     /// The part under way.
@@ -157,6 +157,7 @@ impl<'a> ExactBuilder<'a> {
         // Corners near each other get near numbers (a Z-order curve): the corners a point
         // sees then sit in few cache lines of each table row.
         let (lo, hi) = crate::geom::bounding_box(corners.iter().map(|&v| topo.at(v)));
+        #[expect(clippy::cast_sign_loss, reason = "a - l and h - l are not negative")]
         let cell = |a: f64, l: f64, h: f64| if h > l { ((a - l) / (h - l) * 65_535.0) as u32 } else { 0 };
         corners.sort_by_key(|&v| {
             let p = topo.at(v);
@@ -169,10 +170,10 @@ impl<'a> ExactBuilder<'a> {
         let done = AtomicUsize::new(0);
         let report = |stage, total: usize| {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(f) = &self.progress {
-                if d == total || d % (total / 100).max(1) == 0 {
-                    f(ExactProgress { stage, done: d, total });
-                }
+            if let Some(f) = &self.progress
+                && (d == total || d.is_multiple_of((total / 100).max(1)))
+            {
+                f(ExactProgress { stage, done: d, total });
             }
         };
         let grid = CellGrid::over(mesh.bounds());

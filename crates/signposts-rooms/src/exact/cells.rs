@@ -3,6 +3,12 @@
 //! marked when it sees all of it. A query reads its end's cell, and decides visibility only
 //! for the corners not so marked.
 
+#![expect(
+    clippy::many_single_char_names,
+    clippy::cast_sign_loss,
+    reason = "points of figures (a b p q r l), cell coordinates (i j); cell numbers are clamped or checked non-negative before each cast"
+)]
+
 use crate::Point;
 use crate::geom::orient;
 
@@ -92,6 +98,31 @@ impl Raster {
         }
     }
 
+    /// Marks the cells around each spike (a ray one wide: no cell is all seen through it).
+    fn spikes(&mut self, topo: &Topology, grid: &CellGrid, pc: Point, spikes: &[Piece]) {
+        for spike in spikes {
+            let r = topo.at(spike.right);
+            let end = if spike.wall[0] == spike.wall[1] {
+                topo.at(spike.wall[0])
+            } else {
+                hit(pc, r, topo.at(spike.wall[0]), topo.at(spike.wall[1]))
+            };
+            let steps = (pc.distance(end) / grid.size * 2.0).ceil() as i64 + 1;
+            for k in 0..=steps {
+                let f = k as f64 / steps as f64;
+                let p = Point::new(pc.x + (end.x - pc.x) * f, pc.y + (end.y - pc.y) * f);
+                let (i, j) = (
+                    ((p.x - grid.lo.x) / grid.size).floor() as i64,
+                    ((p.y - grid.lo.y) / grid.size).floor() as i64,
+                );
+                for (di, dj) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
+                {
+                    self.mark(grid, i + di, j + dj, false);
+                }
+            }
+        }
+    }
+
     /// The cells corner `c` sees some of and could be turned at from, each with [`FULL`]
     /// set when one piece of its view holds the whole cell, and [`TAUT`] when a path from
     /// anywhere in the cell may turn at `c`.
@@ -154,27 +185,7 @@ impl Raster {
                 }
             }
         }
-        for spike in spikes {
-            let r = topo.at(spike.right);
-            let end = if spike.wall[0] == spike.wall[1] {
-                topo.at(spike.wall[0])
-            } else {
-                hit(pc, r, topo.at(spike.wall[0]), topo.at(spike.wall[1]))
-            };
-            let steps = (pc.distance(end) / grid.size * 2.0).ceil() as i64 + 1;
-            for k in 0..=steps {
-                let f = k as f64 / steps as f64;
-                let p = Point::new(pc.x + (end.x - pc.x) * f, pc.y + (end.y - pc.y) * f);
-                let (i, j) = (
-                    ((p.x - grid.lo.x) / grid.size).floor() as i64,
-                    ((p.y - grid.lo.y) / grid.size).floor() as i64,
-                );
-                for (di, dj) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (0, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-                {
-                    self.mark(grid, i + di, j + dj, false);
-                }
-            }
-        }
+        self.spikes(topo, grid, pc, spikes);
         // Cells lying wholly where no path could turn at `c`.
         let walls = match topo.kinds[c as usize] {
             Kind::Reflex(a, b) => Some((topo.at(a), topo.at(b))),

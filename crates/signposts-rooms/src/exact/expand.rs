@@ -15,6 +15,8 @@
 //! exactly. So rays that graze a corner, run along a wall or pass a pinch point are followed
 //! exactly once, and recorded as spikes (pieces one ray wide).
 
+#![expect(clippy::many_single_char_names, reason = "points of figures: s t u a b p q, regions r")]
+
 use crate::Point;
 use crate::geom::orient;
 use crate::triangulate::NONE;
@@ -207,16 +209,12 @@ fn pass(topo: &Topology, s: Point, u: u32, buf: &mut Sweep, sink: &mut impl Sink
             }
         }
         if let Some(w) = far {
-            match onward(topo, s, w, r) {
-                Some(next) => {
-                    (r, at, entry) = (next, w, usize::MAX);
-                    continue;
-                }
-                None => {
-                    sink.piece(Piece { right: u, left: u, wall: [w, w] });
-                    return;
-                }
-            }
+            let Some(next) = onward(topo, s, w, r) else {
+                sink.piece(Piece { right: u, left: u, wall: [w, w] });
+                return;
+            };
+            (r, at, entry) = (next, w, usize::MAX);
+            continue;
         }
         let Some(i) = exit else { return };
         let across = topo.across[i];

@@ -283,6 +283,7 @@ impl ExactRooms {
     }
 
     /// The corners' points.
+    #[must_use = "an iterator does nothing unless consumed"]
     pub fn corners(&self) -> impl ExactSizeIterator<Item = Point> + '_ {
         self.corners.iter().map(|&v| self.topo.at(v))
     }
@@ -481,6 +482,7 @@ impl ExactRooms {
     /// way: with a table, the last corner before the goal (`NONE`: the goal is in sight);
     /// without, the next corner (`NONE`: straight to the goal). One pass over the table rows
     /// of the corners the goal sees, or one Dijkstra search from them.
+    #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn field(&self, to: Point, scratch: &mut ExactScratch) {
         let n = self.corners.len();
         scratch.field.clear();
@@ -495,10 +497,10 @@ impl ExactRooms {
                     let b = e.corner as usize;
                     match &table.lengths {
                         Lengths::Wide(v) => {
-                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward)
+                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward);
                         }
                         Lengths::Narrow(v) => {
-                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward)
+                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward);
                         }
                     }
                 }
@@ -604,6 +606,7 @@ impl ExactRooms {
     }
 
     /// The waypoint, the goal's side being ready in `scratch`.
+    #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
         match self.solve(from, to, scratch)? {
             Answer::Straight => Some(to),
@@ -699,6 +702,7 @@ impl ExactRooms {
     /// bounds, and with each the goal's corners in the order of theirs, none whose bound is no
     /// better than the best so far; the table is read for the rest, and visibility decided
     /// only for a pair that would be the best so far.
+    #[expect(clippy::many_single_char_names, reason = "the ends s t, corners a b, their count n")]
     fn best_pair<T: Copy + Into<f64>>(
         &self,
         table: &Table,
@@ -719,25 +723,25 @@ impl ExactRooms {
         from.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
         to.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
         let mut best = (f64::INFINITY, 0, 0);
-        for i in 0..from.len() {
-            if from[i].bound >= best.0 {
+        for start in from.iter_mut() {
+            if start.bound >= best.0 {
                 break;
             }
-            let (a, da) = (from[i].corner, from[i].distance);
+            let (a, da) = (start.corner, start.distance);
             // The lengths are symmetric: read along row `a`, where the corners near the goal
             // sit close together.
             let row = &lengths[a as usize * n..(a as usize + 1) * n];
-            for j in 0..to.len() {
-                if to[j].bound >= best.0 {
+            for end in to.iter_mut() {
+                if end.bound >= best.0 {
                     break;
                 }
-                let (b, db) = (to[j].corner, to[j].distance);
+                let (b, db) = (end.corner, end.distance);
                 let total = da + row[b as usize].into() + db;
                 if total < best.0 {
-                    if !self.sees_end(s, &mut from[i]) {
+                    if !self.sees_end(s, start) {
                         break;
                     }
-                    if self.sees_end(t, &mut to[j]) {
+                    if self.sees_end(t, end) {
                         best = (total, a, b);
                     }
                 }
@@ -759,6 +763,7 @@ impl ExactRooms {
     }
 
     /// The query from `from` once the goal's side is ready.
+    #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn solve(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Answer> {
         if !self.locate(from, &mut scratch.from_regions) {
             return None;

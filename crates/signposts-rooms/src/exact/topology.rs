@@ -5,6 +5,8 @@
 //! (its point is a vertex of both regions, and a ray passes it by the vertex rule in
 //! [`super::expand`]).
 
+#![expect(clippy::many_single_char_names, reason = "points of figures: s t u a b p q, regions r")]
+
 use crate::geom::orient;
 use crate::triangulate::NONE;
 use crate::{DoorState, NavMesh, Point, RegionId};

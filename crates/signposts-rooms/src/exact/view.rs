@@ -37,6 +37,7 @@ fn ray_point(topo: &Topology, c: Point, id: u32) -> Point {
 
 /// Upper half-plane (counting `+x`) first, then the lower.
 #[inline]
+#[expect(clippy::float_cmp, reason = "exactly on the line through c")]
 fn half(c: Point, p: Point) -> u8 {
     u8::from(!(p.y > c.y || (p.y == c.y && p.x > c.x)))
 }
@@ -78,6 +79,7 @@ pub(crate) fn keys<'a>(topo: &'a Topology, pc: Point, pieces: &'a [Piece]) -> im
 
 /// Whether the visibility polygon of `pc` (its sorted pieces, their keys, its spikes) holds
 /// `p`.
+#[expect(clippy::float_cmp, reason = "exactly on the ray towards +x")]
 pub(crate) fn polygon_sees(
     topo: &Topology,
     pc: Point,

@@ -5,7 +5,8 @@
 #![allow(
     clippy::many_single_char_names,
     clippy::cast_sign_loss,
-    reason = "points of figures (p q a b), cell coordinates checked non-negative"
+    clippy::float_cmp,
+    reason = "points of figures (p q a b), cell coordinates checked non-negative, exact tests on grid lines"
 )]
 
 use signposts::grid::{Cell, Grid};
@@ -276,7 +277,7 @@ pub fn segment_in_area(grid: &Grid, p: Point, q: Point) -> bool {
     }
     cuts.sort_by(f64::total_cmp);
     cuts.windows(2).filter(|w| w[1] - w[0] > 1e-12).all(|w| {
-        let m = (w[0] + w[1]) / 2.0;
+        let m = f64::midpoint(w[0], w[1]);
         point_in_area(grid, Point::new(p.x + (q.x - p.x) * m, p.y + (q.y - p.y) * m))
     })
 }
