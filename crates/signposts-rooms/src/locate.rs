@@ -52,9 +52,13 @@ impl Locator {
             let (lo, hi) = bounding_box(ring.iter().copied());
             let (c0, r0) = locator.bucket(lo);
             let (c1, r1) = locator.bucket(hi);
+            // Buckets a hair larger (the rounding of `bucket` and `rect`): a region touching a
+            // bucket's edge is listed there, so a point on that edge finds it.
+            let (c0, r0) = (c0.saturating_sub(1), r0.saturating_sub(1));
+            let (c1, r1) = ((c1 + 1).min(columns - 1), (r1 + 1).min(rows - 1));
             for row in r0..=r1 {
                 for column in c0..=c1 {
-                    if meets(ring, &locator.rect(column, row)) {
+                    if meets(ring, &padded(locator.rect(column, row))) {
                         lists[(row * columns + column) as usize].push(r as u32);
                     }
                 }
@@ -64,14 +68,7 @@ impl Locator {
         for (b, list) in lists.into_iter().enumerate() {
             let (column, row) = (b as u32 % columns, b as u32 / columns);
             // A bucket inside one region (a hair larger, for the rounding of `bucket`).
-            let rect = locator.rect(column, row);
-            let pad = (rect[2].x - rect[0].x) * 1e-9;
-            let padded = [
-                Point::new(rect[0].x - pad, rect[0].y - pad),
-                Point::new(rect[1].x + pad, rect[1].y - pad),
-                Point::new(rect[2].x + pad, rect[2].y + pad),
-                Point::new(rect[3].x - pad, rect[3].y + pad),
-            ];
+            let padded = padded(locator.rect(column, row));
             let inside = list
                 .iter()
                 .find(|&&r| padded.iter().all(|&p| convex_contains(rings[r as usize].iter().copied(), p)));
@@ -129,6 +126,17 @@ impl Locator {
 
 /// Whether the convex counter-clockwise `ring` meets the rectangle `rect` (closed): no edge of
 /// either has the other wholly on its outer side.
+/// `rect` grown by a billionth of its width each way.
+fn padded(rect: [Point; 4]) -> [Point; 4] {
+    let pad = (rect[2].x - rect[0].x) * 1e-9;
+    [
+        Point::new(rect[0].x - pad, rect[0].y - pad),
+        Point::new(rect[1].x + pad, rect[1].y - pad),
+        Point::new(rect[2].x + pad, rect[2].y + pad),
+        Point::new(rect[3].x - pad, rect[3].y + pad),
+    ]
+}
+
 fn meets(ring: &[Point], rect: &[Point; 4]) -> bool {
     let separates = |a: &[Point], b: &[Point]| {
         (0..a.len()).any(|i| {

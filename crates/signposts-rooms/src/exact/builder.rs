@@ -70,14 +70,15 @@ impl core::fmt::Debug for ExactBuilder<'_> {
 /// What one corner's sweep collects.
 #[derive(Default)]
 struct Seen {
-    vertices: Vec<u32>,
+    /// Each vertex seen, and the region it was seen through.
+    vertices: Vec<(u32, u32)>,
     regions: Vec<u32>,
     pieces: Vec<Piece>,
 }
 
 impl Sink for Seen {
-    fn vertex(&mut self, v: u32) {
-        self.vertices.push(v);
+    fn vertex(&mut self, v: u32, r: u32) {
+        self.vertices.push((v, r));
     }
     fn region(&mut self, r: u32, full: bool) {
         self.regions.push(r | if full { FULL } else { 0 });
@@ -251,7 +252,9 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
     seen.regions.clear();
     seen.pieces.clear();
     let pc = topo.at(c);
-    let mut starts: Vec<u32> = topo.around(c).iter().map(|&(r, _)| r).collect();
+    // A corner made by closed doors looks out of its own wedge only.
+    let mut starts: Vec<u32> =
+        topo.around(c).iter().map(|&(r, _)| r).filter(|&r| topo.turns_through(c, r)).collect();
     starts.sort_unstable();
     starts.dedup();
     sweep(topo, pc, &starts, Some(c), buf, seen);
@@ -259,8 +262,13 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
     let neighbours = seen
         .vertices
         .iter()
-        .filter(|&&v| corner_of[v as usize] != NONE && topo.taut(c, topo.at(v)) && topo.taut(v, pc))
-        .map(|&v| (corner_of[v as usize], pc.distance(topo.at(v))))
+        .filter(|&&(v, r)| {
+            corner_of[v as usize] != NONE
+                && topo.taut(c, topo.at(v))
+                && topo.taut(v, pc)
+                && topo.turns_through(v, r)
+        })
+        .map(|&(v, _)| (corner_of[v as usize], pc.distance(topo.at(v))))
         .collect();
     // The regions seen, each once (seen whole if through any one cone), less those lying
     // wholly where a path from them could not turn at `c`.

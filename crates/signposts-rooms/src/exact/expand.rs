@@ -36,8 +36,8 @@ pub(crate) struct Piece {
 
 /// What a sweep reports.
 pub(crate) trait Sink {
-    /// Vertex `v` is seen (once per sweep).
-    fn vertex(&mut self, v: u32);
+    /// Vertex `v` is seen (once per sweep), arriving through region `r`.
+    fn vertex(&mut self, v: u32, r: u32);
     /// Region `r` is entered; `full` when all of it is seen through one cone.
     fn region(&mut self, r: u32, full: bool);
     /// A piece of the visibility polygon.
@@ -98,8 +98,8 @@ pub(crate) fn sweep(
         for i in topo.slots_of(r) {
             let v = topo.ring[i];
             if topo.at(v) != s && buf.first_time(v) {
-                sink.vertex(v);
-                pass(topo, s, v, buf, sink);
+                sink.vertex(v, r);
+                pass(topo, s, v, r, buf, sink);
             }
         }
         for i in topo.slots_of(r) {
@@ -131,8 +131,8 @@ fn spread(topo: &Topology, s: Point, cone: Cone, buf: &mut Sweep, sink: &mut imp
         if !inside {
             full = false;
         } else if i != e && i != e_next && buf.first_time(v) {
-            sink.vertex(v);
-            pass(topo, s, v, buf, sink);
+            sink.vertex(v, r);
+            pass(topo, s, v, r, buf, sink);
         }
     }
     sink.region(r, full);
@@ -164,24 +164,27 @@ fn spread(topo: &Topology, s: Point, cone: Cone, buf: &mut Sweep, sink: &mut imp
     }
 }
 
-/// The region around vertex `u` whose wedge holds the direction from `s` through `u`
-/// (other than `not`), if the ray can go on past `u`.
+/// The region around vertex `u` whose wedge holds the direction from `s` through `u`, if
+/// the ray, arriving through region `from`, may go on past `u` ([`Topology::passes`]).
 #[inline]
-fn onward(topo: &Topology, s: Point, u: u32, not: u32) -> Option<u32> {
+fn onward(topo: &Topology, s: Point, u: u32, from: u32) -> Option<u32> {
     let pu = topo.at(u);
+    let arriving = topo.slot_at(u, from)?;
     topo.around(u).iter().find_map(|&(r, i)| {
         let i = i as usize;
         let next = topo.at(topo.ring[topo.next_slot(r, i)]);
         let prev = topo.at(topo.ring[topo.prev_slot(r, i)]);
         // The direction u − s lies counter-clockwise from `next` and clockwise from `prev`.
-        (r != not && orient(pu, next, s) <= 0.0 && orient(pu, s, prev) <= 0.0).then_some(r)
+        (r != from && orient(pu, next, s) <= 0.0 && orient(pu, s, prev) <= 0.0 && topo.passes(u, arriving, i))
+            .then_some(r)
     })
 }
 
-/// The vertex rule: the ray from `s` through vertex `u`, followed past `u` to a wall.
-fn pass(topo: &Topology, s: Point, u: u32, buf: &mut Sweep, sink: &mut impl Sink) {
+/// The vertex rule: the ray from `s` through vertex `u` (seen in region `seen_in`),
+/// followed past `u` to a wall.
+fn pass(topo: &Topology, s: Point, u: u32, seen_in: u32, buf: &mut Sweep, sink: &mut impl Sink) {
     let pu = topo.at(u);
-    let Some(mut r) = onward(topo, s, u, NONE) else { return };
+    let Some(mut r) = onward(topo, s, u, seen_in) else { return };
     // Entered at a vertex (`at`) or through a door slot (`entry`).
     let (mut at, mut entry) = (u, usize::MAX);
     for _ in 0..topo.start.len() {
@@ -195,7 +198,7 @@ fn pass(topo: &Topology, s: Point, u: u32, buf: &mut Sweep, sink: &mut impl Sink
             let side = orient(s, pu, p);
             if side == 0.0 && v != at && !skip.contains(&i) && beyond(s, pu, p) {
                 if buf.first_time(v) {
-                    sink.vertex(v);
+                    sink.vertex(v, r);
                 }
                 if far.is_none_or(|f| beyond(s, topo.at(f), p)) {
                     far = Some(v);
@@ -264,11 +267,13 @@ fn walk(topo: &Topology, s: Point, mut r: u32, t: Point) -> bool {
         if let Some(w) = far {
             let pw = topo.at(w);
             // Past `w` towards `t`: the region around `w` whose wedge holds that direction.
+            let arriving = topo.slot_at(w, r);
             let next = topo.around(w).iter().find_map(|&(q, i)| {
                 let i = i as usize;
                 let n = topo.at(topo.ring[topo.next_slot(q, i)]);
                 let p = topo.at(topo.ring[topo.prev_slot(q, i)]);
-                (q != r && orient(pw, n, t) >= 0.0 && orient(pw, t, p) >= 0.0).then_some(q)
+                let turns = q != r && orient(pw, n, t) >= 0.0 && orient(pw, t, p) >= 0.0;
+                (turns && arriving.is_some_and(|a| topo.passes(w, a, i))).then_some(q)
             });
             match next {
                 Some(q) => {

@@ -36,9 +36,13 @@
 //!
 //! ## Doors
 //!
-//! A closed door is a wall: it adds corners at its ends and cuts every sight line through it.
-//! [`ExactRooms::set_door_open`] therefore rebuilds the whole index with the new state (the
-//! build time of the map, docs/benchmarks.md), unlike the region oracle of [`crate::Rooms`],
+//! A closed door is a wall that seals: no sight line crosses it, and its ends, where it meets
+//! the walls, do not let a path slip from one of its sides to the other (as the region oracle
+//! of [`crate::Rooms`] has it: a closed door parts its two regions). Only at a pinch point
+//! (two walls touching at a corner) does a closed door's end stay passable, as every pinch
+//! point is. A closed door also makes corners: a path may turn round its free end, or at a
+//! wall corner on one of its sides. [`ExactRooms::set_door_open`] rebuilds the whole index
+//! with the new state (the map's build time, docs/benchmarks.md), unlike the region oracle,
 //! which repairs itself in place.
 //!
 //! ## Tiers and memory
@@ -136,11 +140,11 @@ pub enum Tier {
 /// let mesh = NavMesh::from_grid(&grid)?;
 /// let exact = ExactRooms::build(&mesh)?;
 /// let (enemy, player) = (Point::new(0.5, 0.5), Point::new(3.5, 3.5));
-/// // Round the wall's corner at (1, 4), then straight to the player.
+/// // Down the left side, round both corners under the wall, then straight to the player.
 /// assert_eq!(exact.next_waypoint(enemy, player), Some(Point::new(1.0, 4.0)));
 /// let path = exact.path(enemy, player).expect("connected");
-/// assert_eq!(path.points(), [enemy, Point::new(1.0, 4.0), player]);
-/// let length = (0.5f64.powi(2) + 3.5f64.powi(2)).sqrt() + (2.5f64.powi(2) + 0.5f64.powi(2)).sqrt();
+/// assert_eq!(path.points(), [enemy, Point::new(1.0, 4.0), Point::new(2.0, 4.0), player]);
+/// let length = 0.5f64.hypot(3.5) + 1.0 + 1.5f64.hypot(0.5);
 /// assert!((exact.distance(enemy, player).unwrap() - length).abs() < 1e-12);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -196,7 +200,7 @@ pub struct ExactScratch {
 struct PiecesOnly<'a>(&'a mut Vec<expand::Piece>);
 
 impl expand::Sink for PiecesOnly<'_> {
-    fn vertex(&mut self, _: u32) {}
+    fn vertex(&mut self, _: u32, _: u32) {}
     fn region(&mut self, _: u32, _: bool) {}
     fn piece(&mut self, piece: expand::Piece) {
         self.0.push(piece);
@@ -242,7 +246,9 @@ impl ExactRooms {
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
     /// let exact = ExactRooms::build(&mesh)?;
     /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Table));
-    /// assert_eq!(exact.distance(Point::new(0.5, 1.5), Point::new(2.5, 1.5)), Some(2.0 * 1.25f64.sqrt()));
+    /// // Round the block's two lower corners.
+    /// let d = exact.distance(Point::new(0.5, 1.5), Point::new(2.5, 1.5)).unwrap();
+    /// assert!((d - (2.0 * 0.5f64.hypot(0.5) + 1.0)).abs() < 1e-12);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn build(mesh: &NavMesh) -> Result<ExactRooms, Error> {
@@ -712,13 +718,15 @@ impl ExactRooms {
     ) -> Option<(u32, u32)> {
         let n = table.n;
         let (from, to) = (&mut scratch.from, &mut scratch.to);
-        let towards_t = table.bounds_row(scratch.to_regions[0]);
-        let towards_s = table.bounds_row(scratch.from_regions[0]);
+        // A point on regions' boundaries is in each of them: the least of their bounds.
+        let bound = |regions: &[u32], c: u32| {
+            regions.iter().map(|&r| table.bounds_row(r)[c as usize]).fold(f32::INFINITY, f32::min)
+        };
         for e in from.iter_mut() {
-            e.bound = e.distance + f64::from(towards_t[e.corner as usize]);
+            e.bound = e.distance + f64::from(bound(&scratch.to_regions, e.corner));
         }
         for e in to.iter_mut() {
-            e.bound = e.distance + f64::from(towards_s[e.corner as usize]);
+            e.bound = e.distance + f64::from(bound(&scratch.from_regions, e.corner));
         }
         from.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
         to.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));

@@ -40,7 +40,14 @@ pub(crate) struct Topology {
     pub(crate) vstart: Vec<u32>,
     pub(crate) slots: Vec<(u32, u32)>,
     pub(crate) kinds: Vec<Kind>,
-    /// Connected part of each region (open doors and shared vertices joining).
+    /// For a convex corner whose vertex closed doors divide: the wedge it is a corner of
+    /// (a `sub` id); `NONE` otherwise.
+    pub(crate) wedge: Vec<u32>,
+    /// Per ring slot: its wedge at its vertex, walls and closed doors apart.
+    pub(crate) sub: Vec<u32>,
+    /// Per vertex: whether walkable wedges meet there at a point.
+    pub(crate) pinch: Vec<bool>,
+    /// Connected part of each region (open doors and pinches joining).
     pub(crate) part: Vec<u32>,
 }
 
@@ -55,28 +62,43 @@ impl Topology {
             ring.extend_from_slice(mesh.region_vertices(RegionId(r)));
             start.push(ring.len() as u32);
         }
-        let mut across = vec![NONE; ring.len()];
+        let next = |i: usize| {
+            let r = start.partition_point(|&x| x as usize <= i) - 1;
+            if i + 1 == start[r + 1] as usize { start[r] as usize } else { i + 1 }
+        };
+        // Each door edge's slot in both regions; an open one is a way across.
+        let (mut across, mut twin) = (vec![NONE; ring.len()], vec![NONE; ring.len()]);
         let mut parent: Vec<u32> = (0..regions as u32).collect();
+        // Wedges around vertices, by ring slot: joined across doors (`natural`: walls apart)
+        // and across open doors only (`sub`: walls and closed doors apart).
+        let mut natural: Vec<u32> = (0..ring.len() as u32).collect();
+        let mut sub: Vec<u32> = (0..ring.len() as u32).collect();
         for (d, door) in mesh.doors().iter().enumerate() {
-            if states.get(d).copied().unwrap_or_default() == DoorState::Closed {
-                continue;
+            let open = states.get(d).copied().unwrap_or_default() != DoorState::Closed;
+            if open {
+                union(&mut parent, door.regions[0].0, door.regions[1].0);
             }
-            union(&mut parent, door.regions[0].0, door.regions[1].0);
             if door.is_point() {
                 continue;
             }
-            for side in 0..2 {
-                let r = door.regions[side];
-                // Walking out of `r` the door's left end is the edge's head (`r` is
-                // counter-clockwise: its inside is on the left of each edge).
+            // Walking out of a region the door's left end is its edge's head (regions are
+            // counter-clockwise: their inside is on the left of each edge).
+            let slot = |r: RegionId| {
                 let [left, right] = door.ends_from(r);
-                let (lo, hi) = (start[r.0 as usize] as usize, start[r.0 as usize + 1] as usize);
-                let n = hi - lo;
-                if let Some(i) = (0..n).find(|&i| {
-                    points[ring[lo + i] as usize] == right && points[ring[lo + (i + 1) % n] as usize] == left
-                }) {
-                    across[lo + i] = door.other(r).0;
+                (start[r.0 as usize] as usize..start[r.0 as usize + 1] as usize)
+                    .find(|&i| points[ring[i] as usize] == right && points[ring[next(i)] as usize] == left)
+            };
+            let [a, b] = door.regions;
+            let (Some(i), Some(j)) = (slot(a), slot(b)) else { continue };
+            // Edge p → q at slot i of a is q → p at slot j of b.
+            for (x, y) in [(i, next(j)), (next(i), j)] {
+                union(&mut natural, x as u32, y as u32);
+                if open {
+                    union(&mut sub, x as u32, y as u32);
                 }
+            }
+            if open {
+                (across[i], twin[i], across[j], twin[j]) = (b.0, j as u32, a.0, i as u32);
             }
         }
         let mut count = vec![0u32; points.len() + 1];
@@ -95,37 +117,61 @@ impl Topology {
                 count[v] += 1;
             }
         }
-        // Regions holding the same vertex meet there (the area is closed: a closed door's
-        // end is passable, as a pinch is).
-        for v in 0..points.len() {
+        let natural: Vec<u32> = (0..ring.len() as u32).map(|i| find(&mut natural, i)).collect();
+        let sub: Vec<u32> = (0..ring.len() as u32).map(|i| find(&mut sub, i)).collect();
+        // A pinch: walkable wedges meeting at a point, walls apart. The regions there meet.
+        let pinch: Vec<bool> = (0..points.len())
+            .map(|v| {
+                let around = &slots[vstart[v] as usize..vstart[v + 1] as usize];
+                around.iter().any(|&(_, i)| natural[i as usize] != natural[around[0].1 as usize])
+            })
+            .collect();
+        for v in (0..points.len()).filter(|&v| pinch[v]) {
             let around = &slots[vstart[v] as usize..vstart[v + 1] as usize];
             for w in around.windows(2) {
                 union(&mut parent, w[0].0, w[1].0);
             }
         }
         let part = (0..regions as u32).map(|r| find(&mut parent, r)).collect();
-        let mut twin = vec![NONE; ring.len()];
-        for r in 0..regions {
-            let (lo, hi) = (start[r] as usize, start[r + 1] as usize);
-            for i in lo..hi {
-                let other = across[i];
-                if other == NONE {
-                    continue;
-                }
-                let (a, b) = (ring[i], ring[if i + 1 == hi { lo } else { i + 1 }]);
-                let (olo, ohi) = (start[other as usize] as usize, start[other as usize + 1] as usize);
-                twin[i] = (olo..ohi)
-                    .find(|&j| ring[j] == b && ring[if j + 1 == ohi { olo } else { j + 1 }] == a)
-                    .map_or(NONE, |j| j as u32);
-                if twin[i] == NONE {
-                    across[i] = NONE; // not the same edge both ways: a wall to the sweep
-                }
-            }
-        }
-        let mut topology =
-            Topology { points, start, ring, across, twin, vstart, slots, kinds: Vec::new(), part };
-        topology.kinds = (0..topology.points.len() as u32).map(|v| topology.kind(v)).collect();
+        let mut topology = Topology {
+            points,
+            start,
+            ring,
+            across,
+            twin,
+            vstart,
+            slots,
+            kinds: Vec::new(),
+            wedge: Vec::new(),
+            sub,
+            pinch,
+            part,
+        };
+        (topology.kinds, topology.wedge) =
+            (0..topology.points.len() as u32).map(|v| topology.kind(v)).unzip();
         topology
+    }
+
+    /// Whether a path may pass vertex `v` from ring slot `from` (its region's wedge there)
+    /// into ring slot `to`: at a pinch always; elsewhere only within one wedge that no wall or
+    /// closed door divides (a closed door seals its ends against the walls it meets).
+    #[inline]
+    pub(crate) fn passes(&self, v: u32, from: usize, to: usize) -> bool {
+        self.pinch[v as usize] || self.sub[from] == self.sub[to]
+    }
+
+    /// The slot of region `r` at vertex `v`.
+    #[inline]
+    pub(crate) fn slot_at(&self, v: u32, r: u32) -> Option<usize> {
+        self.around(v).iter().find(|&&(q, _)| q == r).map(|&(_, i)| i as usize)
+    }
+
+    /// Whether a path turning at corner `v` may arrive through (or leave into) region `r`'s
+    /// wedge there: a convex corner made by a closed door is one only on its own side.
+    #[inline]
+    pub(crate) fn turns_through(&self, v: u32, r: u32) -> bool {
+        let wedge = self.wedge[v as usize];
+        wedge == NONE || self.slot_at(v, r).is_some_and(|i| self.sub[i] == wedge)
     }
 
     /// Bytes held.
@@ -134,6 +180,8 @@ impl Topology {
             + (self.start.len() + self.ring.len() * 3 + self.vstart.len() + self.part.len()) * 4
             + self.slots.len() * 8
             + self.kinds.len() * size_of::<Kind>()
+            + (self.wedge.len() + self.sub.len()) * 4
+            + self.pinch.len()
     }
 
     /// Region `r`'s ring slots.
@@ -166,32 +214,38 @@ impl Topology {
         &self.slots[self.vstart[v as usize] as usize..self.vstart[v as usize + 1] as usize]
     }
 
-    fn kind(&self, v: u32) -> Kind {
-        // Walls at `v`: an edge leaving `v` (its region's wedge starts there) or arriving.
-        let (mut leaving, mut arriving, mut walls) = (None, None, 0);
-        for &(r, i) in self.around(v) {
+    /// What vertex `v` is, and for a convex corner in a wedge that closed doors divide, the
+    /// wedge.
+    fn kind(&self, v: u32) -> (Kind, u32) {
+        if self.pinch[v as usize] {
+            return (Kind::Pinch, NONE);
+        }
+        // Each wedge (walls and closed doors apart): the wall it starts at (an edge leaving
+        // `v`) and the wall it ends at (an edge arriving), counter-clockwise.
+        let around = self.around(v);
+        let divided = around.iter().any(|&(_, i)| self.sub[i as usize] != self.sub[around[0].1 as usize]);
+        for &(r, i) in around {
             let i = i as usize;
-            if self.across[i] == NONE {
-                leaving = Some(self.ring[self.next_slot(r, i)]);
-                walls += 1;
+            if self.across[i] != NONE {
+                continue;
             }
-            let p = self.prev_slot(r, i);
-            if self.across[p] == NONE {
-                arriving = Some(self.ring[p]);
-                walls += 1;
+            let first = self.ring[self.next_slot(r, i)];
+            let wedge = self.sub[i];
+            let Some(last) = around.iter().find_map(|&(q, j)| {
+                let p = self.prev_slot(q, j as usize);
+                (self.sub[j as usize] == wedge && self.across[p] == NONE).then(|| self.ring[p])
+            }) else {
+                continue;
+            };
+            let (c, a, b) = (self.at(v), self.at(first), self.at(last));
+            let turn = orient(c, a, b);
+            let same_way =
+                (a.x - c.x).signum() == (b.x - c.x).signum() && (a.y - c.y).signum() == (b.y - c.y).signum();
+            if turn < 0.0 || (turn == 0.0 && same_way) {
+                return (Kind::Reflex(first, last), if divided { wedge } else { NONE });
             }
         }
-        match (walls, leaving, arriving) {
-            (0, _, _) => Kind::Plain,
-            (2, Some(first), Some(last)) => {
-                let (c, a, b) = (self.at(v), self.at(first), self.at(last));
-                let turn = orient(c, a, b);
-                let same_way = (a.x - c.x).signum() == (b.x - c.x).signum()
-                    && (a.y - c.y).signum() == (b.y - c.y).signum();
-                if turn < 0.0 || (turn == 0.0 && same_way) { Kind::Reflex(first, last) } else { Kind::Plain }
-            }
-            _ => Kind::Pinch,
-        }
+        (Kind::Plain, NONE)
     }
 
     /// Whether a path arriving at corner `c` from `from` (or leaving it towards `from`) can

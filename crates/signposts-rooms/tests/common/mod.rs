@@ -6,7 +6,8 @@
     clippy::many_single_char_names,
     clippy::cast_sign_loss,
     clippy::float_cmp,
-    reason = "points of figures (p q a b), cell coordinates checked non-negative, exact tests on grid lines"
+    clippy::too_many_lines,
+    reason = "points of figures (p q a b), cell coordinates checked non-negative, exact tests on grid lines, one long brute force"
 )]
 
 use signposts::grid::{Cell, Grid};
@@ -235,14 +236,6 @@ pub fn states_from(mesh: &NavMesh, bits: &[u8]) -> Vec<DoorState> {
         .collect()
 }
 
-/// Whether segments `a b` and `c d` cross at a single point inside both (a closed door is
-/// crossed only so; touching its ends or running along it is walking beside a wall).
-fn crosses_properly(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let o = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-    let (o1, o2, o3, o4) = (o(a, b, c), o(a, b, d), o(c, d, a), o(c, d, b));
-    o1 * o2 < 0.0 && o3 * o4 < 0.0
-}
-
 /// Whether `p` lies in the closed square of an open cell.
 pub fn point_in_area(grid: &Grid, p: Point) -> bool {
     let (fx, fy) = (p.x.floor() as i64, p.y.floor() as i64);
@@ -287,16 +280,33 @@ pub fn segment_in_area(grid: &Grid, p: Point, q: Point) -> bool {
 /// Returns the shortest length from `s` to each of `targets`.
 pub fn visibility_lengths(
     grid: &Grid,
-    closed: &[(Point, Point)],
+    closed: &[ClosedDoor],
     s: Point,
     targets: &[Point],
 ) -> Vec<Option<f64>> {
+    visibility_lengths_via(grid, closed, s, None, targets)
+}
+
+/// [`visibility_lengths`] of paths whose first step from `s` goes straight to `first` (when
+/// given): the length of the best path starting with that step.
+pub fn visibility_lengths_via(
+    grid: &Grid,
+    closed: &[ClosedDoor],
+    s: Point,
+    first: Option<Point>,
+    targets: &[Point],
+) -> Vec<Option<f64>> {
+    // Nodes: the start, the targets, then grid points. A grid point at sealed ends of closed
+    // doors is one node per choice of side of each such door: a path may turn there only
+    // without going from one side of a door to the other.
     let mut nodes = vec![s];
     nodes.extend_from_slice(targets);
+    let mut sides: Vec<Option<f64>> = vec![None; nodes.len()];
     // Grid points inside a closed door's segment are left out: turning there would cross it.
     let on_door = |p: Point| {
-        closed.iter().any(|&(c, d)| {
-            (d.x - c.x) * (p.y - c.y) == (d.y - c.y) * (p.x - c.x)
+        closed.iter().any(|door| {
+            let [c, d] = door.ends;
+            turn(c, d, p) == 0.0
                 && p != c
                 && p != d
                 && p.x >= c.x.min(d.x)
@@ -308,16 +318,82 @@ pub fn visibility_lengths(
     for y in 0..=grid.height() {
         for x in 0..=grid.width() {
             let p = Point::new(f64::from(x), f64::from(y));
-            if !on_door(p) {
+            if on_door(p) {
+                continue;
+            }
+            // At a sealed end of a closed door: one node per wedge the doors leave, each
+            // known by a direction inside it.
+            let sealed = closed.iter().any(|d| (0..2).any(|k| d.ends[k] == p && !d.pinch[k]));
+            if !sealed {
                 nodes.push(p);
+                sides.push(None);
+                continue;
+            }
+            let mut reps: Vec<f64> = Vec::new();
+            for k in 0..64 {
+                let a = (f64::from(k) + 0.5) * std::f64::consts::TAU / 64.0;
+                let q = quadrants(grid, p)[(a / std::f64::consts::FRAC_PI_2) as usize % 4];
+                if q && !reps.iter().any(|&r| same_wedge(grid, closed, p, r, a)) {
+                    reps.push(a);
+                }
+            }
+            for r in reps {
+                nodes.push(p);
+                sides.push(Some(r));
             }
         }
     }
-    let sees = |p: Point, q: Point| {
-        segment_in_area(grid, p, q) && !closed.iter().any(|&(c, d)| crosses_properly(p, q, c, d))
+    let side_ok = |u: usize, q: Point| match sides[u] {
+        None => true,
+        Some(r) => q == nodes[u] || same_wedge(grid, closed, nodes[u], r, angle(nodes[u], q)),
+    };
+    let sees = |u: usize, v: usize| {
+        let (p, q) = (nodes[u], nodes[v]);
+        // Two sides of one sealed end are not one place.
+        if p == q && sides[u] != sides[v] {
+            return false;
+        }
+        // Along a closed door a path keeps to one of its faces: it cannot leave one of the
+        // door's sealed ends on one face and reach the other on the other.
+        let along = closed.iter().any(|door| {
+            let [c, d] = door.ends;
+            let on_line = turn(c, d, p) == 0.0 && turn(c, d, q) == 0.0;
+            let key = |x: Point| (x.x - c.x) * (d.x - c.x) + (x.y - c.y) * (d.y - c.y);
+            let (lo, hi) = (key(p).min(key(q)), key(p).max(key(q)));
+            let overlap = on_line && lo.max(0.0) < hi.min(key(d));
+            // The face of the door a node keeps to: its wedge beside the door's ray, on the
+            // ray's counter-clockwise side (left of c → d at c, right of it at d) or the other.
+            let face = |w: usize| {
+                let r = sides[w]?;
+                let k = (0..2).find(|&k| door.ends[k] == nodes[w])?;
+                let phi = angle(nodes[w], door.ends[1 - k]);
+                let ccw =
+                    same_wedge(grid, closed, nodes[w], r, (phi + 1e-6).rem_euclid(std::f64::consts::TAU));
+                let cw =
+                    same_wedge(grid, closed, nodes[w], r, (phi - 1e-6).rem_euclid(std::f64::consts::TAU));
+                match (ccw, cw) {
+                    (true, false) => Some(if k == 0 { 1 } else { -1 }),
+                    (false, true) => Some(if k == 0 { -1 } else { 1 }),
+                    _ => None,
+                }
+            };
+            // A sealed end strictly inside the segment: the path must stop there (its node
+            // then says which face it keeps to); with both ends on such nodes, one face.
+            let end_inside = (0..2).any(|k| {
+                let e = door.ends[k];
+                !door.pinch[k] && e != p && e != q && key(e) > lo && key(e) < hi
+            });
+            overlap && (end_inside || matches!((face(u), face(v)), (Some(a), Some(b)) if a != b))
+        });
+        !along
+            && segment_in_area(grid, p, q)
+            && !crosses_door(grid, closed, p, q)
+            && side_ok(u, q)
+            && side_ok(v, p)
     };
     let n = nodes.len();
     let mut dist = vec![f64::INFINITY; n];
+    let mut parent = vec![usize::MAX; n];
     let mut done = vec![false; n];
     dist[0] = 0.0;
     for _ in 0..n {
@@ -331,23 +407,158 @@ pub fn visibility_lengths(
             continue; // an end, not a place to turn (it may lie on a closed door)
         }
         for v in 0..n {
-            if !done[v] {
-                let nd = dist[u] + nodes[u].distance(nodes[v]);
-                if nd < dist[v] && sees(nodes[u], nodes[v]) {
-                    dist[v] = nd;
+            // Forced: from the start straight to `first`, stopping only at points on the way.
+            if let Some(f) = first {
+                let key = |w: usize| (nodes[w].x - s.x) * (f.x - s.x) + (nodes[w].y - s.y) * (f.y - s.y);
+                let leg = |w: usize| {
+                    w != 0
+                        && nodes[w] != f
+                        && turn(s, f, nodes[w]) == 0.0
+                        && key(w) > 0.0
+                        && key(w) < key_f(s, f)
+                };
+                if (u == 0 || leg(u))
+                    && !(nodes[v] == f || (leg(v) && key(v) > if u == 0 { 0.0 } else { key(u) }))
+                {
+                    continue;
                 }
             }
+            if !done[v] {
+                let nd = dist[u] + nodes[u].distance(nodes[v]);
+                if nd < dist[v] && sees(u, v) {
+                    dist[v] = nd;
+                    parent[v] = u;
+                }
+            }
+        }
+    }
+    if std::env::var_os("DEBUG_BRUTE").is_some() {
+        for i in 1..=targets.len() {
+            let mut at = i;
+            let mut path = Vec::new();
+            while at != usize::MAX {
+                path.push((nodes[at], sides[at]));
+                at = parent[at];
+            }
+            eprintln!("brute path to {}: {path:?}", nodes[i]);
         }
     }
     (0..targets.len()).map(|i| dist[i + 1].is_finite().then_some(dist[i + 1])).collect()
 }
 
-/// The closed doors' segments.
-pub fn closed_segments(mesh: &NavMesh, states: &[DoorState]) -> Vec<(Point, Point)> {
+/// `|f - s|²`: the key of `f` along the ray from `s` through it.
+fn key_f(s: Point, f: Point) -> f64 {
+    (f.x - s.x) * (f.x - s.x) + (f.y - s.y) * (f.y - s.y)
+}
+
+/// A closed door for the brute force: its segment, and which ends are pinch points (two
+/// open cells touching at a corner: passable whatever the door does; its other ends seal it
+/// against the walls they meet).
+#[derive(Debug, Clone, Copy)]
+pub struct ClosedDoor {
+    pub ends: [Point; 2],
+    pub pinch: [bool; 2],
+}
+
+/// Whether grid point `(x, y)` is a pinch point: two open cells touching there at a corner.
+fn is_pinch(grid: &Grid, e: Point) -> bool {
+    let q = quadrants(grid, e);
+    (q[0] && q[2] && !q[1] && !q[3]) || (q[1] && q[3] && !q[0] && !q[2])
+}
+
+/// The closed doors of `mesh` in the given states.
+pub fn closed_doors(grid: &Grid, mesh: &NavMesh, states: &[DoorState]) -> Vec<ClosedDoor> {
     mesh.doors()
         .iter()
         .zip(states)
         .filter(|&(_, &s)| s == DoorState::Closed)
-        .map(|(d, _)| (d.ends[0], d.ends[1]))
+        .map(|(d, _)| ClosedDoor {
+            ends: d.ends,
+            pinch: [is_pinch(grid, d.ends[0]), is_pinch(grid, d.ends[1])],
+        })
         .collect()
+}
+
+/// Twice the signed area of `a b c` (exact on the small coordinates of the tests).
+fn turn(a: Point, b: Point, c: Point) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+/// Which of the four cells around grid point `e` are open, counter-clockwise by angle from
+/// `+x` (`atan2` with `y` as given): `[x, y]`, `[x - 1, y]`, `[x - 1, y - 1]`, `[x, y - 1]`.
+fn quadrants(grid: &Grid, e: Point) -> [bool; 4] {
+    let (x, y) = (e.x as i64, e.y as i64);
+    let open = |cx: i64, cy: i64| {
+        cx >= 0
+            && cy >= 0
+            && cx < i64::from(grid.width())
+            && cy < i64::from(grid.height())
+            && grid.is_passable(Cell::new(cx as u32, cy as u32))
+    };
+    [open(x, y), open(x - 1, y), open(x - 1, y - 1), open(x, y - 1)]
+}
+
+/// The angle in `[0, 2π)` of the direction from `e` to `p`.
+fn angle(e: Point, p: Point) -> f64 {
+    (p.y - e.y).atan2(p.x - e.x).rem_euclid(std::f64::consts::TAU)
+}
+
+/// Whether the arc counter-clockwise from angle `a` to angle `b` around grid point `e` stays
+/// in open cells and meets none of the `doors` directions strictly inside.
+fn arc_clear(open: [bool; 4], doors: &[f64], a: f64, b: f64) -> bool {
+    use std::f64::consts::{FRAC_PI_2, TAU};
+    let span = (b - a).rem_euclid(TAU);
+    let inside = |x: f64| {
+        let d = (x - a).rem_euclid(TAU);
+        d > 1e-12 && d < span - 1e-12
+    };
+    if doors.iter().any(|&d| inside(d)) {
+        return false;
+    }
+    // A closed quadrant whose interior meets the arc: its middle or an end strictly inside,
+    // or the arc inside it.
+    (0..4).filter(|&k| !open[k]).all(|k| {
+        let lo = k as f64 * FRAC_PI_2;
+        let mid = lo + FRAC_PI_2 / 2.0;
+        !(inside(mid)
+            || inside(lo)
+            || inside(lo + FRAC_PI_2)
+            || ((a - lo).rem_euclid(TAU) < FRAC_PI_2 && span > 0.0))
+    })
+}
+
+/// Whether directions `a` and `b` (angles) at grid point `e` lie in one wedge that walls and
+/// the closed doors sealed at `e` do not divide.
+fn same_wedge(grid: &Grid, closed: &[ClosedDoor], e: Point, a: f64, b: f64) -> bool {
+    let open = quadrants(grid, e);
+    let doors: Vec<f64> = closed
+        .iter()
+        .flat_map(|d| [(d.ends[0], d.ends[1], d.pinch[0]), (d.ends[1], d.ends[0], d.pinch[1])])
+        .filter(|&(end, _, pinch)| end == e && !pinch)
+        .map(|(end, other, _)| angle(end, other))
+        .collect();
+    (a - b).abs() < 1e-12 || arc_clear(open, &doors, a, b) || arc_clear(open, &doors, b, a)
+}
+
+/// Whether segment `a b` gets past a closed door: through its inside, or through one of its
+/// sealed ends (the end strictly inside `a b`, from one side of it to another).
+pub fn crosses_door(grid: &Grid, closed: &[ClosedDoor], a: Point, b: Point) -> bool {
+    closed.iter().any(|door| {
+        let [c, d] = door.ends;
+        let (o1, o2, o3, o4) = (turn(a, b, c), turn(a, b, d), turn(c, d, a), turn(c, d, b));
+        if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+            return true;
+        }
+        let inside = |e: Point| {
+            e != a
+                && e != b
+                && e.x >= a.x.min(b.x)
+                && e.x <= a.x.max(b.x)
+                && e.y >= a.y.min(b.y)
+                && e.y <= a.y.max(b.y)
+        };
+        [(c, o1, door.pinch[0]), (d, o2, door.pinch[1])].iter().any(|&(e, o, p)| {
+            !p && o == 0.0 && inside(e) && !same_wedge(grid, closed, e, angle(e, a), angle(e, b))
+        })
+    })
 }
