@@ -69,6 +69,36 @@
 //! is 1.42× (brc202d, docs/benchmarks.md). `next_waypoint` answers in 0.2–0.6 µs there,
 //! 9–980× faster than one polyanya search.
 //!
+//! ## Exactly shortest paths ([`ExactRooms`])
+//! [`Rooms::build_exact`] (or [`ExactRooms::builder`], with door states and a memory budget)
+//! indexes the corners of the walls where shortest paths turn: what each corner sees (swept
+//! exactly through the regions), the visibility graph between them, the corners each cell of
+//! a unit grid may see, and, within the budget (2 GiB by default), a table of first corners
+//! and lengths between all pairs of corners. [`ExactRooms::next_waypoint`],
+//! [`ExactRooms::path`] and [`ExactRooms::distance`] then answer with the truly shortest
+//! path, ranked within 1e-9 of its length, as End Point Search and Euclidean Hub Labeling
+//! do; [`ExactRooms::next_waypoint_each`] answers a crowd heading for one goal from one pass
+//! over the goal's corners. The module [`exact`] says what is exact and what each tier
+//! costs; docs/benchmarks.md measures it beside `polyanya`.
+//!
+//! ```
+//! use signposts::grid::Grid;
+//! use signposts_rooms::{NavMesh, Point, Rooms};
+//! let grid = Grid::from_ascii("
+//!     ..........
+//!     .########.
+//!     .#......#.
+//!     .#..##..#.
+//!     ....##....
+//! ")?;
+//! let mesh = NavMesh::from_grid(&grid)?;
+//! let (rooms, exact) = (Rooms::build(&mesh)?, Rooms::build_exact(&mesh)?);
+//! let (enemy, player) = (Point::new(9.5, 0.5), Point::new(3.5, 3.5));
+//! let shortest = exact.distance(enemy, player).expect("connected");
+//! assert!(shortest <= rooms.distance(enemy, player).expect("connected"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Sizes and limits
 //! The table is quadratic in regions + doors + 2 · links: 21 KiB on arena (44 regions),
 //! 5.4 MiB on lak303d (1,154), 29 MiB on AR0602SR (2,763), built in 1 ms to 1.2 s. Meshes of
@@ -85,7 +115,7 @@
 
 mod builder;
 mod error;
-mod exact;
+pub mod exact;
 mod funnel;
 mod geom;
 mod input;

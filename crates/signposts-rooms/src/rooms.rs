@@ -6,6 +6,7 @@ use std::sync::Arc;
 use signposts::dynamic::Change;
 use signposts::{Graph, NodeId};
 
+use crate::ExactRooms;
 use crate::Point;
 use crate::builder::RoomsBuilder;
 use crate::error::Error;
@@ -142,6 +143,26 @@ impl Rooms {
     /// `Σ_r (ways in · ways out)` arcs; the table takes `n · Σ_u width(u)` bits for `n` nodes.
     pub fn build(mesh: &NavMesh) -> Result<Rooms, Error> {
         Rooms::builder(mesh).build()
+    }
+
+    /// The exact index of `mesh` ([`ExactRooms`]): exactly shortest paths between any two
+    /// points rather than the shortest within the oracle's corridor. The same as
+    /// [`ExactRooms::build`]; [`ExactRooms::builder`] takes door states and a memory budget.
+    ///
+    /// # Errors
+    /// As [`crate::ExactBuilder::build`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{NavMesh, Point, Rooms};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
+    /// let (rooms, exact) = (Rooms::build(&mesh)?, Rooms::build_exact(&mesh)?);
+    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(2.5, 1.5));
+    /// assert!(exact.distance(a, b).unwrap() <= rooms.distance(a, b).unwrap());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_exact(mesh: &NavMesh) -> Result<ExactRooms, Error> {
+        ExactRooms::build(mesh)
     }
 
     /// A builder: door states at the start, links, a memory limit.

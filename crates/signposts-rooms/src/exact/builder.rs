@@ -17,6 +17,9 @@ use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
 use crate::triangulate::NONE;
 use crate::{DoorState, Error, NavMesh};
 
+/// Corners swept at a time.
+const CHUNK: usize = 4096;
+
 /// The memory budget when none is set: 2 GiB.
 pub const DEFAULT_BUDGET: u64 = 2 << 30;
 
@@ -178,28 +181,36 @@ impl<'a> ExactBuilder<'a> {
             }
         };
         let grid = CellGrid::over(mesh.bounds());
-        let found: Vec<Corner> = corners
-            .par_iter()
-            .map_init(
-                || (Sweep::default(), Seen::default(), Raster::default()),
-                |(buf, seen, raster), &c| {
-                    let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
-                    corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
-                    report(ExactStage::Visibility, corners.len());
-                    corner
-                },
-            )
-            .collect();
+        // Corners a chunk at a time (in parallel within it), each chunk's views and edges
+        // appended and its sweeps dropped: the build holds one chunk's sweeps beside the index.
         let mut views = Views::default();
         let mut graph = Graph { start: vec![0], edges: Vec::new() };
-        for (corner, &c) in found.iter().zip(&corners) {
-            views.append(&topo, c, &corner.pieces, &corner.spikes);
-            graph.edges.extend_from_slice(&corner.neighbours);
-            graph.start.push(graph.edges.len() as u32);
+        let (mut regions, mut cells): (Vec<Vec<u32>>, Vec<Vec<u32>>) = (Vec::new(), Vec::new());
+        for chunk in corners.chunks(CHUNK) {
+            let found: Vec<Corner> = chunk
+                .par_iter()
+                .map_init(
+                    || (Sweep::default(), Seen::default(), Raster::default()),
+                    |(buf, seen, raster), &c| {
+                        let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
+                        corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
+                        report(ExactStage::Visibility, corners.len());
+                        corner
+                    },
+                )
+                .collect();
+            for (corner, &c) in found.into_iter().zip(chunk) {
+                views.append(&topo, c, &corner.pieces, &corner.spikes);
+                graph.edges.extend_from_slice(&corner.neighbours);
+                graph.start.push(graph.edges.len() as u32);
+                regions.push(corner.regions);
+                cells.push(corner.cells);
+            }
         }
-        let (cand_start, cand) = invert(&found, mesh.regions_len(), |c| &c.regions);
-        let (cell_start, cell_list) = invert(&found, grid.len(), |c| &c.cells);
-        drop(found);
+        let (cand_start, cand) = invert(&regions, mesh.regions_len());
+        drop(regions);
+        let (cell_start, cell_list) = invert(&cells, grid.len());
+        drop(cells);
         let geo = corners.iter().map(|&v| CornerGeo::new(&topo, v)).collect();
         let mut exact = ExactRooms {
             mesh: Arc::new(mesh.clone()),
@@ -363,10 +374,10 @@ fn region_bounds(
 
 /// Lists per key (region or cell) of the corners whose lists name it, each entry the corner's
 /// index with the [`FULL`] and [`TAUT`] bits of its list's entry.
-fn invert(found: &[Corner], keys: usize, list: impl Fn(&Corner) -> &Vec<u32>) -> (Vec<u32>, Vec<u32>) {
+fn invert(lists: &[Vec<u32>], keys: usize) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; keys + 1];
-    for corner in found {
-        for &k in list(corner) {
+    for list in lists {
+        for &k in list {
             start[(k & !(FULL | TAUT)) as usize + 1] += 1;
         }
     }
@@ -375,8 +386,8 @@ fn invert(found: &[Corner], keys: usize, list: impl Fn(&Corner) -> &Vec<u32>) ->
     }
     let mut next = start.clone();
     let mut entries = vec![0u32; start[keys] as usize];
-    for (i, corner) in found.iter().enumerate() {
-        for &k in list(corner) {
+    for (i, list) in lists.iter().enumerate() {
+        for &k in list {
             let slot = &mut next[(k & !(FULL | TAUT)) as usize];
             entries[*slot as usize] = i as u32 | (k & (FULL | TAUT));
             *slot += 1;
