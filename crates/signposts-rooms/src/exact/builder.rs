@@ -156,21 +156,7 @@ impl<'a> ExactBuilder<'a> {
             return Err(Error::NotExact { why: "a one-way door" });
         }
         let topo = Topology::new(mesh, &states);
-        let mut corners: Vec<u32> =
-            (0..topo.points.len() as u32).filter(|&v| topo.kinds[v as usize] != Kind::Plain).collect();
-        // Corners near each other get near numbers (a Z-order curve): the corners a point
-        // sees then sit in few cache lines of each table row.
-        let (lo, hi) = crate::geom::bounding_box(corners.iter().map(|&v| topo.at(v)));
-        #[expect(clippy::cast_sign_loss, reason = "a - l and h - l are not negative")]
-        let cell = |a: f64, l: f64, h: f64| if h > l { ((a - l) / (h - l) * 65_535.0) as u32 } else { 0 };
-        corners.sort_by_key(|&v| {
-            let p = topo.at(v);
-            morton(cell(p.x, lo.x, hi.x), cell(p.y, lo.y, hi.y))
-        });
-        let mut corner_of = vec![NONE; topo.points.len()];
-        for (i, &v) in corners.iter().enumerate() {
-            corner_of[v as usize] = i as u32;
-        }
+        let (corners, corner_of) = ordered_corners(&topo);
         let done = AtomicUsize::new(0);
         let report = |stage, total: usize| {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -255,6 +241,26 @@ impl<'a> ExactBuilder<'a> {
         }
         Ok(exact)
     }
+}
+
+/// The corners (vertices where paths turn), numbered along a Z-order curve so that corners
+/// near each other get near numbers (the corners a point sees then sit in few cache lines of
+/// each table row), and each vertex's corner number (`NONE`: not a corner).
+fn ordered_corners(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
+    let mut corners: Vec<u32> =
+        (0..topo.points.len() as u32).filter(|&v| topo.kinds[v as usize] != Kind::Plain).collect();
+    let (lo, hi) = crate::geom::bounding_box(corners.iter().map(|&v| topo.at(v)));
+    #[expect(clippy::cast_sign_loss, reason = "a - l and h - l are not negative")]
+    let cell = |a: f64, l: f64, h: f64| if h > l { ((a - l) / (h - l) * 65_535.0) as u32 } else { 0 };
+    corners.sort_by_key(|&v| {
+        let p = topo.at(v);
+        morton(cell(p.x, lo.x, hi.x), cell(p.y, lo.y, hi.y))
+    });
+    let mut corner_of = vec![NONE; topo.points.len()];
+    for (i, &v) in corners.iter().enumerate() {
+        corner_of[v as usize] = i as u32;
+    }
+    (corners, corner_of)
 }
 
 /// Sweeps what corner `c` sees and keeps what the index needs of it.
