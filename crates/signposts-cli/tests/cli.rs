@@ -564,3 +564,65 @@ fn rooms_doors_close_and_turn_one_way_from_the_command_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("outside the walkable area"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-exact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (map, saved) = (maps().join("lak303d.map"), dir.join("lak.rooms"));
+    let built = json(&signposts(&[
+        "rooms",
+        map.to_str().unwrap(),
+        "--exact",
+        "-o",
+        saved.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(built["exact"]["corners"], 1358, "{built}");
+    assert_eq!(built["exact"]["tier"], "Table", "{built}");
+    let points = ["12.5", "85.5", "57.5", "42.5"];
+    let corridor = rooms_query(&saved, points);
+    let mut args = vec!["rooms-query", saved.to_str().unwrap()];
+    args.extend(points);
+    args.extend(["--json", "--exact"]);
+    let exact = json(&signposts(&args));
+    assert_eq!(exact["exact"], true);
+    let (c, e) = (corridor["length"].as_f64().unwrap(), exact["length"].as_f64().unwrap());
+    // The picture in the README: 75.5 along the corridor, 69.0 exactly.
+    assert!((e - 69.033).abs() < 1e-3 && c > e + 6.0, "{corridor} {exact}");
+    assert_eq!(exact["next_waypoint"], exact["points"][1]);
+    // A tiny budget is refused with the bytes that would do.
+    let out = signposts(&[
+        "rooms",
+        map.to_str().unwrap(),
+        "--exact",
+        "--exact-budget",
+        "1K",
+        "-o",
+        saved.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("over the budget of 1024"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = dir.join("exact.png");
+    let out = signposts(&[
+        "render",
+        map.to_str().unwrap(),
+        "--rooms",
+        "--points",
+        "12.5",
+        "85.5",
+        "57.5",
+        "42.5",
+        "--exact",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("exact path: 7 points, length 69.033"));
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
