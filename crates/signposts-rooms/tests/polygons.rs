@@ -367,3 +367,52 @@ fn a_sliver_regions_centroid_lies_in_it() {
         assert_eq!(again.doors(), mesh.doors(), "{name}");
     }
 }
+
+/// Exact queries compared with the visibility graph.
+static EXACT_CHECKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn exact_polygon_worlds_check_enough_queries() {
+    exact_distances_on_polygon_worlds_equal_the_visibility_graph();
+    let checked = EXACT_CHECKED.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(checked >= 300, "only {checked} exact queries reached the comparison");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    /// Exact mode on polygon worlds (overlapping rectangles and triangles at any angle, some
+    /// crossing the boundary; triangles at arbitrary coordinates): every distance equals the
+    /// brute-force visibility graph's, every path stays in the walkable area, every waypoint
+    /// is the path's first turn.
+    #[test]
+    fn exact_distances_on_polygon_worlds_equal_the_visibility_graph(
+        world in prop_oneof![3 => world(), 1 => float_world()],
+        points in proptest::collection::vec((point(20.0, 20.0), point(20.0, 20.0)), 8),
+    ) {
+        let mesh = match world.mesh() {
+            Ok(mesh) => mesh,
+            Err(Error::ObstacleOutside { .. } | Error::NothingWalkable) => return Ok(()),
+            Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+        };
+        let exact = signposts_rooms::ExactRooms::build(&mesh).unwrap();
+        for &(s, t) in &points {
+            let (s, t) = (in_world(s, &world), in_world(t, &world));
+            if !(world.walkable(s) && world.walkable(t)) {
+                continue;
+            }
+            EXACT_CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let shortest = world.shortest(s, t);
+            let path = exact.path(s, t);
+            prop_assert_eq!(path.is_some(), shortest.is_some(), "{} → {}: {:?} / shortest {:?}\n{:?}", s, t, path, shortest, world);
+            let (Some(path), Some(shortest)) = (path, shortest) else { continue };
+            let p = path.points();
+            prop_assert_eq!((p[0], *p.last().unwrap()), (s, t));
+            for pair in p.windows(2) {
+                prop_assert!(world.visible(pair[0], pair[1]), "{} → {}: segment {} → {} crosses an obstacle: {:?}\n{:?}", s, t, pair[0], pair[1], p, world);
+            }
+            prop_assert!((path.walked() - shortest).abs() <= 1e-7 * (1.0 + shortest), "{} → {}: {} against the shortest {}\n{:?}\n{:?}", s, t, path.walked(), shortest, p, world);
+            prop_assert_eq!(exact.next_waypoint(s, t), Some(p[1]));
+        }
+    }
+}

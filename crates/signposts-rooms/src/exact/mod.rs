@@ -409,7 +409,8 @@ impl ExactRooms {
                 }
             }
         }
-        if path.points.last() != Some(&to) {
+        // Both ends, even when they are one point (as `Rooms::path` has it).
+        if path.points.len() == 1 || path.points.last() != Some(&to) {
             path.points.push(to);
         }
         true
