@@ -276,3 +276,17 @@ fn closed_doors_seal_their_ends_against_the_walls() {
         Some(f64::round(2f64.sqrt() * 1e9))
     );
 }
+
+/// A long thin boundary (found by the fuzz target `exact_text`) made more cells a side than a
+/// `u32` holds: cells now grow until there are at most 2²⁰ a side.
+#[test]
+fn a_long_thin_boundary_builds_within_the_cell_limit() {
+    let builder =
+        signposts_rooms::NavMeshBuilder::from_text("boundary 0,1 10,10 0,12222222222222222 5,8\n").unwrap();
+    let Ok(mesh) = builder.build() else { return };
+    match ExactRooms::builder(&mesh).memory_budget(64 << 20).build() {
+        Ok(exact) => assert!(exact.memory_bytes() <= 64 << 20),
+        Err(signposts_rooms::Error::OverBudget { needed, .. }) => assert!(needed > 64 << 20),
+        Err(e) => panic!("{e}"),
+    }
+}

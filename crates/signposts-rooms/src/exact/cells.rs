@@ -17,8 +17,10 @@ use super::topology::{Kind, Topology};
 use super::view::PLUS_X;
 use super::{FULL, TAUT};
 
-/// Cells at most: beyond, cells grow.
+/// Cells at most (about): beyond, cells grow.
 const MAX_CELLS: f64 = (1u64 << 22) as f64;
+/// Cells a side at most.
+const MAX_SIDE: f64 = (1u64 << 20) as f64;
 
 /// The grid of cells.
 #[derive(Debug, Clone, Copy)]
@@ -30,12 +32,14 @@ pub(crate) struct CellGrid {
 }
 
 impl CellGrid {
-    /// Cells of one map unit (a grid map's cells), larger on maps of more than 2²² units.
+    /// Cells of one map unit (a grid map's cells), larger where that would make more than
+    /// 2²² cells (a large map, or a long thin one).
     pub(crate) fn over((lo, hi): (Point, Point)) -> CellGrid {
         let (width, height) = ((hi.x - lo.x).max(0.0), (hi.y - lo.y).max(0.0));
-        let size = if width * height <= MAX_CELLS { 1.0 } else { (width * height / MAX_CELLS).sqrt() };
+        let size = 1f64.max((width * height / MAX_CELLS).sqrt()).max(width.max(height) / MAX_SIDE);
         let lo = Point::new((lo.x / size).floor() * size, (lo.y / size).floor() * size);
-        let count = |extent: f64| ((extent / size).ceil() as u32).max(1) + 1;
+        // At most 2²⁰ + 2 a side (the floor above adds one), about 2²² in all.
+        let count = |extent: f64| ((extent / size).ceil().clamp(1.0, MAX_SIDE) as u32) + 2;
         CellGrid { lo, size, w: count(hi.x - lo.x), h: count(hi.y - lo.y) }
     }
 
