@@ -290,3 +290,14 @@ fn a_long_thin_boundary_builds_within_the_cell_limit() {
         Err(e) => panic!("{e}"),
     }
 }
+
+/// A boundary 45 million units wide with one obstacle (found by the fuzz target `exact_text`,
+/// which timed out): unit cells made each corner list millions of cells; cells now grow to
+/// about 256 a region.
+#[test]
+fn a_vast_open_map_gets_cells_to_the_scale_of_its_regions() {
+    let text = "boundary 45460633,0 2,00 20,10 0,15\nobstacle 18,24 2,0 24,6 18,7\nradius 0.5\n";
+    let Ok(mesh) = signposts_rooms::NavMeshBuilder::from_text(text).unwrap().build() else { return };
+    let exact = ExactRooms::builder(&mesh).memory_budget(64 << 20).build().unwrap();
+    assert!(exact.memory_bytes() <= 64 << 20);
+}

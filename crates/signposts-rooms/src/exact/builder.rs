@@ -166,7 +166,7 @@ impl<'a> ExactBuilder<'a> {
                 f(ExactProgress { stage, done: d, total });
             }
         };
-        let grid = CellGrid::over(mesh.bounds());
+        let grid = CellGrid::over(mesh.bounds(), mesh.regions_len());
         // Corners a chunk at a time (in parallel within it), each chunk's views and edges
         // appended and its sweeps dropped: the build holds one chunk's sweeps beside the index.
         let mut views = Views::default();

@@ -729,8 +729,9 @@ impl ExactRooms {
         for e in to.iter_mut() {
             e.bound = e.distance + f64::from(bound(&scratch.from_regions, e.corner));
         }
-        from.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
-        to.sort_unstable_by(|a, b| a.bound.total_cmp(&b.bound));
+        // Bounds are not negative: their bits order as they do.
+        from.sort_unstable_by_key(|e| e.bound.to_bits());
+        to.sort_unstable_by_key(|e| e.bound.to_bits());
         let mut best = (f64::INFINITY, 0, 0);
         for start in from.iter_mut() {
             if start.bound >= best.0 {
