@@ -280,13 +280,18 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
         .vertices
         .iter()
         .filter(|&&(v, r)| {
-            corner_of[v as usize] != NONE
+            v != c
+                && corner_of[v as usize] != NONE
                 && topo.taut(c, topo.at(v))
                 && topo.taut(v, pc)
                 && topo.turns_through(v, r)
         })
         .map(|&(v, _)| (corner_of[v as usize], pc.distance(topo.at(v))))
-        .collect();
+        .collect::<Vec<_>>();
+    // Seen more than one way: one edge.
+    let mut neighbours = neighbours;
+    neighbours.sort_unstable_by_key(|e| e.0);
+    neighbours.dedup_by_key(|e| e.0);
     // The regions seen, each once (seen whole if through any one cone), less those lying
     // wholly where a path from them could not turn at `c`.
     seen.regions.sort_unstable_by_key(|&r| (r & !FULL, !r & FULL));

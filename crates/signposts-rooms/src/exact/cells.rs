@@ -19,8 +19,6 @@ use super::{FULL, TAUT};
 
 /// Cells at most (about): beyond, cells grow.
 const MAX_CELLS: f64 = (1u64 << 22) as f64;
-/// Cells a side at most.
-const MAX_SIDE: f64 = (1u64 << 20) as f64;
 
 /// The grid of cells.
 #[derive(Debug, Clone, Copy)]
@@ -33,16 +31,17 @@ pub(crate) struct CellGrid {
 
 impl CellGrid {
     /// Cells of one map unit (a grid map's cells), larger (a whole number of units) where
-    /// that would make more than 256 cells a region, or more than 2²² or 2²⁰ a side: a map of
-    /// wide open spaces gets fewer, larger cells, so that a corner seeing far does not list
-    /// millions of them.
+    /// that would make more than 256 cells a region (2²² at most), in all or along one side: a
+    /// map of wide open spaces gets fewer, larger cells, so that a corner seeing far does not
+    /// list millions of them.
     pub(crate) fn over((lo, hi): (Point, Point), regions: usize) -> CellGrid {
         let (width, height) = ((hi.x - lo.x).max(0.0), (hi.y - lo.y).max(0.0));
         let most = (256.0 * regions as f64).clamp(1024.0, MAX_CELLS);
-        let size = 1f64.max((width * height / most).sqrt()).max(width.max(height) / MAX_SIDE).ceil();
+        let size = 1f64.max((width * height / most).sqrt()).max(width.max(height) / most).ceil();
         let lo = Point::new((lo.x / size).floor() * size, (lo.y / size).floor() * size);
-        // At most 2²⁰ + 2 a side (the floor above adds one).
-        let count = |extent: f64| ((extent / size).ceil().clamp(1.0, MAX_SIDE) as u32) + 2;
+        // At most `most` + 2 a side (the floor above adds one), about `most` in all on a
+        // square map and three times that on a long thin one.
+        let count = |extent: f64| ((extent / size).ceil().clamp(1.0, most) as u32) + 2;
         CellGrid { lo, size, w: count(hi.x - lo.x), h: count(hi.y - lo.y) }
     }
 

@@ -36,7 +36,8 @@ pub(crate) struct Piece {
 
 /// What a sweep reports.
 pub(crate) trait Sink {
-    /// Vertex `v` is seen (once per sweep), arriving through region `r`.
+    /// Vertex `v` is seen, arriving through region `r` (once for each way it is seen: a
+    /// corner made by a closed door is one only from its own side).
     fn vertex(&mut self, v: u32, r: u32);
     /// Region `r` is entered; `full` when all of it is seen through one cone.
     fn region(&mut self, r: u32, full: bool);
@@ -97,9 +98,11 @@ pub(crate) fn sweep(
         sink.region(r, true);
         for i in topo.slots_of(r) {
             let v = topo.ring[i];
-            if topo.at(v) != s && buf.first_time(v) {
+            if topo.at(v) != s {
                 sink.vertex(v, r);
-                pass(topo, s, v, r, buf, sink);
+                if buf.first_time(v) {
+                    pass(topo, s, v, r, sink);
+                }
             }
         }
         for i in topo.slots_of(r) {
@@ -130,9 +133,11 @@ fn spread(topo: &Topology, s: Point, cone: Cone, buf: &mut Sweep, sink: &mut imp
         let inside = orient(s, right, p) >= 0.0 && orient(s, p, left) >= 0.0;
         if !inside {
             full = false;
-        } else if i != e && i != e_next && buf.first_time(v) {
+        } else if i != e && i != e_next {
             sink.vertex(v, r);
-            pass(topo, s, v, r, buf, sink);
+            if buf.first_time(v) {
+                pass(topo, s, v, r, sink);
+            }
         }
     }
     sink.region(r, full);
@@ -182,7 +187,7 @@ fn onward(topo: &Topology, s: Point, u: u32, from: u32) -> Option<u32> {
 
 /// The vertex rule: the ray from `s` through vertex `u` (seen in region `seen_in`),
 /// followed past `u` to a wall.
-fn pass(topo: &Topology, s: Point, u: u32, seen_in: u32, buf: &mut Sweep, sink: &mut impl Sink) {
+fn pass(topo: &Topology, s: Point, u: u32, seen_in: u32, sink: &mut impl Sink) {
     let pu = topo.at(u);
     let Some(mut r) = onward(topo, s, u, seen_in) else { return };
     // Entered at a vertex (`at`) or through a door slot (`entry`).
@@ -197,9 +202,7 @@ fn pass(topo: &Topology, s: Point, u: u32, seen_in: u32, buf: &mut Sweep, sink: 
             let p = topo.at(v);
             let side = orient(s, pu, p);
             if side == 0.0 && v != at && !skip.contains(&i) && beyond(s, pu, p) {
-                if buf.first_time(v) {
-                    sink.vertex(v, r);
-                }
+                sink.vertex(v, r);
                 if far.is_none_or(|f| beyond(s, topo.at(f), p)) {
                     far = Some(v);
                 }
