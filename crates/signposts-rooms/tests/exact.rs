@@ -333,3 +333,58 @@ fn a_door_corner_seen_first_from_its_other_side_keeps_its_edge() {
     assert_eq!(path.points()[1..3], [Point::new(3.0, 2.0), Point::new(4.0, 3.0)]);
     assert!((path.walked() - 3.870_906_856_530_015_5).abs() < 1e-9);
 }
+
+/// A region lying across both wedges in front of a corner (where a path cannot turn at it)
+/// was dropped from the corner's candidates by looking at its vertices alone, so its lower
+/// bound was too high and the pair search pruned the shortest path (2.79 instead of 2.61).
+#[test]
+fn a_region_over_a_corner_keeps_it_among_its_candidates() {
+    let v: Vec<Point> = [
+        (0.0, 0.0),
+        (1.5, 0.8),
+        (1.5, -0.8),
+        (-10.0, 0.9),
+        (10.0, 0.9),
+        (10.0, 1.0),
+        (-10.0, 1.0),
+        (-10.0, -3.0),
+        (1.5, -3.0),
+        (10.0, -3.0),
+    ]
+    .map(Point::from)
+    .to_vec();
+    let regions = vec![
+        vec![3, 4, 5, 6],
+        vec![3, 1, 4],
+        vec![3, 0, 1],
+        vec![3, 7, 0],
+        vec![7, 8, 2, 0],
+        vec![8, 9, 2],
+        vec![2, 9, 4, 1],
+    ];
+    let mesh = NavMesh::from_regions(&v, &regions).unwrap();
+    let exact = ExactRooms::build(&mesh).unwrap();
+    let (s, t) = (Point::new(1.4, -0.9), Point::new(0.0, 0.95));
+    let want = s.distance(Point::new(0.0, 0.0)) + 0.95;
+    assert!((exact.distance(s, t).unwrap() - want).abs() < 1e-12);
+    assert_eq!(exact.next_waypoint(s, t), Some(Point::new(0.0, 0.0)));
+}
+
+/// A point on a wall whose mesh vertex is a rounded crossing lies a rounding outside its
+/// region: `region_at` takes it, the exact tests did not (no path one way, a path the other).
+#[test]
+fn a_point_a_rounding_outside_its_region_answers_both_ways() {
+    let p = Point::new;
+    let mesh = NavMesh::builder()
+        .boundary(vec![p(0.0, 0.0), p(12.0, 0.0), p(12.0, 13.0), p(0.0, 13.0)])
+        .obstacle(vec![p(3.0, 8.0), p(2.0, 8.0), p(8.0, 5.0)])
+        .obstacle(vec![p(1.0, 1.0), p(2.0, 0.0), p(8.0, 7.0)])
+        .build()
+        .unwrap();
+    let exact = ExactRooms::build(&mesh).unwrap();
+    let (s, t) = (p(0.0, 0.0), p(5.8125, 6.09375));
+    let (there, back) = (exact.distance(s, t).expect("connected"), exact.distance(t, s).expect("connected"));
+    assert!((there - back).abs() < 1e-9, "{there} {back}");
+    let corridor = signposts_rooms::Rooms::build(&mesh).unwrap().distance(s, t).unwrap();
+    assert!(there <= corridor + 1e-9, "{there} {corridor}");
+}

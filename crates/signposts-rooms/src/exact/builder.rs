@@ -136,7 +136,9 @@ impl<'a> ExactBuilder<'a> {
     /// # Errors
     /// [`Error::OutOfRange`] when the door states are not one per door; [`Error::NotExact`]
     /// for a one-way door; [`Error::OverBudget`] when even the smallest tier does not fit the
-    /// budget (it says the bytes needed); [`Error::Oracle`] when an allocation fails.
+    /// budget (it says the bytes needed); [`Error::Oracle`] when the table's allocation fails
+    /// (the views, graph and cells are allocated as the sweeps find them, and checked against
+    /// the budget once they are all found).
     ///
     /// # Complexity
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
@@ -197,6 +199,8 @@ impl<'a> ExactBuilder<'a> {
         drop(regions);
         let (cell_start, cell_list) = invert(&cells, grid.len());
         drop(cells);
+        views.shrink_to_fit();
+        graph.edges.shrink_to_fit();
         let geo = corners.iter().map(|&v| CornerGeo::new(&topo, v)).collect();
         let mut exact = ExactRooms {
             mesh: Arc::new(mesh.clone()),
@@ -293,14 +297,14 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
     neighbours.sort_unstable_by_key(|e| e.0);
     neighbours.dedup_by_key(|e| e.0);
     // The regions seen, each once (seen whole if through any one cone), less those lying
-    // wholly where a path from them could not turn at `c`.
+    // wholly in one wedge where a path from them could not turn at `c`.
     seen.regions.sort_unstable_by_key(|&r| (r & !FULL, !r & FULL));
     let mut regions: Vec<u32> = Vec::with_capacity(seen.regions.len());
     for &r in &seen.regions {
         if regions.last().is_some_and(|&l| l & !FULL == r & !FULL) {
             continue;
         }
-        if topo.slots_of(r & !FULL).any(|i| topo.taut(c, topo.at(topo.ring[i]))) {
+        if !topo.never_turns(c, topo.slots_of(r & !FULL).map(|i| topo.at(topo.ring[i]))) {
             regions.push(r);
         }
     }

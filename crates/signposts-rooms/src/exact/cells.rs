@@ -80,13 +80,15 @@ fn ray_point(topo: &Topology, c: Point, id: u32) -> Point {
     if id == PLUS_X { Point::new(c.x + c.x.abs().max(1.0), c.y) } else { topo.at(id) }
 }
 
-/// Where the ray from `c` through `r` meets the line of the wall `a b` (floating point).
+/// Where the ray from `c` through `r` meets the wall `a b` (floating point, kept within the
+/// wall's box: a ray nearly along the wall cannot throw it far).
 fn hit(c: Point, r: Point, a: Point, b: Point) -> Point {
     let (dx, dy) = (r.x - c.x, r.y - c.y);
     let (ex, ey) = (b.x - a.x, b.y - a.y);
     let denom = dx * ey - dy * ex;
     let u = if denom == 0.0 { 0.0 } else { (((a.x - c.x) * ey - (a.y - c.y) * ex) / denom).max(0.0) };
-    Point::new(c.x + u * dx, c.y + u * dy)
+    let (x, y) = (c.x + u * dx, c.y + u * dy);
+    Point::new(x.clamp(a.x.min(b.x), a.x.max(b.x)), y.clamp(a.y.min(b.y), a.y.max(b.y)))
 }
 
 impl Raster {
@@ -148,7 +150,8 @@ impl Raster {
         self.now += 1;
         self.cells.clear();
         let pc = topo.at(c);
-        let eps = 1e-7;
+        // A hundredth of a cell each way covers the rounding of `hit` and of the strips.
+        let eps = 1e-2;
         for piece in pieces {
             let (r, l) = (ray_point(topo, pc, piece.right), ray_point(topo, pc, piece.left));
             let (a, b) = (topo.at(piece.wall[0]), topo.at(piece.wall[1]));

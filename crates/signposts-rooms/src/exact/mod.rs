@@ -56,7 +56,9 @@
 //! Every tier holds the views, the graph and the candidates (their size is known only after
 //! the sweeps, and is refused then if over budget). The table's size, `c²` pairs for `c`
 //! corners, is decided before it is allocated: the build takes the fastest tier within the
-//! budget ([`ExactBuilder::memory_budget`], 2 GiB by default).
+//! budget ([`ExactBuilder::memory_budget`], 2 GiB by default). The table numbers corners in
+//! 16 bits: a map of 65,536 corners or more gets the graph tier whatever the budget (its
+//! table would take 40 GiB).
 
 mod builder;
 mod cells;
@@ -194,6 +196,8 @@ pub struct ExactScratch {
     found: Vec<expand::Piece>,
     /// A crowd entity's candidates: total length through each, and its cell entry.
     totals: Vec<(f64, u32)>,
+    /// The goal as located (moved inside its region when it lay a rounding outside).
+    goal_at: Point,
 }
 
 /// Collects a sweep's pieces only.
@@ -301,7 +305,7 @@ impl ExactRooms {
         self.graph.edges.len() / 2
     }
 
-    /// Bytes held by the index (the mesh it shares excluded).
+    /// Bytes held by the index, its copy of the mesh included.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes)
@@ -314,6 +318,7 @@ impl ExactRooms {
             + (self.cell_list.len() + self.cell_start.len() + self.corners.len() + self.corner_of.len()) * 4
             + self.geo.len() * size_of::<CornerGeo>()
             + self.topo.memory_bytes()
+            + self.mesh.memory_bytes()
     }
 
     /// Door `d`'s state.
@@ -397,7 +402,7 @@ impl ExactRooms {
         if !self.goal(to, scratch) {
             return false;
         }
-        let Some(answer) = self.solve(from, to, scratch) else { return false };
+        let Some((answer, _)) = self.solve(from, scratch) else { return false };
         path.points.push(from);
         if let Answer::Route { first, last } = answer {
             scratch.route.clear();
@@ -479,7 +484,7 @@ impl ExactRooms {
             }
             return;
         }
-        self.field(to, scratch);
+        self.field(scratch);
         for (o, &s) in out.iter_mut().zip(from) {
             *o = self.field_waypoint(s, to, scratch);
         }
@@ -490,7 +495,8 @@ impl ExactRooms {
     /// without, the next corner (`NONE`: straight to the goal). One pass over the table rows
     /// of the corners the goal sees, or one Dijkstra search from them.
     #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
-    fn field(&self, to: Point, scratch: &mut ExactScratch) {
+    fn field(&self, scratch: &mut ExactScratch) {
+        let to = scratch.goal_at;
         let n = self.corners.len();
         scratch.field.clear();
         scratch.field.resize(n, f64::INFINITY);
@@ -560,15 +566,14 @@ impl ExactRooms {
 
     /// One entity's waypoint once [`ExactRooms::field`] has run for the goal.
     fn field_waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
-        if !self.locate(from, &mut scratch.from_regions) {
-            return None;
-        }
+        let from = self.locate(from, &mut scratch.from_regions)?;
+        let goal = scratch.goal_at;
         let part = |r: &u32| self.topo.part[*r as usize];
         if !scratch.from_regions.iter().any(|r| scratch.to_regions.iter().any(|q| part(r) == part(q))) {
             return None;
         }
         let (pieces, keys, spikes, spike_keys) = &scratch.goal_view;
-        if view::polygon_sees(&self.topo, to, (pieces, keys, spikes, spike_keys), from) {
+        if view::polygon_sees(&self.topo, goal, (pieces, keys, spikes, spike_keys), from) {
             return Some(to);
         }
         // Each candidate's total first; then, best first, its turn and its visibility until
@@ -615,7 +620,8 @@ impl ExactRooms {
     /// The waypoint, the goal's side being ready in `scratch`.
     #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
-        match self.solve(from, to, scratch)? {
+        let (answer, from) = self.solve(from, scratch)?;
+        match answer {
             Answer::Straight => Some(to),
             Answer::Route { first, last } => {
                 let p = self.topo.at(self.corners[first as usize]);
@@ -656,16 +662,33 @@ impl ExactRooms {
         }
     }
 
-    /// The regions holding `p` into `regions` (several when it lies on their boundary);
-    /// `false` outside the walkable area.
-    fn locate(&self, p: Point, regions: &mut Vec<u32>) -> bool {
-        let Some(r) = self.mesh.region_at(p) else { return false };
-        regions.clear();
-        regions.push(r.0);
-        if self.topo.on_boundary(r.0, p) {
-            regions.extend(self.mesh.other_regions_at(p, r).map(|q| q.0));
+    /// The regions holding `p` into `regions` (several when it lies on their boundary), and
+    /// the point to answer from: `p`, or, when `p` lies outside its region by a rounding (as
+    /// [`NavMesh::region_at`] allows, up to 1e-9 of the map's diagonal), the nearest point
+    /// inside it towards its centroid. `None` outside the walkable area.
+    fn locate(&self, point: Point, regions: &mut Vec<u32>) -> Option<Point> {
+        let region = self.mesh.region_at(point)?;
+        let mut inside = point;
+        if !self.topo.contains(region.0, point) {
+            let centre = self.mesh.centroid(region);
+            let mut k = f64::EPSILON;
+            inside = centre;
+            while k < 1.0 {
+                let moved =
+                    Point::new(point.x + (centre.x - point.x) * k, point.y + (centre.y - point.y) * k);
+                if self.topo.contains(region.0, moved) {
+                    inside = moved;
+                    break;
+                }
+                k *= 4.0;
+            }
         }
-        true
+        regions.clear();
+        regions.push(region.0);
+        if self.topo.on_boundary(region.0, inside) {
+            regions.extend(self.mesh.other_regions_at(inside, region).map(|other| other.0));
+        }
+        Some(inside)
     }
 
     /// The corners `p` could see and turn at into `out`, with their distances; whether `p`
@@ -763,27 +786,26 @@ impl ExactRooms {
     /// Works out the goal's side: its regions and the corners it sees. `false` when `to` is
     /// outside the walkable area.
     fn goal(&self, to: Point, scratch: &mut ExactScratch) -> bool {
-        if !self.locate(to, &mut scratch.to_regions) {
-            return false;
-        }
+        let Some(t) = self.locate(to, &mut scratch.to_regions) else { return false };
+        scratch.goal_at = t;
         let mut to_corners = core::mem::take(&mut scratch.to);
-        self.ends(to, &mut to_corners);
+        self.ends(t, &mut to_corners);
         scratch.to = to_corners;
         true
     }
 
-    /// The query from `from` once the goal's side is ready.
+    /// The query from `from` once the goal's side is ready, and the point it was answered
+    /// from ([`ExactRooms::locate`]).
     #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
-    fn solve(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Answer> {
-        if !self.locate(from, &mut scratch.from_regions) {
-            return None;
-        }
+    fn solve(&self, from: Point, scratch: &mut ExactScratch) -> Option<(Answer, Point)> {
+        let from = self.locate(from, &mut scratch.from_regions)?;
+        let to = scratch.goal_at;
         let part = |r: &u32| self.topo.part[*r as usize];
         if !scratch.from_regions.iter().any(|r| scratch.to_regions.iter().any(|q| part(r) == part(q))) {
             return None;
         }
         if expand::sees(&self.topo, from, &scratch.from_regions, to) {
-            return Some(Answer::Straight);
+            return Some((Answer::Straight, from));
         }
         let mut from_corners = core::mem::take(&mut scratch.from);
         self.ends(from, &mut from_corners);
@@ -824,7 +846,7 @@ impl ExactRooms {
                 (scratch.route[0], last)
             }
         };
-        Some(Answer::Route { first, last })
+        Some((Answer::Route { first, last }, from))
     }
 
     /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.
@@ -832,8 +854,8 @@ impl ExactRooms {
     #[must_use]
     pub fn query_counts(&self, from: Point, to: Point) -> (usize, usize, usize, usize, bool) {
         let mut scratch = ExactScratch::default();
-        self.locate(from, &mut scratch.from_regions);
-        self.locate(to, &mut scratch.to_regions);
+        let from = self.locate(from, &mut scratch.from_regions).unwrap_or(from);
+        let to = self.locate(to, &mut scratch.to_regions).unwrap_or(to);
         let count = |p: Point| {
             let k = self.grid.of(p);
             (self.cell_start[k + 1] - self.cell_start[k]) as usize

@@ -263,6 +263,29 @@ impl Topology {
         }
     }
 
+    /// Whether no path from any of `points`' convex hull could turn at corner `c`: all of them
+    /// strictly inside one of the two open wedges where the line to `c` cuts its walls (one
+    /// wedge, not either: a hull reaching into both passes over `c`, where paths may turn).
+    pub(crate) fn never_turns(&self, c: u32, points: impl Iterator<Item = Point>) -> bool {
+        let Kind::Reflex(a, b) = self.kinds[c as usize] else { return false };
+        let (pc, pa, pb) = (self.at(c), self.at(a), self.at(b));
+        let mut first = None;
+        for q in points {
+            let (x, y) = (orient(q, pc, pa), orient(q, pc, pb));
+            let side = if x < 0.0 && y > 0.0 {
+                1
+            } else if x > 0.0 && y < 0.0 {
+                2
+            } else {
+                return false;
+            };
+            if *first.get_or_insert(side) != side {
+                return false;
+            }
+        }
+        first.is_some()
+    }
+
     /// Whether `p` lies in region `r` (its boundary included).
     #[inline]
     pub(crate) fn contains(&self, r: u32, p: Point) -> bool {

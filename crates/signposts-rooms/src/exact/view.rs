@@ -89,18 +89,19 @@ pub(crate) fn polygon_sees(
     if p == pc {
         return true;
     }
-    // Found by pseudo-angle, decided exactly: the piece found, and a neighbour each side in
-    // case rounding put `p` across a boundary. The wall first: beyond it, `p` is hidden
-    // whatever the angle.
+    // Found by pseudo-angle, decided exactly (the wall first: beyond it, `p` is hidden
+    // whatever the angle).
     let key = pseudo_angle(pc, p);
-    let at = keys.partition_point(|&k| k <= key);
+    // The piece holding `p` starts before it: the last one starting clearly before, or one
+    // starting within rounding of it.
+    let (before, upto) =
+        (keys.partition_point(|&k| k < key - 1e-9), keys.partition_point(|&k| k <= key + 1e-9));
     let holds = |q: &Piece| {
         orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
             && angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
             && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
     };
-    let near = [at.wrapping_sub(1), at.wrapping_sub(2), at, at.wrapping_sub(3)];
-    if near.iter().filter_map(|&k| pieces.get(k)).any(holds) {
+    if pieces[before.saturating_sub(1)..upto].iter().rev().any(holds) {
         return true;
     }
     // Straight towards +x: the last piece too, if it ends there (at 360°).
@@ -178,6 +179,16 @@ impl Views {
             (&self.pieces[range.clone()], &self.keys[range], spikes, spike_keys),
             p,
         )
+    }
+
+    /// Gives back the room the vectors grew beyond their contents.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.start.shrink_to_fit();
+        self.pieces.shrink_to_fit();
+        self.keys.shrink_to_fit();
+        self.spike_start.shrink_to_fit();
+        self.spikes.shrink_to_fit();
+        self.spike_keys.shrink_to_fit();
     }
 
     /// Bytes held.
