@@ -60,6 +60,23 @@ fn main() {
         "crowd {:.3} µs",
         start.elapsed().as_secs_f64() * 1e6 / (starts.len() / 250 * 250) as f64 / reps as f64
     );
+    // setup probe: crowds of 16 to many goals
+    let mut few = vec![None; 16];
+    let start = Instant::now();
+    for (k, q) in queries.iter().enumerate().take(500) {
+        exact.next_waypoint_each(&starts[k % 100..k % 100 + 16], q.1, &mut few, &mut scratch);
+    }
+    println!("crowd of 16: {:.1} µs a call", start.elapsed().as_secs_f64() * 1e6 / 500.0);
+    let mut all = vec![None; starts.len()];
+    let start = Instant::now();
+    for _ in 0..reps {
+        exact.next_waypoint_each(&starts, queries[0].1, &mut all, &mut scratch);
+    }
+    println!(
+        "crowd of all {}: {:.3} µs",
+        starts.len(),
+        start.elapsed().as_secs_f64() * 1e6 / starts.len() as f64 / reps as f64
+    );
     let start = Instant::now();
     for _ in 0..5 {
         for &(s, _) in &queries {

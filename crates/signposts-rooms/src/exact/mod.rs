@@ -490,10 +490,10 @@ impl ExactRooms {
         }
     }
 
-    /// Every corner's distance to the goal into `scratch.field`, and in `scratch.toward` the
-    /// way: with a table, the last corner before the goal (`NONE`: the goal is in sight);
-    /// without, the next corner (`NONE`: straight to the goal). One pass over the table rows
-    /// of the corners the goal sees, or one Dijkstra search from them.
+    /// Every corner's distance to the goal into `scratch.field`: one pass over the table rows
+    /// of the corners the goal sees, or, without a table, one Dijkstra search from them, which
+    /// also leaves in `scratch.toward` each corner's next corner (`NONE`: straight to the
+    /// goal).
     #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn field(&self, scratch: &mut ExactScratch) {
         let to = scratch.goal_at;
@@ -509,12 +509,8 @@ impl ExactRooms {
                 for e in &ends {
                     let b = e.corner as usize;
                     match &table.lengths {
-                        Lengths::Wide(v) => {
-                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward);
-                        }
-                        Lengths::Narrow(v) => {
-                            fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field, &mut scratch.toward);
-                        }
+                        Lengths::Wide(v) => fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field),
+                        Lengths::Narrow(v) => fold_row(&v[b * n..(b + 1) * n], e, &mut scratch.field),
                     }
                 }
             }
@@ -607,12 +603,22 @@ impl ExactRooms {
         if p != from {
             return Some(p);
         }
-        let toward = scratch.toward[a as usize];
         let next = match &self.table {
-            Some(table) if toward != NONE && toward != a => table.hop(a, toward),
-            Some(_) => return Some(to),
-            None if toward == NONE => return Some(to),
-            None => toward,
+            Some(table) => {
+                // The goal corner that gave `a` its distance, and the first step towards it.
+                let last = scratch
+                    .to
+                    .iter()
+                    .map(|e| (table.length(a, e.corner) + e.distance, e.corner))
+                    .min_by(|x, y| x.0.total_cmp(&y.0))
+                    .map_or(a, |(_, b)| b);
+                if last == a {
+                    return Some(to);
+                }
+                table.hop(a, last)
+            }
+            None if scratch.toward[a as usize] == NONE => return Some(to),
+            None => scratch.toward[a as usize],
         };
         Some(self.topo.at(self.corners[next as usize]))
     }
@@ -889,15 +895,13 @@ impl ExactRooms {
 const CROWD: usize = 16;
 
 /// Folds the table row of goal corner `end` into the field: `field[a] = min(field[a],
-/// d(a, b) + |b t|)`, remembering `b`.
+/// d(a, b) + |b t|)`.
 #[inline]
-fn fold_row<T: Copy + Into<f64>>(row: &[T], end: &End, field: &mut [f64], toward: &mut [u32]) {
-    for ((f, w), &d) in field.iter_mut().zip(toward.iter_mut()).zip(row) {
-        let total = d.into() + end.distance;
-        if total < *f {
-            *f = total;
-            *w = end.corner;
-        }
+fn fold_row<T: Copy + Into<f64>>(row: &[T], end: &End, field: &mut [f64]) {
+    // A plain minimum, which the compiler turns into vector instructions; which goal corner
+    // gave it is found again only for an entity that needs it.
+    for (f, &d) in field.iter_mut().zip(row) {
+        *f = f.min(d.into() + end.distance);
     }
 }
 
