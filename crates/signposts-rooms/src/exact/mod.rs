@@ -478,7 +478,10 @@ impl ExactRooms {
             out.fill(None);
             return;
         }
-        if from.len() < CROWD {
+        // The shared pass reads a table row of every corner the goal sees (about a
+        // nanosecond an entry): worth it for crowds that would spend more one by one.
+        let shared = self.corners.len() * scratch.to.len() / 4096;
+        if from.len() < CROWD.max(shared) {
             for (o, &s) in out.iter_mut().zip(from) {
                 *o = self.waypoint(s, to, scratch);
             }
@@ -891,7 +894,8 @@ impl ExactRooms {
     }
 }
 
-/// Crowds at least this large share one pass over the goal's corners ([`ExactRooms::field`]).
+/// Crowds at least this large (and larger on maps where the goal sees many corners) share one
+/// pass over the goal's corners ([`ExactRooms::field`]).
 const CROWD: usize = 16;
 
 /// Folds the table row of goal corner `end` into the field: `field[a] = min(field[a],
