@@ -288,7 +288,8 @@ pub fn visibility_lengths(
 }
 
 /// [`visibility_lengths`] of paths whose first step from `s` goes straight to `first` (when
-/// given): the length of the best path starting with that step.
+/// given): the length of the best path starting with that step. With `DEBUG_BRUTE` set in the
+/// environment it prints the path it found to each target, for a failing case.
 pub fn visibility_lengths_via(
     grid: &Grid,
     closed: &[ClosedDoor],
