@@ -101,9 +101,7 @@ impl CornerGeo {
     /// [`Topology::taut`] of this corner.
     #[inline]
     fn taut(&self, from: Point) -> bool {
-        let Some([a, b]) = self.walls else { return true };
-        let (x, y) = (crate::geom::orient(from, self.at, a), crate::geom::orient(from, self.at, b));
-        !((x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0))
+        self.walls.is_none_or(|walls| topology::turns_between(self.at, walls, from))
     }
 }
 

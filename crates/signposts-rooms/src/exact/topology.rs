@@ -253,11 +253,7 @@ impl Topology {
     #[inline]
     pub(crate) fn taut(&self, c: u32, from: Point) -> bool {
         match self.kinds[c as usize] {
-            Kind::Reflex(a, b) => {
-                let at = self.at(c);
-                let (x, y) = (orient(from, at, self.at(a)), orient(from, at, self.at(b)));
-                !((x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0))
-            }
+            Kind::Reflex(a, b) => turns_between(self.at(c), [self.at(a), self.at(b)], from),
             Kind::Pinch => true,
             Kind::Plain => false,
         }
@@ -336,6 +332,15 @@ impl Topology {
         }
         false
     }
+}
+
+/// Whether a path arriving at a corner at `at` whose walls lead to `walls` from `from` can
+/// turn there: the line through `from` and `at` keeps both walls on one side (touching
+/// allowed).
+#[inline]
+pub(crate) fn turns_between(at: Point, [a, b]: [Point; 2], from: Point) -> bool {
+    let (x, y) = (orient(from, at, a), orient(from, at, b));
+    !((x < 0.0 && y > 0.0) || (x > 0.0 && y < 0.0))
 }
 
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
