@@ -27,10 +27,13 @@ fn open_cells(grid: &Grid) -> Vec<Cell> {
         .collect()
 }
 
-/// A point of an open cell: its centre, a corner, a point on an edge, or anywhere inside.
+/// A point of an open cell: its centre, a corner, a point on an edge, or anywhere inside (in
+/// 1024ths, so that the brute force's side tests are exact: with thousandths a point a
+/// rounding off a line through two corners looked on it, and the brute force let a path
+/// through a sealed door end).
 fn point_in(cell: Cell, rng: &mut SplitMix64) -> Point {
     let f =
-        |rng: &mut SplitMix64| [0.0, 0.5, 1.0, 0.25, rng.below(1000) as f64 / 1000.0][rng.below(5) as usize];
+        |rng: &mut SplitMix64| [0.0, 0.5, 1.0, 0.25, rng.below(1024) as f64 / 1024.0][rng.below(5) as usize];
     Point::new(f64::from(cell.x) + f(rng), f64::from(cell.y) + f(rng))
 }
 
