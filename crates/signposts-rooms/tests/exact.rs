@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    ClosedDoor, closed_doors, crosses_door, segment_in_area, visibility_lengths, visibility_lengths_via,
+    ClosedDoor, closed_doors, crosses_door, open_cells, segment_in_area, visibility_lengths,
+    visibility_lengths_via,
 };
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
@@ -18,13 +19,6 @@ fn grid_strategy() -> impl Strategy<Value = Grid> {
             (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.7), (w * h) as usize))
         })
         .prop_map(|(w, h, open)| Grid::from_slice(w, h, &open).expect("sizes match"))
-}
-
-fn open_cells(grid: &Grid) -> Vec<Cell> {
-    (0..grid.height())
-        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
-        .filter(|&c| grid.is_passable(c))
-        .collect()
 }
 
 /// A point of an open cell: its centre, a corner, a point on an edge, or anywhere inside (in

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{MinPlus, check_grid_query, components, segment_is_walkable, states_from};
+use common::{MinPlus, check_grid_query, components, open_cells, segment_is_walkable, states_from};
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid, parse_map};
@@ -16,13 +16,6 @@ fn grid_strategy() -> impl Strategy<Value = Grid> {
             (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.68), (w * h) as usize))
         })
         .prop_map(|(w, h, open)| Grid::from_slice(w, h, &open).expect("sizes match"))
-}
-
-fn open_cells(grid: &Grid) -> Vec<Cell> {
-    (0..grid.height())
-        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
-        .filter(|&c| grid.is_passable(c))
-        .collect()
 }
 
 /// A point inside an open cell: its centre, a corner, or somewhere in between.

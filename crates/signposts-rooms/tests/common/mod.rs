@@ -236,6 +236,14 @@ pub fn states_from(mesh: &NavMesh, bits: &[u8]) -> Vec<DoorState> {
         .collect()
 }
 
+/// The open cells of `grid`, row by row.
+pub fn open_cells(grid: &Grid) -> Vec<Cell> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| grid.is_passable(c))
+        .collect()
+}
+
 /// Whether `p` lies in the closed square of an open cell.
 pub fn point_in_area(grid: &Grid, p: Point) -> bool {
     let (fx, fy) = (p.x.floor() as i64, p.y.floor() as i64);
