@@ -1,8 +1,8 @@
 //! [`GraphBuilder`]: collect edges, then build a [`Graph`].
 
-use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use crate::build::{self, Adjacency, Progress};
+use crate::build::{self, Adjacency, Cancel, Progress};
 use crate::error::{Error, panic_with};
 use crate::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
 use crate::{Cost, Graph, NodeId, components};
@@ -597,7 +597,30 @@ impl GraphBuilder {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
-        self.build_inner(&progress, None)
+        self.build_inner(&progress, None, None)
+    }
+
+    /// [`GraphBuilder::build_with_progress`] that stops early when `cancel` is cancelled (from
+    /// another thread, say a game leaving the level): no batch of targets starts after that,
+    /// and the build returns [`Error::Cancelled`].
+    ///
+    /// # Errors
+    /// As [`GraphBuilder::try_build`]; [`Error::Cancelled`].
+    ///
+    /// ```
+    /// use signposts::{Cancel, Error};
+    /// let builder = signposts::generate::grid(40, 40, signposts::generate::Connectivity::Four);
+    /// let cancel = Cancel::new();
+    /// // Cancelled by its own progress callback after the first batch of targets.
+    /// let result = builder.build_with_cancel(|_| cancel.cancel(), &cancel);
+    /// assert!(matches!(result, Err(Error::Cancelled)));
+    /// ```
+    pub fn build_with_cancel(
+        &self,
+        progress: impl Fn(Progress) + Sync,
+        cancel: &Cancel,
+    ) -> Result<Graph, Error> {
+        self.build_inner(&progress, None, Some(cancel.flag()))
     }
 
     /// The build, with the batch width forced in tests.
@@ -605,6 +628,7 @@ impl GraphBuilder {
         &self,
         progress: &(dyn Fn(Progress) + Sync),
         batch: Option<usize>,
+        halt: Option<&AtomicBool>,
     ) -> Result<Graph, Error> {
         if self.reserve_degree > MAX_ENTRY_DEGREE {
             return Err(Error::Unsupported {
@@ -644,11 +668,14 @@ impl GraphBuilder {
         let edges = self.edges_len();
 
         let (order, component, components) = if directed || weighted {
-            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress)
+            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress, halt)
         } else {
             costs = Vec::new(); // every arc costs 1
-            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch)
+            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch, halt)
         };
+        if build::stopped(halt) {
+            return Err(Error::Cancelled);
+        }
 
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
@@ -663,6 +690,7 @@ impl GraphBuilder {
 
     /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
     /// core. Returns the column order and the components.
+    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
     fn fill_unit(
         rows: &[NodeRow],
         offsets: &[u32],
@@ -671,6 +699,7 @@ impl GraphBuilder {
         words: &[AtomicU64],
         progress: &(dyn Fn(Progress) + Sync),
         batch: Option<usize>,
+        halt: Option<&AtomicBool>,
     ) -> (Vec<NodeId>, Vec<u32>, u32) {
         let (component, components) = components::label(rows, neighbors);
         let mut peel = build::peel::peel(rows, neighbors);
@@ -694,8 +723,8 @@ impl GraphBuilder {
         let total = peel.core_len.div_ceil(batch) + usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::fill_unit(adjacency, rows, layout, &order[..peel.core_len], batch, words, &step);
-        if !peel.is_trivial() {
+        build::fill_unit(adjacency, rows, layout, &order[..peel.core_len], batch, words, &step, halt);
+        if !peel.is_trivial() && !build::stopped(halt) {
             peel.fill(rows, layout, neighbors, &column, &component, words);
             step();
         }
@@ -713,6 +742,7 @@ impl GraphBuilder {
         layout: Layout,
         words: &[AtomicU64],
         progress: &(dyn Fn(Progress) + Sync),
+        halt: Option<&AtomicBool>,
     ) -> (Vec<NodeId>, Vec<u32>, u32) {
         let n = rows.len();
         let mut tails = Vec::with_capacity(heads.len());
@@ -750,7 +780,7 @@ impl GraphBuilder {
         let total = n.div_ceil(build::dijkstra::BATCH);
         let done = AtomicUsize::new(0);
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::dijkstra::fill(arcs, rows, layout, &order, words, &step);
+        build::dijkstra::fill(arcs, rows, layout, &order, words, &step, halt);
         (order, component, components)
     }
 

@@ -144,6 +144,10 @@ pub enum Error {
         /// The largest node count supported by this type.
         max: usize,
     },
+    /// The build was stopped by its [`Cancel`](crate::Cancel) token.
+    ///
+    /// Fix: nothing to fix; the caller asked for it (start the build again to have a table).
+    Cancelled,
 }
 
 /// The error returned by [`GraphBuilder::try_build`](crate::GraphBuilder::try_build): the
@@ -188,6 +192,7 @@ impl fmt::Display for Error {
             Error::TooManyNodes { nodes, max } => {
                 write!(f, "{nodes} nodes is too many: at most {max} are supported")
             }
+            Error::Cancelled => write!(f, "the build was cancelled"),
         }
     }
 }

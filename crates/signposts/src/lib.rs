@@ -207,7 +207,7 @@ pub mod search;
 mod small;
 pub(crate) mod table;
 
-pub use build::Progress;
+pub use build::{Cancel, Progress};
 pub use builder::{GraphBuilder, MAX_NODES};
 pub use compressed::CompressedGraph;
 pub use crowd::{Crowd, CrowdStep};

@@ -252,6 +252,7 @@ pub(crate) fn fill(
     targets: &[NodeId],
     words: &[AtomicU64],
     batch_done: &(dyn Fn() + Sync),
+    halt: Option<&core::sync::atomic::AtomicBool>,
 ) {
     let n = rows.len();
     let total = targets.len().div_ceil(BATCH);
@@ -286,7 +287,7 @@ pub(crate) fn fill(
     let avx2 = super::Avx2::detect();
     let prepared = Prepared::new(g, n);
     let scratch = || Scratch::new(&prepared, n, avx2);
-    super::for_each_batch(total, scratch, run);
+    super::for_each_batch(total, scratch, run, halt);
 }
 
 /// One backward Dijkstra search from `target`, setting `bit` on every optimal arc.

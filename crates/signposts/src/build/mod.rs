@@ -17,13 +17,66 @@ pub(crate) mod order;
 pub(crate) mod peel;
 pub(crate) mod spread;
 
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use std::sync::Arc;
 
 use crate::NodeId;
 use crate::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
 pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};
+
+/// Stops a build that is under way: [`Cancel::cancel`] from any thread, and the build that was
+/// given the token ([`GraphBuilder::build_with_cancel`](crate::GraphBuilder::build_with_cancel),
+/// [`GraphBuilder::build_compressed_with_cancel`](crate::GraphBuilder::build_compressed_with_cancel),
+/// [`GridOracle::build_table`](crate::grid::GridOracle::build_table)) starts no further batch of
+/// targets and returns [`Error::Cancelled`](crate::Error::Cancelled), its memory freed. Batches
+/// already running finish first: a cancel takes effect within one batch's time (a few
+/// milliseconds on the maps the crate is measured on).
+///
+/// Clones share one flag: keep one where the build runs and one to cancel it with (a game
+/// leaving a level, a newer edit of the map).
+///
+/// ```
+/// use signposts::{Cancel, Error};
+/// let cancel = Cancel::new();
+/// cancel.cancel(); // before the build starts: it does no search at all
+/// let builder = signposts::generate::grid(50, 50, signposts::generate::Connectivity::Four);
+/// assert!(matches!(builder.build_with_cancel(|_| {}, &cancel), Err(Error::Cancelled)));
+/// assert!(builder.build_with_cancel(|_| {}, &Cancel::new()).is_ok());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A token not yet cancelled.
+    #[must_use]
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Asks every build holding a clone of this token to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on this token or a clone.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// The flag the engines check before each batch.
+    pub(crate) fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+}
+
+/// Whether a build given `halt` was cancelled.
+pub(crate) fn stopped(halt: Option<&AtomicBool>) -> bool {
+    halt.is_some_and(|flag| flag.load(Ordering::Relaxed))
+}
 
 /// How far a build has come: `done` of `total` steps are finished. A step is a batch of targets
 /// searched, or the filling of peeled trees.
@@ -85,6 +138,7 @@ const _: () = assert!(BLOCK.is_multiple_of(128), "a batch fills part of one bloc
 /// Fills `words` (zeroed, laid out by `layout`) with the first-move entries toward
 /// the `targets` (the first columns, column `c` holding target `targets[c]`), in batches of
 /// `batch` ([`batch_width`]) targets.
+#[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
 pub(crate) fn fill_unit(
     g: Adjacency<'_>,
     rows: &[NodeRow],
@@ -93,10 +147,11 @@ pub(crate) fn fill_unit(
     batch: usize,
     words: &[AtomicU64],
     batch_done: &(dyn Fn() + Sync),
+    halt: Option<&AtomicBool>,
 ) {
     match batch {
-        128 => fill_unit_lanes::<2>(g, rows, layout, targets, words, batch_done),
-        256 => fill_unit_lanes::<4>(g, rows, layout, targets, words, batch_done),
+        128 => fill_unit_lanes::<2>(g, rows, layout, targets, words, batch_done, halt),
+        256 => fill_unit_lanes::<4>(g, rows, layout, targets, words, batch_done, halt),
         other => unreachable!("batch width {other}"),
     }
 }
@@ -108,6 +163,7 @@ fn fill_unit_lanes<const LANES: usize>(
     targets: &[NodeId],
     words: &[AtomicU64],
     batch_done: &(dyn Fn() + Sync),
+    halt: Option<&AtomicBool>,
 ) {
     const { assert!(BLOCK.is_multiple_of(64 * LANES)) };
     let batch_targets = 64 * LANES;
@@ -137,25 +193,34 @@ fn fill_unit_lanes<const LANES: usize>(
         });
         batch_done();
     };
-    for_each_batch(total, || bfs::BfsBatch::new(n), run);
+    for_each_batch(total, || bfs::BfsBatch::new(n), run, halt);
 }
 
 /// Runs `run(scratch, batch)` for every batch in `0..total`: on all cores with the `parallel`
-/// feature (each worker making its own scratch), in order without it.
+/// feature (each worker making its own scratch), in order without it. Once `halt` is set, no
+/// further batch starts.
 pub(crate) fn for_each_batch<S>(
     total: usize,
     scratch: impl Fn() -> S + Sync + Send,
     run: impl Fn(&mut S, usize) + Sync + Send,
+    halt: Option<&AtomicBool>,
 ) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        (0..total).into_par_iter().for_each_init(scratch, |s, b| run(s, b));
+        (0..total).into_par_iter().for_each_init(scratch, |s, b| {
+            if !stopped(halt) {
+                run(s, b);
+            }
+        });
     }
     #[cfg(not(feature = "parallel"))]
     {
         let mut s = scratch();
         for b in 0..total {
+            if stopped(halt) {
+                break;
+            }
             run(&mut s, b);
         }
     }

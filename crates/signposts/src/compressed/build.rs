@@ -1,6 +1,6 @@
 //! The compressed build: searches in batches and waves, folded into rows of runs.
 
-use core::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[cfg(target_arch = "x86_64")]
 use super::fold::{BitPlan, Gather, vbmi};
@@ -8,7 +8,7 @@ use super::fold::{OCTET, OctetFold, bit_span, octet_slots};
 use super::format::{Packed, RowBuilder, RowStarts, START_BITS, U24s};
 use super::{CORE, CompressedGraph, MAX_DEGREE, ROOT};
 use crate::Cost;
-use crate::build::{self, Adjacency, Progress};
+use crate::build::{self, Adjacency, Cancel, Progress};
 use crate::builder::CostModel;
 use crate::{Error, GraphBuilder, NodeId, components};
 
@@ -61,18 +61,48 @@ impl GraphBuilder {
         &self,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<CompressedGraph, Error> {
-        self.build_compressed_using(progress, build::Avx2::detect(), build::Vbmi::detect(), WAVE_BYTES)
+        self.build_compressed_using(progress, build::Avx2::detect(), build::Vbmi::detect(), WAVE_BYTES, None)
+    }
+
+    /// [`GraphBuilder::build_compressed_with_progress`] that stops early when `cancel` is
+    /// cancelled: no wave of targets starts after that, and the build returns
+    /// [`Error::Cancelled`].
+    ///
+    /// # Errors
+    /// As [`GraphBuilder::build_compressed`]; [`Error::Cancelled`].
+    ///
+    /// ```
+    /// use signposts::{Cancel, Error};
+    /// let builder = signposts::generate::grid(40, 40, signposts::generate::Connectivity::Four);
+    /// let cancel = Cancel::new();
+    /// let result = builder.build_compressed_with_cancel(|_| cancel.cancel(), &cancel);
+    /// assert!(matches!(result, Err(Error::Cancelled)));
+    /// ```
+    pub fn build_compressed_with_cancel(
+        &self,
+        progress: impl Fn(Progress) + Sync,
+        cancel: &Cancel,
+    ) -> Result<CompressedGraph, Error> {
+        self.build_compressed_using(
+            progress,
+            build::Avx2::detect(),
+            build::Vbmi::detect(),
+            WAVE_BYTES,
+            Some(cancel.flag()),
+        )
     }
 
     /// [`GraphBuilder::build_compressed_with_progress`], with the engines' AVX2 copies when
     /// `avx2` is given, and the search buffers sized by `wave_bytes` (see
     /// [`batches_per_worker`]); the tables are the same either way.
+    #[expect(clippy::too_many_lines, reason = "one build's steps in order, each a few lines")]
     pub(crate) fn build_compressed_using(
         &self,
         progress: impl Fn(Progress) + Sync,
         avx2: Option<build::Avx2>,
         vbmi: Option<build::Vbmi>,
         wave_bytes: usize,
+        halt: Option<&AtomicBool>,
     ) -> Result<CompressedGraph, Error> {
         // Known from the node count alone: refused before any pass over the arcs.
         let n = self.nodes_len();
@@ -151,10 +181,13 @@ impl GraphBuilder {
                 skip: &peel.peeled,
             };
             let bitalg = vbmi.and_then(build::Bitalg::detect);
-            fill_runs_weighted(arcs, core, &column, &progress, (avx2, bitalg), wave_bytes)
+            fill_runs_weighted(arcs, core, &column, &progress, (avx2, bitalg), wave_bytes, halt)
         } else {
-            fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes)
+            fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes, halt)
         };
+        if build::stopped(halt) {
+            return Err(Error::Cancelled);
+        }
         if components <= 1 {
             component = Vec::new();
         }
@@ -237,11 +270,15 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
     scratch: impl Fn() -> S + Sync + Send,
     search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
     fold: impl Fn(&mut F, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
+    halt: Option<&AtomicBool>,
 ) -> Vec<RowBuilder> {
     let wave = wave_batches(wave);
     let mut rows = vec![RowBuilder::default(); n];
     let mut buffers: Vec<B> = (0..wave).map(|_| B::default()).collect();
     for first_batch in (0..total).step_by(wave) {
+        if build::stopped(halt) {
+            break; // the caller returns `Error::Cancelled`
+        }
         let used = &mut buffers[..wave.min(total - first_batch)];
         #[cfg(feature = "parallel")]
         {
@@ -306,6 +343,7 @@ fn fill_runs_weighted(
     progress: &(dyn Fn(Progress) + Sync),
     (avx2, bitalg): (Option<build::Avx2>, Option<build::Bitalg>),
     wave_bytes: usize,
+    halt: Option<&AtomicBool>,
 ) -> Vec<RowBuilder> {
     const WIDTH: usize = build::dijkstra::BATCH;
     let n = g.offsets.len() - 1;
@@ -347,7 +385,7 @@ fn fill_runs_weighted(
             let end = order.len().min(start + wave.len() * WIDTH);
             row.push_masks(start as u32, end - start, bitmaps, arcs.len());
         };
-        return in_waves(n, total, wave, scratch, search, fold);
+        return in_waves(n, total, wave, scratch, search, fold, halt);
     }
     let octet_slot = octet_slots(&batched, column, span);
     let fold = |(bytes, bitmaps): &mut (Vec<u8>, Vec<u64>),
@@ -365,7 +403,7 @@ fn fill_runs_weighted(
         }
         octets.push(bitmaps, row);
     };
-    in_waves(n, total, wave, scratch, search, fold)
+    in_waves(n, total, wave, scratch, search, fold, halt)
 }
 
 /// One search's output in [`fill_runs_lanes`]: move lanes per node, and which nodes it reached.
@@ -392,10 +430,11 @@ fn fill_runs_unit(
     progress: &(dyn Fn(Progress) + Sync),
     (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
     wave_bytes: usize,
+    halt: Option<&AtomicBool>,
 ) -> Vec<RowBuilder> {
     match avx2 {
-        Some(avx2) => fill_runs_lanes::<4>(g, order, column, progress, (Some(avx2), vbmi), wave_bytes),
-        None => fill_runs_lanes::<2>(g, order, column, progress, (None, None), wave_bytes),
+        Some(avx2) => fill_runs_lanes::<4>(g, order, column, progress, (Some(avx2), vbmi), wave_bytes, halt),
+        None => fill_runs_lanes::<2>(g, order, column, progress, (None, None), wave_bytes, halt),
     }
 }
 
@@ -430,6 +469,7 @@ fn fill_runs_lanes<const LANES: usize>(
     progress: &(dyn Fn(Progress) + Sync),
     (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
     wave_bytes: usize,
+    halt: Option<&AtomicBool>,
 ) -> Vec<RowBuilder> {
     let n = g.nodes();
     // Move bitmaps kept per node: as many as the largest degree.
@@ -503,7 +543,7 @@ fn fill_runs_lanes<const LANES: usize>(
         }
         octets.push(bitmaps, row);
     };
-    in_waves(n, total, wave, || build::bfs::BfsBatch::<LANES>::new(n), search, fold)
+    in_waves(n, total, wave, || build::bfs::BfsBatch::<LANES>::new(n), search, fold, halt)
 }
 
 #[cfg(test)]
@@ -532,7 +572,7 @@ mod tests {
             let save = |avx2, vbmi| {
                 let mut bytes = Vec::new();
                 builder
-                    .build_compressed_using(|_| {}, avx2, vbmi, super::WAVE_BYTES)
+                    .build_compressed_using(|_| {}, avx2, vbmi, super::WAVE_BYTES, None)
                     .expect("fits")
                     .save(&mut bytes)
                     .expect("saved");
@@ -542,7 +582,8 @@ mod tests {
             assert!(save(Some(avx2), None) == baseline, "{} nodes", builder.nodes_len());
             // Waves of the fewest batches (2 a worker), so more of them, as the largest.
             let mut small = Vec::new();
-            let built = builder.build_compressed_using(|_| {}, Some(avx2), crate::build::Vbmi::detect(), 1);
+            let built =
+                builder.build_compressed_using(|_| {}, Some(avx2), crate::build::Vbmi::detect(), 1, None);
             built.expect("fits").save(&mut small).expect("saved");
             assert!(small == baseline, "{} nodes, small waves", builder.nodes_len());
             if let Some(vbmi) = crate::build::Vbmi::detect() {

@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
-use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
+use crate::{Cancel, CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;
@@ -48,6 +48,37 @@ pub struct GridOracle {
 enum Table {
     Dense(Graph),
     Compressed(CompressedGraph),
+}
+
+/// Which table a [`GridOracle`] holds: see [`GridOracle::build_table`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TableKind {
+    /// Every optimal move, one load a query, edited in place
+    /// ([`GridOracle::set_blocked`]); [`GridOracle::memory_needed`] bytes.
+    Dense,
+    /// Runs of first moves ([`compressed`](crate::compressed)): a fraction of the memory on
+    /// large maps, a few loads a query, not editable.
+    Compressed,
+}
+
+impl TableKind {
+    /// Dense when its table fits in `dense_up_to` bytes ([`GridOracle::memory_needed`]),
+    /// compressed otherwise: the `signposts` command-line tool's choice, with 512 MiB.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, TableKind};
+    /// let grid = Grid::new(300, 300); // 90,000 cells: a dense table of about 1 GiB
+    /// assert_eq!(TableKind::for_memory(&grid, Connectivity::Four, 512 << 20), TableKind::Compressed);
+    /// assert_eq!(TableKind::for_memory(&grid, Connectivity::Four, 4 << 30), TableKind::Dense);
+    /// ```
+    #[must_use]
+    pub fn for_memory(grid: &Grid, connectivity: Connectivity, dense_up_to: u64) -> TableKind {
+        if GridOracle::memory_needed(grid, connectivity) <= dense_up_to {
+            TableKind::Dense
+        } else {
+            TableKind::Compressed
+        }
+    }
 }
 
 impl fmt::Debug for GridOracle {
@@ -135,6 +166,56 @@ impl GridOracle {
         let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
         let compressed = builder.build_compressed_with_progress(progress)?;
         Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
+    }
+
+    /// Builds the `kind` of table for `grid`, for callers that choose the kind at run time and
+    /// may stop the build from another thread (a game engine's background task): the dense
+    /// build as [`GridOracle::build_with`] (`memory_limit` checked before allocating), the
+    /// compressed one as [`GridOracle::build_compressed`] (`memory_limit` does not apply: its
+    /// size is known only once built). Once `cancel` is cancelled no further batch of targets
+    /// starts and the build returns [`Error::Cancelled`].
+    ///
+    /// # Errors
+    /// As [`GridOracle::build_with`] or [`GridOracle::build_compressed`]; [`Error::Cancelled`].
+    ///
+    /// ```
+    /// use signposts::Cancel;
+    /// use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
+    /// let grid = Grid::new(20, 20);
+    /// let kind = TableKind::for_memory(&grid, Connectivity::Eight, 512 << 20);
+    /// assert_eq!(kind, TableKind::Dense); // 400 cells: a dense table of 0.3 MiB
+    /// let cancel = Cancel::new();
+    /// let oracle = GridOracle::build_table(&grid, Connectivity::Eight, kind, None, |_| {}, &cancel)?;
+    /// assert!(!oracle.is_compressed());
+    /// cancel.cancel();
+    /// let stopped = GridOracle::build_table(&grid, Connectivity::Eight, TableKind::Compressed, None, |_| {}, &cancel);
+    /// assert!(matches!(stopped, Err(signposts::Error::Cancelled)));
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn build_table(
+        grid: &Grid,
+        connectivity: Connectivity,
+        kind: TableKind,
+        memory_limit: Option<u64>,
+        progress: impl Fn(Progress) + Sync,
+        cancel: &Cancel,
+    ) -> Result<GridOracle, Error> {
+        if kind == TableKind::Compressed {
+            CompressedGraph::check_nodes(grid.passable_len())?;
+        }
+        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
+        let table = match kind {
+            TableKind::Dense => {
+                if let Some(limit) = memory_limit {
+                    builder.memory_limit(limit);
+                }
+                Table::Dense(builder.build_with_cancel(progress, cancel)?)
+            }
+            TableKind::Compressed => {
+                Table::Compressed(builder.build_compressed_with_cancel(progress, cancel)?)
+            }
+        };
+        Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
     }
 
     /// The compressed table, when the oracle has one: its size and runs.
