@@ -1,0 +1,467 @@
+//! Walkers on the [`NavGrid`]: [`Chaser`], [`Fleeing`] and [`GoTo`], stepped by one batched
+//! query a tick.
+
+use bevy::ecs::message::{Message, MessageWriter};
+use bevy::ecs::prelude::*;
+use bevy::ecs::system::SystemParam;
+use bevy::math::Vec2;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+use signposts::grid::{Cell, Connectivity, Direction, GridOracle};
+use signposts::{NextHop, NodeId, TableRef};
+
+use crate::grid::NavGrid;
+
+/// The plugin's settings, a resource: initialised by the plugin when absent, so insert your
+/// own before or after adding it, and change it at any time.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct NavSettings {
+    /// How walkers with the same heading share the optimal moves.
+    pub spread: Spread,
+    /// [`NavTable::Auto`](crate::NavTable::Auto) builds a dense table up to this many bytes,
+    /// a compressed one above (default 512 MiB, as the command-line tool).
+    pub dense_up_to: u64,
+}
+
+impl Default for NavSettings {
+    fn default() -> NavSettings {
+        NavSettings { spread: Spread::Seeded, dense_up_to: 512 << 20 }
+    }
+}
+
+/// How walkers choose among several optimal moves. Every choice is a move on a shortest path:
+/// a walker arrives in the optimal number of steps whichever it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Spread {
+    /// The table's first optimal move: all walkers on one cell heading for one target take
+    /// the same move, and a crowd walks in single file. The fastest: one batched query a tick
+    /// for every walker that reached a cell.
+    First,
+    /// A move picked among all the optimal ones by a hash of the walker and its cell: walkers
+    /// fan out over every shortest path, and each one walks the same way each time. One table
+    /// read a walker, as [`Spread::First`], without the batch's overlapped reads.
+    #[default]
+    Seeded,
+    /// The optimal move into the cell fewest walkers stand in or head for (counted as the
+    /// tick's walkers choose), ties by the hash: crowds spread out most.
+    LeastOccupied,
+}
+
+/// Walks toward wherever `target` stands now (its [`NavAgent`] cell, or the cell under its
+/// `Transform`), asking the table again at every cell.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(NavAgent, Transform)]
+pub struct Chaser {
+    /// The entity chased.
+    pub target: Entity,
+    /// Cells per second (at most one cell a tick of `FixedUpdate`).
+    pub speed: f32,
+}
+
+impl Chaser {
+    /// Chases `target` at `speed` cells per second.
+    #[must_use]
+    pub fn new(target: Entity, speed: f32) -> Chaser {
+        Chaser { target, speed }
+    }
+}
+
+/// Walks away from `from`: each step to a neighbouring cell strictly farther from it along
+/// the map (the table's moves that lead away); holds when cornered.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(NavAgent, Transform)]
+pub struct Fleeing {
+    /// The entity fled.
+    pub from: Entity,
+    /// Cells per second (at most one cell a tick).
+    pub speed: f32,
+}
+
+impl Fleeing {
+    /// Flees `from` at `speed` cells per second.
+    #[must_use]
+    pub fn new(from: Entity, speed: f32) -> Fleeing {
+        Fleeing { from, speed }
+    }
+}
+
+/// Walks to a fixed cell and stays there ([`Arrived`] on arrival).
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(NavAgent, Transform)]
+pub struct GoTo {
+    /// The goal (map coordinates).
+    pub cell: Cell,
+    /// Cells per second (at most one cell a tick).
+    pub speed: f32,
+}
+
+impl GoTo {
+    /// Walks to `cell` at `speed` cells per second.
+    #[must_use]
+    pub fn new(cell: Cell, speed: f32) -> GoTo {
+        GoTo { cell, speed }
+    }
+}
+
+/// A walker's place on the [`NavGrid`], kept by the plugin (added with [`Chaser`],
+/// [`Fleeing`] or [`GoTo`]): the cell it last stood on, the neighbouring cell it is walking
+/// to, and how far it is along that step. Its `Transform` follows.
+///
+/// A walker spawned with no cell takes the open cell under its `Transform` on its first tick;
+/// on a blocked cell or off the map it stays put.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+pub struct NavAgent {
+    cell: Option<Cell>,
+    next: Option<Cell>,
+    progress: f32,
+    /// Distance walked past the cell centre reached this tick, for the next step.
+    carry: f32,
+    steps: u32,
+    arrived: bool,
+}
+
+impl NavAgent {
+    /// A walker standing on `cell` (its `Transform` is moved there on the next tick).
+    #[must_use]
+    pub fn at(cell: Cell) -> NavAgent {
+        NavAgent { cell: Some(cell), ..NavAgent::default() }
+    }
+
+    /// The cell last stood on.
+    #[must_use]
+    pub fn cell(&self) -> Option<Cell> {
+        self.cell
+    }
+
+    /// The cell being walked to.
+    #[must_use]
+    pub fn next(&self) -> Option<Cell> {
+        self.next
+    }
+
+    /// How far along the step to [`NavAgent::next`], from 0 to 1.
+    #[must_use]
+    pub fn progress(&self) -> f32 {
+        self.progress
+    }
+
+    /// Steps finished: cells entered since spawning.
+    #[must_use]
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+}
+
+/// A [`Chaser`] or [`GoTo`] walker reached its goal cell.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrived {
+    /// The walker.
+    pub entity: Entity,
+    /// The cell reached.
+    pub cell: Cell,
+}
+
+/// What a walker wants this tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    Toward(Cell),
+    Away(Cell),
+}
+
+/// One walker that stands on a cell centre and asks for a step.
+#[derive(Debug, Clone, Copy)]
+struct Ask {
+    entity: Entity,
+    here: Cell,
+    goal: Goal,
+}
+
+/// The buffers kept between ticks: a tick allocates nothing once warm.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    asks: Vec<Ask>,
+    queries: Vec<(Cell, Cell)>,
+    steps: Vec<Option<Direction>>,
+    occupied: Vec<u16>,
+}
+
+/// The walkers and their targets, read, or the walkers written, in turns (a target may itself
+/// be a walker).
+#[derive(SystemParam)]
+pub(crate) struct Walkers<'w, 's> {
+    walkers: ParamSet<'w, 's, (Readers<'w, 's>, Writer<'w, 's>)>,
+}
+
+type Kind = AnyOf<(&'static Chaser, &'static Fleeing, &'static GoTo)>;
+type Readers<'w, 's> = (
+    Query<'w, 's, (Entity, &'static NavAgent, &'static Transform, Kind)>,
+    Query<'w, 's, (Option<&'static Transform>, Option<&'static NavAgent>)>,
+);
+type Writer<'w, 's> = Query<'w, 's, (Entity, &'static mut NavAgent, Kind)>;
+
+/// The walker's speed in cells a second.
+fn speed_of((chaser, fleeing, goto): (Option<&Chaser>, Option<&Fleeing>, Option<&GoTo>)) -> f32 {
+    chaser.map(|c| c.speed).or(fleeing.map(|f| f.speed)).or(goto.map(|g| g.speed)).unwrap_or(0.0)
+}
+
+/// [`NavSystems::Steer`](crate::NavSystems::Steer): advances every walker along its step,
+/// then answers the steps of all walkers that reached a cell centre.
+pub(crate) fn steer(
+    grid: Option<Res<NavGrid>>,
+    settings: Res<NavSettings>,
+    time: Res<Time>,
+    mut walkers: Walkers,
+    mut arrived: MessageWriter<Arrived>,
+    mut buffers: Local<Buffers>,
+) {
+    let Some(grid) = grid else { return };
+    let Some(oracle) = grid.oracle() else { return };
+    let dt = time.delta_secs();
+    let diagonal = core::f32::consts::SQRT_2;
+    let Buffers { asks, queries, steps, occupied } = &mut *buffers;
+    asks.clear();
+
+    // 1. Advance: finish steps (keeping the distance walked past the centre).
+    for (_, mut agent, kind) in &mut walkers.walkers.p1() {
+        let Some(here) = agent.cell else { continue };
+        if let Some(next) = agent.next {
+            if !grid.is_open(next) {
+                // Closed under its feet: back to where it came from.
+                agent.next = None;
+                agent.progress = 0.0;
+                continue;
+            }
+            let length = if here.x != next.x && here.y != next.y { diagonal } else { 1.0 };
+            let progress = agent.progress + speed_of(kind) * dt / length;
+            if progress < 1.0 {
+                agent.progress = progress;
+                continue;
+            }
+            agent.cell = Some(next);
+            agent.next = None;
+            agent.progress = 0.0;
+            agent.steps += 1;
+            agent.carry = (progress - 1.0) * length;
+        }
+    }
+
+    // 2. Goals of the walkers on a cell centre (targets' cells read after this tick's steps).
+    let (reader, targets) = walkers.walkers.p0();
+    for (entity, agent, transform, (chaser, fleeing, goto)) in &reader {
+        if agent.next.is_some() {
+            continue;
+        }
+        let here = match agent.cell {
+            Some(cell) => cell,
+            None => match grid.cell_at(transform.translation.truncate()).filter(|&c| grid.is_open(c)) {
+                Some(cell) => cell,
+                None => continue,
+            },
+        };
+        let cell_of = |target: Entity| -> Option<Cell> {
+            let (transform, agent) = targets.get(target).ok()?;
+            agent.and_then(NavAgent::cell).or_else(|| grid.cell_at(transform?.translation.truncate()))
+        };
+        let goal = if let Some(chaser) = chaser {
+            cell_of(chaser.target).map(Goal::Toward)
+        } else if let Some(goto) = goto {
+            Some(Goal::Toward(goto.cell))
+        } else {
+            fleeing.and_then(|f| cell_of(f.from)).map(Goal::Away)
+        };
+        let Some(goal) = goal else { continue };
+        asks.push(Ask { entity, here, goal });
+    }
+
+    // 3. The steps: one batched query for every walker heading toward a cell.
+    choose(oracle, &grid, settings.spread, asks, queries, steps, occupied, &mut walkers);
+
+    // 4. Start the chosen steps.
+    let mut writer = walkers.walkers.p1();
+    for (ask, &step) in asks.iter().zip(steps.iter()) {
+        let Ok((entity, mut agent, _)) = writer.get_mut(ask.entity) else { continue };
+        if agent.cell.is_none() {
+            agent.cell = Some(ask.here);
+        }
+        let reached = matches!(ask.goal, Goal::Toward(goal) if goal == ask.here);
+        if reached && !agent.arrived {
+            arrived.write(Arrived { entity, cell: ask.here });
+        }
+        agent.arrived = reached;
+        let Some(next) = step.and_then(|d| ask.here.step(d)).filter(|&next| grid.is_open(next)) else { continue };
+        agent.next = Some(next);
+        // At most one step a tick: a walker faster than a cell a tick walks a cell a tick.
+        let length = if next.x != ask.here.x && next.y != ask.here.y { core::f32::consts::SQRT_2 } else { 1.0 };
+        agent.progress = (agent.carry / length).min(1.0);
+        agent.carry = 0.0;
+    }
+}
+
+/// Fills `steps` (parallel to `asks`) with each walker's move.
+#[expect(clippy::too_many_arguments, reason = "the tick's buffers, passed once")]
+fn choose(
+    oracle: &GridOracle,
+    grid: &NavGrid,
+    spread: Spread,
+    asks: &[Ask],
+    queries: &mut Vec<(Cell, Cell)>,
+    steps: &mut Vec<Option<Direction>>,
+    occupied: &mut Vec<u16>,
+    walkers: &mut Walkers,
+) {
+    steps.clear();
+    if spread == Spread::First {
+        queries.clear();
+        // Fleeing walkers ask their own way below; here they ask nothing (from == to).
+        queries.extend(asks.iter().map(|ask| match ask.goal {
+            Goal::Toward(goal) => (ask.here, goal),
+            Goal::Away(_) => (ask.here, ask.here),
+        }));
+        oracle.next_step_each(queries, steps);
+        for (ask, step) in asks.iter().zip(steps.iter_mut()) {
+            if let Goal::Away(from) = ask.goal {
+                *step = pick(oracle, ask, away(oracle, ask.here, from), |_| 0);
+            }
+        }
+        return;
+    }
+    let counts = spread == Spread::LeastOccupied;
+    if counts {
+        let map = grid.map().expect("a map once the table is built");
+        occupied.clear();
+        occupied.resize(map.width() as usize * map.height() as usize, 0);
+        let index = |cell: Cell| cell.y as usize * map.width() as usize + cell.x as usize;
+        for (_, agent, _, _) in &walkers.walkers.p0().0 {
+            for cell in [agent.cell, agent.next].into_iter().flatten() {
+                if let Some(slot) = occupied.get_mut(index(cell)) {
+                    *slot = slot.saturating_add(1);
+                }
+            }
+        }
+    }
+    let width = grid.map().map_or(0, |map| map.width() as usize);
+    for ask in asks {
+        let moves = match ask.goal {
+            Goal::Toward(goal) => toward(oracle, ask.here, goal),
+            Goal::Away(from) => away(oracle, ask.here, from),
+        };
+        let step = if counts {
+            let slot = |cell: Cell| cell.y as usize * width + cell.x as usize;
+            let step = pick(oracle, ask, moves, |cell| occupied.get(slot(cell)).copied().unwrap_or(0));
+            if let Some(next) = step.and_then(|d| ask.here.step(d))
+                && let Some(count) = occupied.get_mut(slot(next))
+            {
+                *count = count.saturating_add(1);
+            }
+            step
+        } else {
+            pick(oracle, ask, moves, |_| 0)
+        };
+        steps.push(step);
+    }
+}
+
+/// Up to eight neighbouring nodes, on the stack.
+#[derive(Default, Clone, Copy)]
+struct Moves {
+    nodes: [NodeId; 8],
+    len: usize,
+}
+
+impl Moves {
+    fn push(&mut self, node: NodeId) {
+        if self.len < self.nodes.len() {
+            self.nodes[self.len] = node;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[NodeId] {
+        &self.nodes[..self.len]
+    }
+}
+
+/// Every optimal move the table keeps from `here` toward `goal`.
+fn toward(oracle: &GridOracle, here: Cell, goal: Cell) -> Moves {
+    let mut moves = Moves::default();
+    if let (Some(u), Some(t)) = (oracle.node(here), oracle.node(goal)) {
+        for v in oracle.table().neighbors_to(u, t) {
+            moves.push(v);
+        }
+    }
+    moves
+}
+
+/// Every move from `here` to a node strictly farther from `from`.
+fn away(oracle: &GridOracle, here: Cell, from: Cell) -> Moves {
+    let mut moves = Moves::default();
+    let (Some(u), Some(t)) = (oracle.node(here), oracle.node(from)) else { return moves };
+    match oracle.table() {
+        TableRef::Dense(graph) => {
+            for v in graph.neighbors_away(u, t) {
+                moves.push(v);
+            }
+        }
+        table => {
+            // Compressed tables keep no move away: compare the distances (walked paths).
+            let Some(d) = table.cost(u, t) else { return moves };
+            let directions: &[Direction] = match oracle.connectivity() {
+                Connectivity::Four => &[Direction::North, Direction::East, Direction::South, Direction::West],
+                Connectivity::Eight => &Direction::ALL,
+            };
+            for &direction in directions {
+                let Some(v) = oracle.grid().step(here, direction).and_then(|cell| oracle.node(cell)) else { continue };
+                if table.cost(v, t).is_none_or(|dv| dv > d) {
+                    moves.push(v);
+                }
+            }
+        }
+    }
+    moves
+}
+
+/// The move among `moves` with the least `load`, ties by a hash of the walker and its cell.
+fn pick(oracle: &GridOracle, ask: &Ask, moves: Moves, load: impl Fn(Cell) -> u16) -> Option<Direction> {
+    let nodes = moves.as_slice();
+    if nodes.is_empty() {
+        return None;
+    }
+    let seed = mix(ask.entity.to_bits() ^ (u64::from(ask.here.x) << 32 | u64::from(ask.here.y)));
+    let first = (seed % nodes.len() as u64) as usize;
+    let here = ask.here;
+    let mut best: Option<(u16, Cell)> = None;
+    for k in 0..nodes.len() {
+        let cell = oracle.cell(nodes[(first + k) % nodes.len()])?;
+        let cost = load(cell);
+        if best.is_none_or(|(least, _)| cost < least) {
+            best = Some((cost, cell));
+        }
+    }
+    let (_, cell) = best?;
+    Direction::from_delta(cell.x as i32 - here.x as i32, cell.y as i32 - here.y as i32)
+}
+
+/// SplitMix64's finaliser: a well-spread hash of one word.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// [`NavSystems::Move`](crate::NavSystems::Move): puts each walker's `Transform` where its step
+/// has taken it (its `z` kept).
+pub(crate) fn place(grid: Option<Res<NavGrid>>, mut walkers: Query<(&NavAgent, &mut Transform)>) {
+    let Some(grid) = grid else { return };
+    for (agent, mut transform) in &mut walkers {
+        let Some(cell) = agent.cell else { continue };
+        let from = grid.cell_center(cell);
+        let at: Vec2 = match agent.next {
+            Some(next) => from.lerp(grid.cell_center(next), agent.progress),
+            None => from,
+        };
+        if transform.translation.truncate() != at {
+            transform.translation.x = at.x;
+            transform.translation.y = at.y;
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! A [Bevy](https://bevy.org) plugin for [`signposts`]: put [`Chaser`], [`Fleeing`] or
+//! [`GoTo`] on an entity and it walks the map, each step a read of an exact all-pairs
+//! first-move table, whatever its target does.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use signposts::grid::{Connectivity, Grid};
+//! use signposts_bevy::prelude::*;
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, SignpostsPlugin));
+//! let map = Grid::from_ascii("
+//!     ..........
+//!     .########.
+//!     ..........
+//! ")?;
+//! app.insert_resource(NavGrid::from_grid(map, Connectivity::Eight).with_cell_size(32.0));
+//! let player = app.world_mut().spawn(Transform::default()).id(); // stands on cell (0, 0)
+//! app.world_mut().spawn((Chaser::new(player, 8.0), Transform::from_xyz(9.0 * 32.0 + 16.0, -80.0, 0.0)));
+//! # Ok::<(), signposts::Error>(())
+//! ```
+//!
+//! ## The map ([`NavGrid`])
+//! A resource made from a [`Grid`](signposts::grid::Grid), a Moving AI `.map` file or a table
+//! saved by `signposts build`, with a cell size and an origin placing cells in the world (the
+//! map's first row at the top, as the file draws it). Its table is built (or loaded) **off the
+//! main thread**, on Bevy's async compute pool, dense or compressed by size as the `signposts`
+//! command-line tool chooses; [`NavGrid::progress`] reports how far, and [`NavReady`] says when
+//! it is done. A build is kept as a task and polled once a frame; replacing or removing the
+//! resource cancels it (the core's [`Cancel`](signposts::Cancel): it stops at its next batch).
+//!
+//! ## Walkers
+//! [`Chaser`] heads for wherever its target entity stands now, [`Fleeing`] away from an
+//! entity (the table's moves that lead farther), [`GoTo`] to a fixed cell. Each walks from
+//! cell centre to cell centre at its speed and asks again at every cell: all the steps of a
+//! tick are answered by **one batched query** ([`GridOracle::next_step_each`]). With
+//! [`Spread`] set, walkers heading the same way take different optimal moves instead of
+//! walking in single file; every step stays on a shortest path.
+//!
+//! ## Doors ([`SetBlocked`])
+//! A message that opens or closes a cell. Edits are drained once a frame, coalesced (the last
+//! edit of a cell wins), and applied to a second copy of the table on the async compute pool
+//! (the core's in-place repair; a compressed table is rebuilt). Walkers keep stepping on the
+//! live table meanwhile, and hold rather than step into a cell that is closed but not yet
+//! repaired; [`TableSwapped`] reports the swap. A frame never waits for a repair.
+//!
+//! ## Rooms and doors in continuous space ([`NavRooms`])
+//! A resource over a [`NavMesh`](signposts_rooms::NavMesh): the rooms oracle
+//! ([`Rooms`](signposts_rooms::Rooms)) or the exact one
+//! ([`ExactRooms`](signposts_rooms::ExactRooms)), built off the main thread. [`RoomsChaser`] and
+//! [`RoomsGoTo`] move straight toward [`next_waypoint`](signposts_rooms::Rooms::next_waypoint)
+//! each tick; [`SetDoorOpen`] and [`SetLinkOpen`] open and close doors and links the same way
+//! cells are edited.
+//!
+//! ## Errors
+//! A missing or malformed map, a table over the memory limit or a refused edit is logged
+//! (`error!`) and written as a [`NavError`] message; no system of the plugin panics.
+//!
+//! ## Schedules
+//! [`NavSystems::Sync`] runs in `PreUpdate` (builds, edits, swaps); [`NavSystems::Steer`] then
+//! [`NavSystems::Move`] in `FixedUpdate` (the tick's steps, then the transforms). Order your
+//! systems against these sets. With the `gizmos` feature, [`NavSystems::Draw`] draws in
+//! `Update` (see [`NavGizmos`]).
+
+#![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
+
+mod agents;
+#[cfg(feature = "gizmos")]
+mod gizmos;
+mod grid;
+mod rooms;
+
+use bevy::app::{App, FixedUpdate, Plugin, PreUpdate};
+use bevy::ecs::message::Message;
+use bevy::ecs::prelude::*;
+
+pub use agents::{Arrived, Chaser, Fleeing, GoTo, NavAgent, NavSettings, Spread};
+#[cfg(feature = "gizmos")]
+pub use gizmos::NavGizmos;
+pub use grid::{NavGrid, NavStatus, NavTable, SetBlocked, TableSwapped};
+
+
+/// The plugin, its systems, messages and settings in one import.
+pub mod prelude {
+    #[cfg(feature = "gizmos")]
+    pub use crate::NavGizmos;
+    pub use crate::{
+        Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavSettings, NavStatus,
+        NavSystems, NavTable, SetBlocked, SignpostsPlugin, Spread, TableSwapped,
+    };
+    pub use signposts::grid::{Cell, Connectivity};
+}
+
+/// Adds the plugin's messages, settings ([`NavSettings`], initialised, never overwritten) and
+/// systems (see [`NavSystems`]). Needs Bevy's task pools and time (`MinimalPlugins` or
+/// `DefaultPlugins`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SignpostsPlugin;
+
+/// The plugin's system sets, in the order they run within a frame.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NavSystems {
+    /// `PreUpdate`: starts and polls builds, drains edit messages into repairs, swaps repaired
+    /// tables in, writes [`NavReady`], [`TableSwapped`] and [`NavError`].
+    Sync,
+    /// `FixedUpdate`: every walker that reached a cell centre asks its next step (one batched
+    /// query a map a tick) and advances along its step.
+    Steer,
+    /// `FixedUpdate`, after [`NavSystems::Steer`]: writes the walkers' `Transform`s.
+    Move,
+    /// `Update` (with the `gizmos` feature): draws the map, paths and flow fields.
+    Draw,
+}
+
+impl Plugin for SignpostsPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<NavSettings>()
+            .add_message::<NavReady>()
+            .add_message::<NavError>()
+            .add_message::<TableSwapped>()
+            .add_message::<SetBlocked>()
+            .add_message::<Arrived>()
+            .configure_sets(FixedUpdate, (NavSystems::Steer, NavSystems::Move).chain())
+            .add_systems(PreUpdate, (grid::sync, rooms::sync).in_set(NavSystems::Sync))
+            .add_systems(FixedUpdate, (agents::steer, rooms::steer).in_set(NavSystems::Steer))
+            .add_systems(FixedUpdate, (agents::place, rooms::place).in_set(NavSystems::Move));
+        #[cfg(feature = "gizmos")]
+        gizmos::add(app);
+    }
+}
+
+/// Which map a message is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NavMap {
+    /// The [`NavGrid`].
+    Grid,
+    /// The [`NavRooms`].
+    Rooms,
+}
+
+/// A map's table is built or loaded and answering.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct NavReady {
+    /// The grid or the rooms.
+    pub map: NavMap,
+    /// Nodes of the table: open cells, or the rooms oracle's nodes (corners in exact mode).
+    pub nodes: usize,
+    /// Bytes the table takes.
+    pub memory_bytes: usize,
+    /// Whether it was loaded from a saved file rather than built.
+    pub loaded: bool,
+    /// Seconds from the start of the build (or load) to its end, off the main thread.
+    pub seconds: f32,
+}
+
+/// Something the plugin could not do: a map file missing or malformed, a table over the
+/// memory limit, an edit refused. Also logged with `error!`.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct NavError {
+    /// The grid or the rooms.
+    pub map: NavMap,
+    /// What failed, with the file or the edit named.
+    pub message: String,
+    /// The library's error.
+    pub error: NavFailure,
+}
+
+/// The library error behind a [`NavError`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum NavFailure {
+    /// From the core crate (grids, tables, files).
+    Core(signposts::Error),
+    /// From the rooms layer (meshes, doors, exact mode).
+    Rooms(signposts_rooms::Error),
+}
+
+impl core::fmt::Display for NavFailure {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NavFailure::Core(error) => error.fmt(f),
+            NavFailure::Rooms(error) => error.fmt(f),
+        }
+    }
+}
+
+impl NavError {
+    /// Logs the error and returns it, to be written as a message.
+    fn logged(map: NavMap, message: String, error: NavFailure) -> NavError {
+        bevy::log::error!("signposts: {message}");
+        NavError { map, message, error }
+    }
+}
