@@ -57,16 +57,19 @@ pub struct SetBlocked {
     pub blocked: bool,
 }
 
-/// The [`NavGrid`]'s repaired table is in use: every edit up to [`TableSwapped::version`] is
-/// in the table now.
+/// A repaired table is in use ([`NavGrid`] after [`SetBlocked`], [`NavRooms`](crate::NavRooms)
+/// after [`SetDoorOpen`](crate::SetDoorOpen) or [`SetLinkOpen`](crate::SetLinkOpen)): every
+/// edit received before the repair started is in it now.
 #[derive(Message, Debug, Clone, Copy, PartialEq)]
 pub struct TableSwapped {
-    /// The grid's version after the swap ([`NavGrid::version`]).
+    /// The grid or the rooms.
+    pub map: NavMap,
+    /// The map's version after the swap ([`NavGrid::version`], [`NavRooms::version`](crate::NavRooms::version)).
     pub version: u64,
     /// Cells whose state the repair changed.
     pub edits: usize,
     /// Whether the table was rebuilt rather than repaired in place (a compressed table; a cell
-    /// opened that was blocked when the table was built).
+    /// opened that was blocked when the table was built; the exact rooms index).
     pub rebuilt: bool,
     /// Seconds the repair took, off the main thread.
     pub seconds: f32,
@@ -82,9 +85,9 @@ enum Source {
 
 /// A task on the async compute pool, with the token that stops it. Dropping the job cancels
 /// the work (the task if it has not started, the build at its next batch if it has).
-struct Job<T> {
-    task: Task<T>,
-    cancel: Cancel,
+pub(crate) struct Job<T> {
+    pub(crate) task: Task<T>,
+    pub(crate) cancel: Cancel,
 }
 
 impl<T> Drop for Job<T> {
@@ -494,7 +497,7 @@ impl NavGrid {
                 self.spare = old.and_then(|old| Arc::try_unwrap(old).ok()).filter(|old| !old.is_compressed());
                 self.behind = if self.spare.is_some() { batch } else { Vec::new() };
                 self.version += 1;
-                swapped.write(TableSwapped { version: self.version, edits, rebuilt, seconds });
+                swapped.write(TableSwapped { map: NavMap::Grid, version: self.version, edits, rebuilt, seconds });
             }
             Err(error) => {
                 // The map goes back to the live table's, with the edits not yet repaired.

@@ -78,6 +78,7 @@ pub use agents::{Arrived, Chaser, Fleeing, GoTo, NavAgent, NavSettings, Spread};
 #[cfg(feature = "gizmos")]
 pub use gizmos::NavGizmos;
 pub use grid::{NavGrid, NavStatus, NavTable, SetBlocked, TableSwapped};
+pub use rooms::{NavRooms, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode, SetDoorOpen, SetLinkOpen};
 
 
 /// The plugin, its systems, messages and settings in one import.
@@ -86,7 +87,8 @@ pub mod prelude {
     pub use crate::NavGizmos;
     pub use crate::{
         Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavSettings, NavStatus,
-        NavSystems, NavTable, SetBlocked, SignpostsPlugin, Spread, TableSwapped,
+        NavRooms, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode, SetBlocked, SetDoorOpen,
+        SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
     };
     pub use signposts::grid::{Cell, Connectivity};
 }
@@ -119,6 +121,8 @@ impl Plugin for SignpostsPlugin {
             .add_message::<NavError>()
             .add_message::<TableSwapped>()
             .add_message::<SetBlocked>()
+            .add_message::<SetDoorOpen>()
+            .add_message::<SetLinkOpen>()
             .add_message::<Arrived>()
             .configure_sets(FixedUpdate, (NavSystems::Steer, NavSystems::Move).chain())
             .add_systems(PreUpdate, (grid::sync, rooms::sync).in_set(NavSystems::Sync))

@@ -1,5 +1,553 @@
-//! Rooms: placeholder while the grid half is checked.
+//! [`NavRooms`]: rooms and doors in continuous space, and the walkers that follow their
+//! waypoints.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
+
+use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
-pub(crate) fn sync() {}
-pub(crate) fn steer() {}
-pub(crate) fn place() {}
+use bevy::ecs::system::SystemParam;
+use bevy::math::Vec2;
+use bevy::tasks::AsyncComputeTaskPool;
+use bevy::tasks::futures::check_ready;
+use bevy::time::Time;
+use bevy::transform::components::Transform;
+use signposts_rooms::{
+    DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point, Rooms, Scratch,
+};
+
+use crate::grid::{Job, NavStatus, TableSwapped};
+use crate::{NavError, NavFailure, NavMap, NavReady};
+
+/// Which oracle a [`NavRooms`] builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RoomsMode {
+    /// [`Rooms`]: the region oracle and string-pulled corridors (paths within a fraction of a
+    /// percent of the shortest on average); doors, one-way doors and links repaired in place.
+    #[default]
+    Corridor,
+    /// [`ExactRooms`]: exactly shortest paths; a door edit rebuilds the index (off the main
+    /// thread); links and one-way doors are not taken.
+    Exact,
+}
+
+/// Opens or closes a door of the [`NavRooms`]' mesh.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetDoorOpen {
+    /// The door.
+    pub door: DoorId,
+    /// Open when true.
+    pub open: bool,
+}
+
+/// Opens or closes a link (teleporter, ladder, stairs) of the [`NavRooms`] ([`RoomsMode::Corridor`]).
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetLinkOpen {
+    /// The link.
+    pub link: LinkId,
+    /// Open when true.
+    pub open: bool,
+}
+
+/// The oracle behind a [`NavRooms`].
+#[derive(Debug, Clone)]
+enum Oracle {
+    Corridor(Rooms),
+    Exact(ExactRooms),
+}
+
+impl Oracle {
+    fn mesh(&self) -> &NavMesh {
+        match self {
+            Oracle::Corridor(rooms) => rooms.mesh(),
+            Oracle::Exact(exact) => exact.mesh(),
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Oracle::Corridor(rooms) => rooms.memory_bytes(),
+            Oracle::Exact(exact) => exact.memory_bytes(),
+        }
+    }
+}
+
+/// An edit waiting for a repair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    Door(DoorId, bool),
+    Link(LinkId, bool),
+}
+
+/// What a repair task returns: the new oracle, how many edits it took, and the seconds.
+type Repaired = (Oracle, usize, f32);
+
+/// Rooms and doors over a navigation mesh: the map of [`RoomsChaser`] and [`RoomsGoTo`]
+/// walkers, who move in continuous space.
+///
+/// Insert it as a resource; the plugin builds the oracle off the main thread. Mesh point
+/// `(x, y)` (grid meshes: cell units, `y` down the rows) is at
+/// `origin + (x·scale, −y·scale)` in the world, as [`NavGrid`](crate::NavGrid) places cells.
+///
+/// ```
+/// use signposts::grid::Grid;
+/// use signposts_bevy::{NavRooms, RoomsMode};
+/// use signposts_rooms::{NavMesh, Point};
+/// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.##.\n....")?)?;
+/// let rooms = NavRooms::new(mesh, RoomsMode::Exact).with_scale(10.0);
+/// assert_eq!(rooms.to_world(Point::new(1.5, 2.0)), bevy::math::Vec2::new(15.0, -20.0));
+/// assert_eq!(rooms.to_mesh(bevy::math::Vec2::new(15.0, -20.0)), Point::new(1.5, 2.0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Resource)]
+pub struct NavRooms {
+    mode: RoomsMode,
+    scale: f32,
+    origin: Vec2,
+    budget: u64,
+    source: Option<NavMesh>,
+    status: NavStatus,
+    progress: Arc<AtomicU32>,
+    live: Option<Arc<Oracle>>,
+    build: Option<Job<Result<(Oracle, f32), Error>>>,
+    repair: Option<Job<Result<Repaired, Error>>>,
+    pending: Vec<Edit>,
+    version: u64,
+}
+
+impl NavRooms {
+    /// The rooms of `mesh`, in `mode`.
+    #[must_use]
+    pub fn new(mesh: NavMesh, mode: RoomsMode) -> NavRooms {
+        NavRooms {
+            mode,
+            scale: 1.0,
+            origin: Vec2::ZERO,
+            budget: DEFAULT_BUDGET,
+            source: Some(mesh),
+            status: NavStatus::Waiting,
+            progress: Arc::default(),
+            live: None,
+            build: None,
+            repair: None,
+            pending: Vec::new(),
+            version: 0,
+        }
+    }
+
+    /// World units per mesh unit (default 1).
+    #[must_use]
+    pub fn with_scale(mut self, scale: f32) -> NavRooms {
+        self.scale = scale;
+        self
+    }
+
+    /// The world position of the mesh's point `(0, 0)` (default the origin).
+    #[must_use]
+    pub fn with_origin(mut self, origin: Vec2) -> NavRooms {
+        self.origin = origin;
+        self
+    }
+
+    /// The exact index's memory budget ([`ExactBuilder::memory_budget`](signposts_rooms::ExactBuilder::memory_budget),
+    /// default 2 GiB).
+    #[must_use]
+    pub fn with_exact_budget(mut self, bytes: u64) -> NavRooms {
+        self.budget = bytes;
+        self
+    }
+
+    /// Where the oracle is at.
+    #[must_use]
+    pub fn status(&self) -> NavStatus {
+        self.status
+    }
+
+    /// How far the build has come, from 0 to 1 (exact mode reports its sweeps and table; the
+    /// corridor oracle, built in milliseconds, jumps from 0 to 1).
+    #[must_use]
+    pub fn progress(&self) -> f32 {
+        f32::from_bits(self.progress.load(Ordering::Relaxed))
+    }
+
+    /// The mode.
+    #[must_use]
+    pub fn mode(&self) -> RoomsMode {
+        self.mode
+    }
+
+    /// The corridor oracle, once built ([`RoomsMode::Corridor`]).
+    #[must_use]
+    pub fn rooms(&self) -> Option<&Rooms> {
+        match self.live.as_deref()? {
+            Oracle::Corridor(rooms) => Some(rooms),
+            Oracle::Exact(_) => None,
+        }
+    }
+
+    /// The exact index, once built ([`RoomsMode::Exact`]).
+    #[must_use]
+    pub fn exact(&self) -> Option<&ExactRooms> {
+        match self.live.as_deref()? {
+            Oracle::Exact(exact) => Some(exact),
+            Oracle::Corridor(_) => None,
+        }
+    }
+
+    /// The mesh, once built.
+    #[must_use]
+    pub fn mesh(&self) -> Option<&NavMesh> {
+        self.live.as_deref().map(Oracle::mesh).or(self.source.as_ref())
+    }
+
+    /// How many repaired oracles have been swapped in.
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Whether every edit received is in the live oracle.
+    #[must_use]
+    pub fn is_up_to_date(&self) -> bool {
+        self.repair.is_none() && self.pending.is_empty()
+    }
+
+    /// The world position of a mesh point.
+    #[must_use]
+    pub fn to_world(&self, p: Point) -> Vec2 {
+        self.origin + Vec2::new(p.x as f32, -(p.y as f32)) * self.scale
+    }
+
+    /// The mesh point at a world position.
+    #[must_use]
+    pub fn to_mesh(&self, position: Vec2) -> Point {
+        let local = (position - self.origin) / self.scale;
+        Point::new(f64::from(local.x), -f64::from(local.y))
+    }
+
+    /// The first corner of the live oracle's path from `from` to `to` (mesh points): see
+    /// [`Rooms::next_waypoint`] and [`ExactRooms::next_waypoint`].
+    #[must_use]
+    pub fn next_waypoint(&self, from: Point, to: Point) -> Option<Point> {
+        match self.live.as_deref()? {
+            Oracle::Corridor(rooms) => rooms.next_waypoint(from, to),
+            Oracle::Exact(exact) => exact.next_waypoint(from, to),
+        }
+    }
+
+    fn start_build(&mut self) {
+        let Some(mesh) = self.source.take() else { return };
+        let (mode, budget) = (self.mode, self.budget);
+        let progress = Arc::clone(&self.progress);
+        let cancel = signposts::Cancel::new();
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let start = Instant::now();
+            let oracle = match mode {
+                RoomsMode::Corridor => Oracle::Corridor(Rooms::build(&mesh)?),
+                RoomsMode::Exact => {
+                    let report = |p: signposts_rooms::ExactProgress| {
+                        // The sweeps are the first half, the table the second.
+                        let half = match p.stage {
+                            signposts_rooms::ExactStage::Visibility => 0.0,
+                            _ => 0.5,
+                        };
+                        let part = if p.total == 0 { 1.0 } else { p.done as f32 / p.total as f32 };
+                        progress.fetch_max((half + part / 2.0).to_bits(), Ordering::Relaxed);
+                    };
+                    Oracle::Exact(ExactRooms::builder(&mesh).memory_budget(budget).progress(report).build()?)
+                }
+            };
+            Ok((oracle, start.elapsed().as_secs_f32()))
+        });
+        self.build = Some(Job { task, cancel });
+        self.status = NavStatus::Building;
+    }
+
+    fn poll_build(&mut self, ready: &mut MessageWriter<NavReady>, errors: &mut MessageWriter<NavError>) {
+        let Some(job) = self.build.as_mut() else { return };
+        let Some(result) = check_ready(&mut job.task) else { return };
+        self.build = None;
+        match result {
+            Ok((oracle, seconds)) => {
+                self.progress.store(1f32.to_bits(), Ordering::Relaxed);
+                let nodes = match &oracle {
+                    Oracle::Corridor(rooms) => rooms.table().nodes_len(),
+                    Oracle::Exact(exact) => exact.corners_len(),
+                };
+                ready.write(NavReady {
+                    map: NavMap::Rooms,
+                    nodes,
+                    memory_bytes: oracle.memory_bytes(),
+                    loaded: false,
+                    seconds,
+                });
+                self.live = Some(Arc::new(oracle));
+                self.status = NavStatus::Ready;
+            }
+            Err(error) => {
+                self.status = NavStatus::Failed;
+                errors.write(NavError::logged(
+                    NavMap::Rooms,
+                    format!("cannot build the rooms: {error}"),
+                    NavFailure::Rooms(error),
+                ));
+            }
+        }
+    }
+
+    fn receive(&mut self, edit: Edit) {
+        let same = |e: &Edit| match (*e, edit) {
+            (Edit::Door(a, _), Edit::Door(b, _)) => a == b,
+            (Edit::Link(a, _), Edit::Link(b, _)) => a == b,
+            _ => false,
+        };
+        match self.pending.iter_mut().find(|e| same(e)) {
+            Some(slot) => *slot = edit,
+            None => self.pending.push(edit),
+        }
+    }
+
+    fn start_repair(&mut self) {
+        if self.repair.is_some() || self.pending.is_empty() {
+            return;
+        }
+        let Some(live) = self.live.clone() else { return };
+        let edits = std::mem::take(&mut self.pending);
+        let budget = self.budget;
+        let cancel = signposts::Cancel::new();
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let start = Instant::now();
+            let oracle = match &*live {
+                // The corridor oracle is small: a copy, repaired in place.
+                Oracle::Corridor(rooms) => {
+                    let mut rooms = rooms.clone();
+                    drop(live);
+                    for &edit in &edits {
+                        match edit {
+                            Edit::Door(door, open) => rooms.set_door_open(door, open)?,
+                            Edit::Link(link, open) => rooms.set_link_open(link, open)?,
+                        }
+                    }
+                    Oracle::Corridor(rooms)
+                }
+                // The exact index is rebuilt with the doors' new states (no copy of the old).
+                Oracle::Exact(exact) => {
+                    let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
+                        .map(|d| exact.door_state(DoorId(d)))
+                        .collect::<Result<_, _>>()?;
+                    for &edit in &edits {
+                        match edit {
+                            Edit::Door(door, open) => {
+                                exact.door_state(door)?; // in range
+                                states[door.0 as usize] = if open { DoorState::Open } else { DoorState::Closed };
+                            }
+                            Edit::Link(..) => return Err(Error::NotExact { why: "links (exact mode does not take links)" }),
+                        }
+                    }
+                    let mesh = exact.mesh().clone();
+                    drop(live);
+                    Oracle::Exact(ExactRooms::builder(&mesh).door_states(states).memory_budget(budget).build()?)
+                }
+            };
+            Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
+        });
+        self.repair = Some(Job { task, cancel });
+    }
+
+    fn poll_repair(&mut self, swapped: &mut MessageWriter<TableSwapped>, errors: &mut MessageWriter<NavError>) {
+        let Some(job) = self.repair.as_mut() else { return };
+        let Some(result) = check_ready(&mut job.task) else { return };
+        self.repair = None;
+        match result {
+            Ok((oracle, edits, seconds)) => {
+                let rebuilt = matches!(oracle, Oracle::Exact(_));
+                self.live = Some(Arc::new(oracle));
+                self.version += 1;
+                swapped.write(TableSwapped { map: NavMap::Rooms, version: self.version, edits, rebuilt, seconds });
+            }
+            Err(error) => {
+                errors.write(NavError::logged(
+                    NavMap::Rooms,
+                    format!("cannot apply the door and link edits, they are dropped: {error}"),
+                    NavFailure::Rooms(error),
+                ));
+            }
+        }
+    }
+}
+
+/// [`NavSystems::Sync`](crate::NavSystems::Sync) for the rooms.
+pub(crate) fn sync(
+    rooms: Option<ResMut<NavRooms>>,
+    mut doors: MessageReader<SetDoorOpen>,
+    mut links: MessageReader<SetLinkOpen>,
+    mut ready: MessageWriter<NavReady>,
+    mut swapped: MessageWriter<TableSwapped>,
+    mut errors: MessageWriter<NavError>,
+) {
+    let Some(mut rooms) = rooms else {
+        doors.clear();
+        links.clear();
+        return;
+    };
+    let rooms = &mut *rooms;
+    if rooms.status == NavStatus::Waiting {
+        rooms.start_build();
+    }
+    rooms.poll_build(&mut ready, &mut errors);
+    for edit in doors.read() {
+        rooms.receive(Edit::Door(edit.door, edit.open));
+    }
+    for edit in links.read() {
+        rooms.receive(Edit::Link(edit.link, edit.open));
+    }
+    rooms.poll_repair(&mut swapped, &mut errors);
+    rooms.start_repair();
+}
+
+/// Walks toward wherever `target` stands now (its [`RoomsAgent`] position, or its
+/// `Transform`), straight to each waypoint of the [`NavRooms`].
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(RoomsAgent, Transform)]
+pub struct RoomsChaser {
+    /// The entity chased.
+    pub target: Entity,
+    /// Mesh units per second.
+    pub speed: f32,
+}
+
+/// Walks to a fixed point of the [`NavRooms`]' mesh and stays there.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[require(RoomsAgent, Transform)]
+pub struct RoomsGoTo {
+    /// The goal (mesh coordinates).
+    pub point: Point,
+    /// Mesh units per second.
+    pub speed: f32,
+}
+
+/// A rooms walker's place, kept by the plugin: its position (mesh coordinates) and the
+/// waypoint it heads for. A walker spawned without a position takes its `Transform`'s.
+#[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
+pub struct RoomsAgent {
+    position: Option<Point>,
+    waypoint: Option<Point>,
+    walked: f64,
+}
+
+impl RoomsAgent {
+    /// A walker standing at `point` (mesh coordinates).
+    #[must_use]
+    pub fn at(point: Point) -> RoomsAgent {
+        RoomsAgent { position: Some(point), ..RoomsAgent::default() }
+    }
+
+    /// Where it stands (mesh coordinates).
+    #[must_use]
+    pub fn position(&self) -> Option<Point> {
+        self.position
+    }
+
+    /// The waypoint it heads for; `None` when at its goal or with no way there.
+    #[must_use]
+    pub fn waypoint(&self) -> Option<Point> {
+        self.waypoint
+    }
+
+    /// Distance walked since spawning (mesh units).
+    #[must_use]
+    pub fn walked(&self) -> f64 {
+        self.walked
+    }
+}
+
+/// The rooms walkers and their targets, in turns.
+#[derive(SystemParam)]
+pub(crate) struct RoomsWalkers<'w, 's> {
+    walkers: ParamSet<'w, 's, (Readers<'w, 's>, Writer<'w, 's>)>,
+}
+
+type Kind = AnyOf<(&'static RoomsChaser, &'static RoomsGoTo)>;
+type Readers<'w, 's> = (
+    Query<'w, 's, (Entity, &'static RoomsAgent, &'static Transform, Kind)>,
+    Query<'w, 's, (Option<&'static Transform>, Option<&'static RoomsAgent>)>,
+);
+type Writer<'w, 's> = Query<'w, 's, &'static mut RoomsAgent>;
+
+/// The tick's buffers and query scratch, kept between ticks.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    goals: Vec<(Entity, Point, Point, f64)>,
+    corridor: Scratch,
+    exact: ExactScratch,
+}
+
+/// [`NavSystems::Steer`](crate::NavSystems::Steer) for the rooms: each walker walks its
+/// speed's distance, turning at each waypoint it reaches within the tick.
+pub(crate) fn steer(
+    rooms: Option<Res<NavRooms>>,
+    time: Res<Time>,
+    mut walkers: RoomsWalkers,
+    mut buffers: Local<Buffers>,
+) {
+    let Some(rooms) = rooms else { return };
+    let Some(oracle) = rooms.live.as_deref() else { return };
+    let Buffers { goals, corridor, exact } = &mut *buffers;
+    goals.clear();
+    let dt = f64::from(time.delta_secs());
+    let (reader, targets) = walkers.walkers.p0();
+    for (entity, agent, transform, (chaser, goto)) in &reader {
+        let here = agent.position.unwrap_or_else(|| rooms.to_mesh(transform.translation.truncate()));
+        let goal = if let Some(goto) = goto {
+            Some((goto.point, goto.speed))
+        } else {
+            chaser.and_then(|c| {
+                let (transform, agent) = targets.get(c.target).ok()?;
+                let at = agent.and_then(RoomsAgent::position).or_else(|| Some(rooms.to_mesh(transform?.translation.truncate())))?;
+                Some((at, c.speed))
+            })
+        };
+        if let Some((goal, speed)) = goal {
+            goals.push((entity, here, goal, f64::from(speed) * dt));
+        }
+    }
+    let mut writer = walkers.walkers.p1();
+    for &(entity, mut here, goal, mut budget) in goals.iter() {
+        let Ok(mut agent) = writer.get_mut(entity) else { continue };
+        let mut waypoint = None;
+        // A few turns a tick at most: waypoints closer than a tick's walk are passed through.
+        for _ in 0..4 {
+            waypoint = match oracle {
+                Oracle::Corridor(rooms) => rooms.next_waypoint_with(here, goal, corridor),
+                Oracle::Exact(index) => index.next_waypoint_with(here, goal, exact),
+            };
+            let Some(to) = waypoint else { break };
+            let gap = here.distance(to);
+            if gap > budget {
+                let t = budget / gap;
+                here = Point::new(here.x + (to.x - here.x) * t, here.y + (to.y - here.y) * t);
+                agent.walked += budget;
+                break;
+            }
+            here = to;
+            budget -= gap;
+            agent.walked += gap;
+        }
+        agent.position = Some(here);
+        agent.waypoint = waypoint;
+    }
+}
+
+/// [`NavSystems::Move`](crate::NavSystems::Move) for the rooms: each walker's `Transform` at
+/// its position (its `z` kept).
+pub(crate) fn place(rooms: Option<Res<NavRooms>>, mut walkers: Query<(&RoomsAgent, &mut Transform)>) {
+    let Some(rooms) = rooms else { return };
+    for (agent, mut transform) in &mut walkers {
+        let Some(at) = agent.position.map(|p| rooms.to_world(p)) else { continue };
+        if transform.translation.truncate() != at {
+            transform.translation.x = at.x;
+            transform.translation.y = at.y;
+        }
+    }
+}
