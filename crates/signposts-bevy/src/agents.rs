@@ -1,6 +1,7 @@
 //! Walkers on the [`NavGrid`]: [`Chaser`], [`Fleeing`] and [`GoTo`], stepped by one batched
 //! query a tick.
 
+use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::message::{Message, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
@@ -127,6 +128,12 @@ impl NavAgent {
         NavAgent { cell: Some(cell), ..NavAgent::default() }
     }
 
+    /// Puts the walker on `cell` (a respawn, a teleporter): its step under way is dropped, and
+    /// its `Transform` moves there on the next tick.
+    pub fn place(&mut self, cell: Cell) {
+        *self = NavAgent { steps: self.steps, ..NavAgent::at(cell) };
+    }
+
     /// The cell last stood on.
     #[must_use]
     pub fn cell(&self) -> Option<Cell> {
@@ -171,9 +178,12 @@ enum Goal {
 /// One walker that stands on a cell centre and asks for a step.
 #[derive(Debug, Clone, Copy)]
 struct Ask {
-    entity: Entity,
+    /// The walker's place in the walkers query's order.
+    index: usize,
     here: Cell,
     goal: Goal,
+    /// The walker's entity bits, which [`Spread::Seeded`] hashes.
+    seed: u64,
 }
 
 /// The buffers kept between ticks: a tick allocates nothing once warm.
@@ -183,6 +193,8 @@ pub(crate) struct Buffers {
     queries: Vec<(Cell, Cell)>,
     steps: Vec<Option<Direction>>,
     occupied: Vec<u16>,
+    /// The cell of each target entity this tick.
+    places: EntityHashMap<Option<Cell>>,
 }
 
 /// The walkers and their targets, read, or the walkers written, in turns (a target may itself
@@ -197,7 +209,7 @@ type Readers<'w, 's> = (
     Query<'w, 's, (Entity, &'static NavAgent, &'static Transform, Kind)>,
     Query<'w, 's, (Option<&'static Transform>, Option<&'static NavAgent>)>,
 );
-type Writer<'w, 's> = Query<'w, 's, (Entity, &'static mut NavAgent, Kind)>;
+type Writer<'w, 's> = Query<'w, 's, (Entity, &'static mut NavAgent, &'static Transform, Kind)>;
 
 /// The walker's speed in cells a second.
 fn speed_of((chaser, fleeing, goto): (Option<&Chaser>, Option<&Fleeing>, Option<&GoTo>)) -> f32 {
@@ -218,11 +230,11 @@ pub(crate) fn steer(
     let Some(oracle) = grid.oracle() else { return };
     let dt = time.delta_secs();
     let diagonal = core::f32::consts::SQRT_2;
-    let Buffers { asks, queries, steps, occupied } = &mut *buffers;
+    let Buffers { asks, queries, steps, occupied, places } = &mut *buffers;
     asks.clear();
 
     // 1. Advance: finish steps (keeping the distance walked past the centre).
-    for (_, mut agent, kind) in &mut walkers.walkers.p1() {
+    for (_, mut agent, _, kind) in &mut walkers.walkers.p1() {
         let Some(here) = agent.cell else { continue };
         if let Some(next) = agent.next {
             if !grid.is_open(next) {
@@ -245,9 +257,26 @@ pub(crate) fn steer(
         }
     }
 
-    // 2. Goals of the walkers on a cell centre (targets' cells read after this tick's steps).
+    // 2. Where each target stands, once a target (after this tick's steps).
     let (reader, targets) = walkers.walkers.p0();
-    for (entity, agent, transform, (chaser, fleeing, goto)) in &reader {
+    places.clear();
+    let mut last: Option<(Entity, Option<Cell>)> = None;
+    for (_, agent, _, (chaser, fleeing, _)) in &reader {
+        let Some(target) = chaser.map(|c| c.target).or(fleeing.map(|f| f.from)) else { continue };
+        if agent.next.is_some() || last.is_some_and(|(e, _)| e == target) {
+            continue;
+        }
+        let cell = *places.entry(target).or_insert_with(|| {
+            let (transform, agent) = targets.get(target).ok()?;
+            agent.and_then(NavAgent::cell).or_else(|| grid.cell_at(transform?.translation.truncate()))
+        });
+        last = Some((target, cell));
+    }
+
+    // 3. The walkers on a cell centre and their goals, by their place in the query's order.
+    for (index, (entity, agent, transform, (chaser, fleeing, goto))) in
+        walkers.walkers.p1().iter().enumerate()
+    {
         if agent.next.is_some() {
             continue;
         }
@@ -258,28 +287,27 @@ pub(crate) fn steer(
                 None => continue,
             },
         };
-        let cell_of = |target: Entity| -> Option<Cell> {
-            let (transform, agent) = targets.get(target).ok()?;
-            agent.and_then(NavAgent::cell).or_else(|| grid.cell_at(transform?.translation.truncate()))
-        };
-        let goal = if let Some(chaser) = chaser {
-            cell_of(chaser.target).map(Goal::Toward)
-        } else if let Some(goto) = goto {
-            Some(Goal::Toward(goto.cell))
-        } else {
-            fleeing.and_then(|f| cell_of(f.from)).map(Goal::Away)
+        let goal = match (chaser, fleeing, goto) {
+            (Some(chaser), ..) => places.get(&chaser.target).copied().flatten().map(Goal::Toward),
+            (None, _, Some(goto)) => Some(Goal::Toward(goto.cell)),
+            (None, Some(fleeing), None) => places.get(&fleeing.from).copied().flatten().map(Goal::Away),
+            (None, None, None) => None,
         };
         let Some(goal) = goal else { continue };
-        asks.push(Ask { entity, here, goal });
+        asks.push(Ask { index, here, goal, seed: entity.to_bits() });
     }
 
-    // 3. The steps: one batched query for every walker heading toward a cell.
+    // 4. The steps: one batched query for every walker heading toward a cell.
     choose(oracle, &grid, settings.spread, asks, queries, steps, occupied, &mut walkers);
 
-    // 4. Start the chosen steps.
-    let mut writer = walkers.walkers.p1();
-    for (ask, &step) in asks.iter().zip(steps.iter()) {
-        let Ok((entity, mut agent, _)) = writer.get_mut(ask.entity) else { continue };
+    // 5. Start the chosen steps (the same query, so the same order).
+    let mut asked = asks.iter().zip(steps.iter()).peekable();
+    for (index, (entity, mut agent, _, _)) in walkers.walkers.p1().iter_mut().enumerate() {
+        let Some(&(ask, &step)) = asked.peek() else { break };
+        if ask.index != index {
+            continue;
+        }
+        asked.next();
         if agent.cell.is_none() {
             agent.cell = Some(ask.here);
         }
@@ -288,10 +316,13 @@ pub(crate) fn steer(
             arrived.write(Arrived { entity, cell: ask.here });
         }
         agent.arrived = reached;
-        let Some(next) = step.and_then(|d| ask.here.step(d)).filter(|&next| grid.is_open(next)) else { continue };
+        let Some(next) = step.and_then(|d| ask.here.step(d)).filter(|&next| grid.is_open(next)) else {
+            continue;
+        };
         agent.next = Some(next);
         // At most one step a tick: a walker faster than a cell a tick walks a cell a tick.
-        let length = if next.x != ask.here.x && next.y != ask.here.y { core::f32::consts::SQRT_2 } else { 1.0 };
+        let length =
+            if next.x != ask.here.x && next.y != ask.here.y { core::f32::consts::SQRT_2 } else { 1.0 };
         agent.progress = (agent.carry / length).min(1.0);
         agent.carry = 0.0;
     }
@@ -410,7 +441,9 @@ fn away(oracle: &GridOracle, here: Cell, from: Cell) -> Moves {
                 Connectivity::Eight => &Direction::ALL,
             };
             for &direction in directions {
-                let Some(v) = oracle.grid().step(here, direction).and_then(|cell| oracle.node(cell)) else { continue };
+                let Some(v) = oracle.grid().step(here, direction).and_then(|cell| oracle.node(cell)) else {
+                    continue;
+                };
                 if table.cost(v, t).is_none_or(|dv| dv > d) {
                     moves.push(v);
                 }
@@ -426,7 +459,7 @@ fn pick(oracle: &GridOracle, ask: &Ask, moves: Moves, load: impl Fn(Cell) -> u16
     if nodes.is_empty() {
         return None;
     }
-    let seed = mix(ask.entity.to_bits() ^ (u64::from(ask.here.x) << 32 | u64::from(ask.here.y)));
+    let seed = mix(ask.seed ^ (u64::from(ask.here.x) << 32 | u64::from(ask.here.y)));
     let first = (seed % nodes.len() as u64) as usize;
     let here = ask.here;
     let mut best: Option<(u16, Cell)> = None;
@@ -438,10 +471,11 @@ fn pick(oracle: &GridOracle, ask: &Ask, moves: Moves, load: impl Fn(Cell) -> u16
         }
     }
     let (_, cell) = best?;
-    Direction::from_delta(cell.x as i32 - here.x as i32, cell.y as i32 - here.y as i32)
+    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
+    Direction::from_delta(delta(cell.x, here.x)?, delta(cell.y, here.y)?)
 }
 
-/// SplitMix64's finaliser: a well-spread hash of one word.
+/// The finaliser of `SplitMix64`: a well-spread hash of one word.
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

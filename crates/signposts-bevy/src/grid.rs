@@ -296,8 +296,9 @@ impl NavGrid {
         if !(x >= 0.0 && y >= 0.0) {
             return None; // left of or above the map, or NaN
         }
-        // In range of u32 after the check below (the map's size is a u32).
-        let cell = Cell::new(x.min(u32::MAX as f32) as u32, y.min(u32::MAX as f32) as u32);
+        // Both are whole and not negative: the casts saturate at `u32::MAX`, outside every map.
+        #[expect(clippy::cast_sign_loss, reason = "checked not negative above")]
+        let cell = Cell::new(x as u32, y as u32);
         let map = self.map.as_ref()?;
         map.contains(cell).then_some(cell)
     }
@@ -352,7 +353,10 @@ impl NavGrid {
                 Source::Grid(grid) => grid,
                 Source::MapFile(path) => {
                     let bytes = std::fs::read(&path).map_err(|e| {
-                        (format!("cannot read map file {}", path.display()), Error::Io { kind: e.kind(), message: e.to_string() })
+                        (
+                            format!("cannot read map file {}", path.display()),
+                            Error::Io { kind: e.kind(), message: e.to_string() },
+                        )
                     })?;
                     signposts::grid::parse_map(&bytes)
                         .map_err(|e| (format!("malformed map file {}", path.display()), e))?
@@ -364,7 +368,9 @@ impl NavGrid {
                 }
             };
             let kind = match choice {
-                NavTable::Auto => TableKind::for_memory(&grid, connectivity, dense_up_to.min(limit.unwrap_or(u64::MAX))),
+                NavTable::Auto => {
+                    TableKind::for_memory(&grid, connectivity, dense_up_to.min(limit.unwrap_or(u64::MAX)))
+                }
                 NavTable::Dense => TableKind::Dense,
                 NavTable::Compressed => TableKind::Compressed,
             };
@@ -412,7 +418,11 @@ impl NavGrid {
             }
             Err((what, error)) => {
                 self.status = NavStatus::Failed;
-                errors.write(NavError::logged(NavMap::Grid, format!("{what}: {error}"), NavFailure::Core(error)));
+                errors.write(NavError::logged(
+                    NavMap::Grid,
+                    format!("{what}: {error}"),
+                    NavFailure::Core(error),
+                ));
             }
         }
     }
@@ -451,13 +461,26 @@ impl NavGrid {
             if live.is_compressed() {
                 // Compressed tables are not edited in place: rebuild from the edited map.
                 let mut grid = live.grid().clone();
-                let edits = batch.iter().filter(|&&(cell, blocked)| grid.is_passable(cell) == blocked).count();
+                let edits =
+                    batch.iter().filter(|&&(cell, blocked)| grid.is_passable(cell) == blocked).count();
                 for &(cell, blocked) in &batch {
                     grid.set_blocked(cell, blocked);
                 }
-                let oracle =
-                    GridOracle::build_table(&grid, live.connectivity(), TableKind::Compressed, None, |_| {}, &token)?;
-                return Ok(Repaired { oracle, batch, edits, rebuilt: true, seconds: start.elapsed().as_secs_f32() });
+                let oracle = GridOracle::build_table(
+                    &grid,
+                    live.connectivity(),
+                    TableKind::Compressed,
+                    None,
+                    |_| {},
+                    &token,
+                )?;
+                return Ok(Repaired {
+                    oracle,
+                    batch,
+                    edits,
+                    rebuilt: true,
+                    seconds: start.elapsed().as_secs_f32(),
+                });
             }
             // The spare copy (the table before the last repair) catches up, or a fresh copy.
             let mut oracle = match spare {
@@ -486,7 +509,11 @@ impl NavGrid {
     }
 
     /// Swaps the repaired table in when the repair is done.
-    fn poll_repair(&mut self, swapped: &mut MessageWriter<TableSwapped>, errors: &mut MessageWriter<NavError>) {
+    fn poll_repair(
+        &mut self,
+        swapped: &mut MessageWriter<TableSwapped>,
+        errors: &mut MessageWriter<NavError>,
+    ) {
         let Some(job) = self.repair.as_mut() else { return };
         let Some(result) = check_ready(&mut job.task) else { return };
         self.repair = None;
@@ -497,7 +524,13 @@ impl NavGrid {
                 self.spare = old.and_then(|old| Arc::try_unwrap(old).ok()).filter(|old| !old.is_compressed());
                 self.behind = if self.spare.is_some() { batch } else { Vec::new() };
                 self.version += 1;
-                swapped.write(TableSwapped { map: NavMap::Grid, version: self.version, edits, rebuilt, seconds });
+                swapped.write(TableSwapped {
+                    map: NavMap::Grid,
+                    version: self.version,
+                    edits,
+                    rebuilt,
+                    seconds,
+                });
             }
             Err(error) => {
                 // The map goes back to the live table's, with the edits not yet repaired.

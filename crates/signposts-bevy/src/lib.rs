@@ -80,15 +80,14 @@ pub use gizmos::NavGizmos;
 pub use grid::{NavGrid, NavStatus, NavTable, SetBlocked, TableSwapped};
 pub use rooms::{NavRooms, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode, SetDoorOpen, SetLinkOpen};
 
-
 /// The plugin, its systems, messages and settings in one import.
 pub mod prelude {
     #[cfg(feature = "gizmos")]
     pub use crate::NavGizmos;
     pub use crate::{
-        Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavSettings, NavStatus,
-        NavRooms, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode, SetBlocked, SetDoorOpen,
-        SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
+        Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavRooms,
+        NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode,
+        SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
     };
     pub use signposts::grid::{Cell, Connectivity};
 }

@@ -14,7 +14,8 @@ use bevy::tasks::futures::check_ready;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 use signposts_rooms::{
-    DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point, Rooms, Scratch,
+    DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point, Rooms,
+    Scratch,
 };
 
 use crate::grid::{Job, NavStatus, TableSwapped};
@@ -53,8 +54,8 @@ pub struct SetLinkOpen {
 /// The oracle behind a [`NavRooms`].
 #[derive(Debug, Clone)]
 enum Oracle {
-    Corridor(Rooms),
-    Exact(ExactRooms),
+    Corridor(Box<Rooms>),
+    Exact(Box<ExactRooms>),
 }
 
 impl Oracle {
@@ -244,7 +245,7 @@ impl NavRooms {
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let start = Instant::now();
             let oracle = match mode {
-                RoomsMode::Corridor => Oracle::Corridor(Rooms::build(&mesh)?),
+                RoomsMode::Corridor => Oracle::Corridor(Box::new(Rooms::build(&mesh)?)),
                 RoomsMode::Exact => {
                     let report = |p: signposts_rooms::ExactProgress| {
                         // The sweeps are the first half, the table the second.
@@ -255,7 +256,9 @@ impl NavRooms {
                         let part = if p.total == 0 { 1.0 } else { p.done as f32 / p.total as f32 };
                         progress.fetch_max((half + part / 2.0).to_bits(), Ordering::Relaxed);
                     };
-                    Oracle::Exact(ExactRooms::builder(&mesh).memory_budget(budget).progress(report).build()?)
+                    Oracle::Exact(Box::new(
+                        ExactRooms::builder(&mesh).memory_budget(budget).progress(report).build()?,
+                    ))
                 }
             };
             Ok((oracle, start.elapsed().as_secs_f32()))
@@ -321,7 +324,7 @@ impl NavRooms {
             let oracle = match &*live {
                 // The corridor oracle is small: a copy, repaired in place.
                 Oracle::Corridor(rooms) => {
-                    let mut rooms = rooms.clone();
+                    let mut rooms = Rooms::clone(rooms);
                     drop(live);
                     for &edit in &edits {
                         match edit {
@@ -329,7 +332,7 @@ impl NavRooms {
                             Edit::Link(link, open) => rooms.set_link_open(link, open)?,
                         }
                     }
-                    Oracle::Corridor(rooms)
+                    Oracle::Corridor(Box::new(rooms))
                 }
                 // The exact index is rebuilt with the doors' new states (no copy of the old).
                 Oracle::Exact(exact) => {
@@ -340,14 +343,21 @@ impl NavRooms {
                         match edit {
                             Edit::Door(door, open) => {
                                 exact.door_state(door)?; // in range
-                                states[door.0 as usize] = if open { DoorState::Open } else { DoorState::Closed };
+                                states[door.0 as usize] =
+                                    if open { DoorState::Open } else { DoorState::Closed };
                             }
-                            Edit::Link(..) => return Err(Error::NotExact { why: "links (exact mode does not take links)" }),
+                            Edit::Link(..) => {
+                                return Err(Error::NotExact {
+                                    why: "links (exact mode does not take links)",
+                                });
+                            }
                         }
                     }
                     let mesh = exact.mesh().clone();
                     drop(live);
-                    Oracle::Exact(ExactRooms::builder(&mesh).door_states(states).memory_budget(budget).build()?)
+                    Oracle::Exact(Box::new(
+                        ExactRooms::builder(&mesh).door_states(states).memory_budget(budget).build()?,
+                    ))
                 }
             };
             Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
@@ -355,7 +365,11 @@ impl NavRooms {
         self.repair = Some(Job { task, cancel });
     }
 
-    fn poll_repair(&mut self, swapped: &mut MessageWriter<TableSwapped>, errors: &mut MessageWriter<NavError>) {
+    fn poll_repair(
+        &mut self,
+        swapped: &mut MessageWriter<TableSwapped>,
+        errors: &mut MessageWriter<NavError>,
+    ) {
         let Some(job) = self.repair.as_mut() else { return };
         let Some(result) = check_ready(&mut job.task) else { return };
         self.repair = None;
@@ -364,7 +378,13 @@ impl NavRooms {
                 let rebuilt = matches!(oracle, Oracle::Exact(_));
                 self.live = Some(Arc::new(oracle));
                 self.version += 1;
-                swapped.write(TableSwapped { map: NavMap::Rooms, version: self.version, edits, rebuilt, seconds });
+                swapped.write(TableSwapped {
+                    map: NavMap::Rooms,
+                    version: self.version,
+                    edits,
+                    rebuilt,
+                    seconds,
+                });
             }
             Err(error) => {
                 errors.write(NavError::logged(
@@ -504,7 +524,9 @@ pub(crate) fn steer(
         } else {
             chaser.and_then(|c| {
                 let (transform, agent) = targets.get(c.target).ok()?;
-                let at = agent.and_then(RoomsAgent::position).or_else(|| Some(rooms.to_mesh(transform?.translation.truncate())))?;
+                let at = agent
+                    .and_then(RoomsAgent::position)
+                    .or_else(|| Some(rooms.to_mesh(transform?.translation.truncate())))?;
                 Some((at, c.speed))
             })
         };

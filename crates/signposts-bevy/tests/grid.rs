@@ -302,7 +302,7 @@ fn a_missing_or_malformed_map_file_or_a_table_over_the_limit_is_an_error_message
         match &errors[0].error {
             NavFailure::Core(signposts::Error::Parse { line, .. }) => assert_eq!(*line, 6),
             NavFailure::Core(signposts::Error::Io { kind, .. }) => {
-                assert_eq!(*kind, std::io::ErrorKind::NotFound)
+                assert_eq!(*kind, std::io::ErrorKind::NotFound);
             }
             NavFailure::Core(signposts::Error::OverMemoryLimit { limit, .. }) => assert_eq!(*limit, 1 << 10),
             other => panic!("unexpected error {other:?}"),

@@ -36,7 +36,11 @@ fn gate(nav: &mut NavGrid) -> Gate {
 }
 
 fn walled(width: u32, height: u32) -> Grid {
-    Grid::from_fn(width, height, |c| !(c.x % 6 == 3 && c.y % 5 != 2) && !(c.y % 7 == 4 && c.x % 9 == 1))
+    Grid::from_fn(width, height, |c| {
+        let wall = c.x % 6 == 3 && c.y % 5 != 2; // walls with a gap every five rows
+        let post = c.y % 7 == 4 && c.x % 9 == 1;
+        !wall && !post
+    })
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Helpers of the plugin's headless tests: an app whose `update()` is one tick, and plain
 //! breadth-first distances to check the walkers against.
 #![allow(dead_code, reason = "each test binary uses its own part of the helpers")]
+#![allow(clippy::many_single_char_names, reason = "coordinates and distances, as in the core's tests")]
 
 use std::collections::VecDeque;
 
@@ -56,11 +57,14 @@ pub fn bfs(grid: &Grid, to: Cell) -> Vec<Option<u32>> {
         let d = dist[index(c)].unwrap();
         let around = [(0i64, -1i64), (1, 0), (0, 1), (-1, 0)];
         for (dx, dy) in around {
-            let (x, y) = (i64::from(c.x) + dx, i64::from(c.y) + dy);
-            if x < 0 || y < 0 || x >= i64::from(w) || y >= i64::from(h) {
+            let (Ok(x), Ok(y)) = (u32::try_from(i64::from(c.x) + dx), u32::try_from(i64::from(c.y) + dy))
+            else {
+                continue;
+            };
+            if x >= w || y >= h {
                 continue;
             }
-            let n = Cell::new(x as u32, y as u32);
+            let n = Cell::new(x, y);
             if grid.is_passable(n) && dist[index(n)].is_none() {
                 dist[index(n)] = Some(d + 1);
                 queue.push_back(n);
