@@ -109,7 +109,9 @@ impl GoTo {
 /// to, and how far it is along that step. Its `Transform` follows.
 ///
 /// A walker spawned with no cell takes the open cell under its `Transform` on its first tick;
-/// on a blocked cell or off the map it stays put.
+/// on a blocked cell or off the map it stays put. A walker whose cell is closed
+/// ([`SetBlocked`](crate::SetBlocked)) steps out to an open neighbour; one walking into a
+/// cell that closes turns back.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
 pub struct NavAgent {
     cell: Option<Cell>,
@@ -236,6 +238,12 @@ pub(crate) fn steer(
     // 1. Advance: finish steps (keeping the distance walked past the centre).
     for (_, mut agent, _, kind) in &mut walkers.walkers.p1() {
         let Some(here) = agent.cell else { continue };
+        if agent.next.is_none() && !grid.is_open(here) {
+            // The cell closed under its feet: out to an open neighbour, if any.
+            let straight = [Direction::North, Direction::East, Direction::South, Direction::West];
+            agent.next = straight.into_iter().filter_map(|d| here.step(d)).find(|&to| grid.is_open(to));
+            continue;
+        }
         if let Some(next) = agent.next {
             if !grid.is_open(next) {
                 // Closed under its feet: back to where it came from.

@@ -485,24 +485,20 @@ impl NavGrid {
             // The spare copy (the table before the last repair) catches up, or a fresh copy.
             let mut oracle = match spare {
                 Some(mut spare) => {
-                    for &(cell, blocked) in &behind {
-                        spare.set_blocked(cell, blocked)?;
-                    }
+                    spare.set_blocked_each(&behind)?;
                     spare
                 }
                 None => GridOracle::clone(&live),
             };
             drop(live);
-            let (mut edits, mut rebuilt) = (0, false);
-            for &(cell, blocked) in &batch {
-                if token.is_cancelled() {
-                    return Err(Error::Cancelled);
-                }
-                if oracle.grid().is_passable(cell) == blocked {
-                    edits += 1;
-                    rebuilt |= oracle.set_blocked(cell, blocked)?.rebuilt;
-                }
+            if token.is_cancelled() {
+                return Err(Error::Cancelled);
             }
+            // One repair for the whole batch (the core shares the work, or rebuilds when that
+            // costs less).
+            let edits =
+                batch.iter().filter(|&&(cell, blocked)| oracle.grid().is_passable(cell) == blocked).count();
+            let rebuilt = oracle.set_blocked_each(&batch)?.rebuilt;
             Ok(Repaired { oracle, batch, edits, rebuilt, seconds: start.elapsed().as_secs_f32() })
         });
         self.repair = Some(Job { task, cancel });

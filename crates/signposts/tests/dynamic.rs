@@ -223,6 +223,7 @@ mod grids {
             let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
             let grid = Grid::from_fn(w, h, |c| !walls[(c.y * 8 + c.x) as usize % 64] || (c.x + c.y) % 3 == 0);
             let mut oracle = GridOracle::build(&grid, connectivity).unwrap();
+            let toggles_len = toggles.len();
             for (step, (x, y)) in toggles.into_iter().enumerate() {
                 let cell = Cell::new(x % w, y % h);
                 let blocked = oracle.grid().is_passable(cell);
@@ -232,6 +233,14 @@ mod grids {
             }
             let mut bytes = Vec::new();
             oracle.save(&mut bytes).unwrap();
+            // The same toggles again, all at once: as many edits, one repair.
+            let edits: Vec<(Cell, bool)> = (0..toggles_len)
+                .map(|k| Cell::new((k as u32 * 5 + 1) % w, (k as u32 * 3) % h))
+                .map(|cell| (cell, oracle.grid().is_passable(cell)))
+                .collect();
+            let mut batched = oracle.clone();
+            batched.set_blocked_each(&edits).unwrap();
+            same_grid_answers(&batched, &GridOracle::build(batched.grid(), connectivity).unwrap(), 100);
             let loaded = GridOracle::load(bytes.as_slice()).unwrap();
             same_grid_answers(&loaded, &GridOracle::build(oracle.grid(), connectivity).unwrap(), 99);
         }

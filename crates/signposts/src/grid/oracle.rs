@@ -493,6 +493,67 @@ impl GridOracle {
         }
     }
 
+    /// [`GridOracle::set_blocked`] for many cells at once (doors closing together, a wall
+    /// built): the grid takes every edit, then the table is repaired for all of them in one
+    /// [`Graph::apply`], which shares the work of targets several edits touch and rebuilds
+    /// instead when the repairs would cost more than a build. The answers are those of a fresh
+    /// build of the edited grid, as after one call per cell; a cell listed twice takes its last
+    /// state.
+    ///
+    /// # Errors
+    /// As [`GridOracle::set_blocked`]; a cell outside the grid is refused before any edit.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// let mut oracle = GridOracle::build(&Grid::new(5, 3), Connectivity::Four)?;
+    /// let wall = [(Cell::new(2, 0), true), (Cell::new(2, 1), true)];
+    /// oracle.set_blocked_each(&wall)?;
+    /// assert_eq!(oracle.distance(Cell::new(1, 0), Cell::new(3, 0)), Some(6.0)); // round below
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn set_blocked_each(&mut self, edits: &[(Cell, bool)]) -> Result<crate::dynamic::Update, Error> {
+        if let Some(&(cell, _)) = edits.iter().find(|&&(cell, _)| !self.grid.contains(cell)) {
+            return Err(self.out_of_bounds(cell));
+        }
+        if self.is_compressed() {
+            return Err(Error::Unsupported {
+                what: "editing a compressed oracle (build a dense one to edit)",
+            });
+        }
+        let mut edited = Vec::with_capacity(edits.len());
+        let mut rebuild = false;
+        for &(cell, blocked) in edits {
+            if self.grid.is_passable(cell) == blocked {
+                self.grid.set_blocked(cell, blocked);
+                edited.push(cell);
+                rebuild |= !blocked && self.node[self.grid.index(cell)] == NO_NODE;
+            }
+        }
+        if rebuild {
+            *self = GridOracle::build(&self.grid, self.connectivity)?;
+            return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
+        }
+        // Cells a step apart share edges: each edge's change once.
+        let mut changes = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for cell in edited {
+            for change in self.edge_changes(cell) {
+                let pair = match change {
+                    crate::dynamic::Change::ConnectWeighted(u, v, _)
+                    | crate::dynamic::Change::Disconnect(u, v) => (u, v),
+                    _ => unreachable!("edge_changes connects and disconnects only"),
+                };
+                if seen.insert(pair) {
+                    changes.push(change);
+                }
+            }
+        }
+        match &mut self.table {
+            Table::Dense(graph) => graph.apply(&changes),
+            Table::Compressed(_) => unreachable!("refused above"),
+        }
+    }
+
     /// The edges around `cell` whose presence differs from what the grid allows now.
     fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
         use crate::dynamic::Change;
