@@ -242,6 +242,7 @@ impl NavRooms {
         let (mode, budget) = (self.mode, self.budget);
         let progress = Arc::clone(&self.progress);
         let cancel = signposts::Cancel::new();
+        let token = cancel.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let start = Instant::now();
             let oracle = match mode {
@@ -257,7 +258,11 @@ impl NavRooms {
                         progress.fetch_max((half + part / 2.0).to_bits(), Ordering::Relaxed);
                     };
                     Oracle::Exact(Box::new(
-                        ExactRooms::builder(&mesh).memory_budget(budget).progress(report).build()?,
+                        ExactRooms::builder(&mesh)
+                            .memory_budget(budget)
+                            .progress(report)
+                            .cancel(&token)
+                            .build()?,
                     ))
                 }
             };
@@ -319,6 +324,7 @@ impl NavRooms {
         let edits = std::mem::take(&mut self.pending);
         let budget = self.budget;
         let cancel = signposts::Cancel::new();
+        let token = cancel.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let start = Instant::now();
             let oracle = match &*live {
@@ -356,7 +362,11 @@ impl NavRooms {
                     let mesh = exact.mesh().clone();
                     drop(live);
                     Oracle::Exact(Box::new(
-                        ExactRooms::builder(&mesh).door_states(states).memory_budget(budget).build()?,
+                        ExactRooms::builder(&mesh)
+                            .door_states(states)
+                            .memory_budget(budget)
+                            .cancel(&token)
+                            .build()?,
                     ))
                 }
             };

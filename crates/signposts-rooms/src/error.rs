@@ -206,6 +206,11 @@ pub enum Error {
     /// The region oracle could not be built or repaired (its size over the limit, or the
     /// allocation failed): the core's error.
     Oracle(signposts::Error),
+    /// The build was stopped by its [`Cancel`](signposts::Cancel) token
+    /// ([`ExactBuilder::cancel`](crate::ExactBuilder::cancel)).
+    ///
+    /// Fix: nothing to fix; the caller asked for it.
+    Cancelled,
 }
 
 impl fmt::Display for Error {
@@ -249,6 +254,7 @@ impl fmt::Display for Error {
                 write!(f, "the exact index needs {needed} bytes, over the budget of {budget}")
             }
             Error::Oracle(e) => write!(f, "region oracle: {e}"),
+            Error::Cancelled => f.write_str("the build was cancelled"),
         }
     }
 }

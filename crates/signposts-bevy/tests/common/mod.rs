@@ -13,11 +13,18 @@ use signposts_bevy::prelude::*;
 /// Speed of one cell a tick (the fixed clock ticks 64 times a second).
 pub const CELL_A_TICK: f32 = 64.0;
 
-/// An app with the plugin, one `FixedUpdate` tick per `update()`.
-pub fn app() -> App {
+/// A headless app, one `FixedUpdate` tick per `update()`, without the plugin.
+pub fn bare_app() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SignpostsPlugin));
+    app.add_plugins(MinimalPlugins);
     app.insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
+    app
+}
+
+/// [`bare_app`] with the plugin.
+pub fn app() -> App {
+    let mut app = bare_app();
+    app.add_plugins(SignpostsPlugin);
     app
 }
 

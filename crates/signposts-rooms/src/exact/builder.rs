@@ -62,6 +62,7 @@ pub struct ExactBuilder<'a> {
     states: Option<Vec<DoorState>>,
     budget: u64,
     progress: Option<Box<dyn Fn(ExactProgress) + Sync + 'a>>,
+    cancel: Option<signposts::Cancel>,
 }
 
 impl core::fmt::Debug for ExactBuilder<'_> {
@@ -92,6 +93,7 @@ impl Sink for Seen {
 }
 
 /// One corner's share of the index.
+#[derive(Default)]
 struct Corner {
     neighbours: Vec<(u32, f64)>,
     regions: Vec<u32>,
@@ -102,7 +104,7 @@ struct Corner {
 
 impl<'a> ExactBuilder<'a> {
     pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
-        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, progress: None }
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, progress: None, cancel: None }
     }
 
     /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
@@ -131,6 +133,25 @@ impl<'a> ExactBuilder<'a> {
         self
     }
 
+    /// Stops the build when `cancel` is cancelled (from another thread: a game leaving the
+    /// level): no corner's sweep or table row starts after that, and the build returns
+    /// [`Error::Cancelled`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{Error, ExactRooms, NavMesh};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
+    /// let cancel = signposts::Cancel::new();
+    /// cancel.cancel();
+    /// assert_eq!(ExactRooms::builder(&mesh).cancel(&cancel).build().unwrap_err(), Error::Cancelled);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn cancel(mut self, cancel: &signposts::Cancel) -> Self {
+        self.cancel = Some(cancel.clone());
+        self
+    }
+
     /// Builds the index.
     ///
     /// # Errors
@@ -144,6 +165,7 @@ impl<'a> ExactBuilder<'a> {
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
     /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
     /// for `c` corners and `e` edges) and `c²` pairs stored.
+    #[expect(clippy::too_many_lines, reason = "the build's stages in order, each a few lines")]
     pub fn build(self) -> Result<ExactRooms, Error> {
         let mesh = self.mesh;
         let states = self.states.clone().unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
@@ -168,6 +190,7 @@ impl<'a> ExactBuilder<'a> {
                 f(ExactProgress { stage, done: d, total });
             }
         };
+        let cancelled = || self.cancel.as_ref().is_some_and(signposts::Cancel::is_cancelled);
         let grid = CellGrid::over(mesh.bounds(), mesh.regions_len());
         // Corners a chunk at a time (in parallel within it), each chunk's views and edges
         // appended and its sweeps dropped: the build holds one chunk's sweeps beside the index.
@@ -180,6 +203,9 @@ impl<'a> ExactBuilder<'a> {
                 .map_init(
                     || (Sweep::default(), Seen::default(), Raster::default()),
                     |(buf, seen, raster), &c| {
+                        if cancelled() {
+                            return Corner::default(); // dropped below
+                        }
                         let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
                         corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
                         report(ExactStage::Visibility, corners.len());
@@ -187,6 +213,9 @@ impl<'a> ExactBuilder<'a> {
                     },
                 )
                 .collect();
+            if cancelled() {
+                return Err(Error::Cancelled);
+            }
             for (corner, &c) in found.into_iter().zip(chunk) {
                 views.append(&topo, c, &corner.pieces, &corner.spikes);
                 graph.edges.extend_from_slice(&corner.neighbours);
@@ -239,7 +268,7 @@ impl<'a> ExactBuilder<'a> {
         done.store(0, Ordering::Relaxed);
         if exact.tier != Tier::Graph {
             let wide = exact.tier == Tier::Table;
-            let mut table = fill_table(&exact.graph, n, wide, |_| report(ExactStage::Table, n))?;
+            let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report(ExactStage::Table, n))?;
             table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
             exact.table = Some(table);
         }
@@ -313,7 +342,13 @@ fn sweep_corner(topo: &Topology, corner_of: &[u32], c: u32, buf: &mut Sweep, see
 }
 
 /// The corner table, one search per target corner on all cores.
-fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync) -> Result<Table, Error> {
+fn fill_table(
+    graph: &Graph,
+    n: usize,
+    wide: bool,
+    cancelled: &(dyn Fn() -> bool + Sync),
+    report: impl Fn(usize) + Sync,
+) -> Result<Table, Error> {
     let pairs = n * n;
     let mut hop: Vec<u16> = Vec::new();
     hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
@@ -326,6 +361,9 @@ fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync
         hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
             init,
             |(_, heap), (b, (hop, row))| {
+                if cancelled() {
+                    return;
+                }
                 search(graph, b as u32, row, hop, heap);
                 report(b);
             },
@@ -338,6 +376,9 @@ fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync
         hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
             init,
             |(wide_row, heap), (b, (hop, row))| {
+                if cancelled() {
+                    return;
+                }
                 search(graph, b as u32, wide_row, hop, heap);
                 for (x, &d) in row.iter_mut().zip(wide_row.iter()) {
                     *x = d as f32;
@@ -347,6 +388,9 @@ fn fill_table(graph: &Graph, n: usize, wide: bool, report: impl Fn(usize) + Sync
         );
         Lengths::Narrow(lengths)
     };
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
     Ok(Table { n, hop, lengths, bounds: Vec::new() })
 }
 
