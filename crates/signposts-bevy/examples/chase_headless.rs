@@ -50,10 +50,10 @@ fn main() {
         while ticks < 300 || begin.elapsed() < Duration::from_secs(1) {
             tick += 1;
             let step = [(1, 0), (0, 1), (-1, 0), (0, -1)][(tick / 40 % 4) as usize];
-            if tick % 4 == 0 {
+            if tick.is_multiple_of(4) {
                 app.world_mut().write_message(Command::Step(step.0, step.1));
             }
-            if tick % 100 == 0 {
+            if tick.is_multiple_of(100) {
                 app.world_mut().write_message(Command::ToggleDoors);
             }
             app.update();

@@ -4,7 +4,7 @@
 mod common;
 
 #[path = "../examples/chase/game.rs"]
-#[allow(dead_code, reason = "the windowed example uses the rest")]
+#[expect(dead_code, reason = "the windowed example uses the rest")]
 mod game;
 
 use bevy::ecs::message::MessageCursor;

@@ -2,6 +2,8 @@
 //! (`examples/chase_headless.rs`, also run by `tests/example.rs`): a maze, a player, enemies
 //! that chase the player, doors that close and open.
 
+#![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
+
 use bevy::prelude::*;
 use signposts::grid::{Cell, Grid};
 use signposts_bevy::prelude::*;
@@ -117,11 +119,9 @@ pub fn maze(w: u32, h: u32, loops: u32, mut seed: u64) -> Grid {
 /// Cells in one-cell gaps of walls (walls on both sides, open ahead and behind), spread over
 /// the map: at most `count`.
 pub fn doors(map: &Grid, count: usize) -> Vec<Cell> {
-    let open = |x: i64, y: i64| {
-        x >= 0
-            && y >= 0
-            && map.contains(Cell::new(x as u32, y as u32))
-            && map.is_passable(Cell::new(x as u32, y as u32))
+    let open = |x: i64, y: i64| match (u32::try_from(x), u32::try_from(y)) {
+        (Ok(x), Ok(y)) => map.contains(Cell::new(x, y)) && map.is_passable(Cell::new(x, y)),
+        _ => false,
     };
     let gaps: Vec<Cell> = (0..map.height())
         .flat_map(|y| (0..map.width()).map(move |x| Cell::new(x, y)))
