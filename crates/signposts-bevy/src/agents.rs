@@ -111,7 +111,9 @@ impl GoTo {
 /// A walker spawned with no cell takes the open cell under its `Transform` on its first tick;
 /// on a blocked cell or off the map it stays put. A walker whose cell is closed
 /// ([`SetBlocked`](crate::SetBlocked)) steps out to an open neighbour; one walking into a
-/// cell that closes turns back.
+/// cell that closes (or past one, diagonally) is put back at the centre of the cell it came
+/// from. Steps are chosen from the live table among the moves the latest edits allow: while a
+/// repair is under way a walker may wait when every move the table has is closed.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
 pub struct NavAgent {
     cell: Option<Cell>,
@@ -188,11 +190,18 @@ struct Ask {
     seed: u64,
 }
 
+impl Ask {
+    /// The walker's seed at its cell: a hash of its entity and the cell.
+    fn seed(&self) -> u64 {
+        mix(self.seed ^ (u64::from(self.here.x) << 32 | u64::from(self.here.y)))
+    }
+}
+
 /// The buffers kept between ticks: a tick allocates nothing once warm.
 #[derive(Default)]
 pub(crate) struct Buffers {
     asks: Vec<Ask>,
-    queries: Vec<(Cell, Cell)>,
+    queries: Vec<(Cell, Cell, u64)>,
     steps: Vec<Option<Direction>>,
     occupied: Vec<u16>,
     /// The cell of each target entity this tick.
@@ -230,40 +239,11 @@ pub(crate) fn steer(
 ) {
     let Some(grid) = grid else { return };
     let Some(oracle) = grid.oracle() else { return };
-    let dt = time.delta_secs();
-    let diagonal = core::f32::consts::SQRT_2;
     let Buffers { asks, queries, steps, occupied, places } = &mut *buffers;
     asks.clear();
 
     // 1. Advance: finish steps (keeping the distance walked past the centre).
-    for (_, mut agent, _, kind) in &mut walkers.walkers.p1() {
-        let Some(here) = agent.cell else { continue };
-        if agent.next.is_none() && !grid.is_open(here) {
-            // The cell closed under its feet: out to an open neighbour, if any.
-            let straight = [Direction::North, Direction::East, Direction::South, Direction::West];
-            agent.next = straight.into_iter().filter_map(|d| here.step(d)).find(|&to| grid.is_open(to));
-            continue;
-        }
-        if let Some(next) = agent.next {
-            if !grid.is_open(next) {
-                // Closed under its feet: back to where it came from.
-                agent.next = None;
-                agent.progress = 0.0;
-                continue;
-            }
-            let length = if here.x != next.x && here.y != next.y { diagonal } else { 1.0 };
-            let progress = agent.progress + speed_of(kind) * dt / length;
-            if progress < 1.0 {
-                agent.progress = progress;
-                continue;
-            }
-            agent.cell = Some(next);
-            agent.next = None;
-            agent.progress = 0.0;
-            agent.steps += 1;
-            agent.carry = (progress - 1.0) * length;
-        }
-    }
+    advance(&grid, time.delta_secs(), &mut walkers.walkers.p1());
 
     // 2. Where each target stands, once a target (after this tick's steps).
     let (reader, targets) = walkers.walkers.p0();
@@ -324,15 +304,66 @@ pub(crate) fn steer(
             arrived.write(Arrived { entity, cell: ask.here });
         }
         agent.arrived = reached;
-        let Some(next) = step.and_then(|d| ask.here.step(d)).filter(|&next| grid.is_open(next)) else {
-            continue;
+        let carry = core::mem::take(&mut agent.carry); // for this step only
+        // A step the latest edits forbid (the live table is being repaired): another of the
+        // table's moves that they allow, or none.
+        let step = match step {
+            Some(d) if allowed(&grid, ask.here, d) => Some(d),
+            Some(_) => match ask.goal {
+                Goal::Toward(goal) => pick(oracle, &grid, ask, toward(oracle, ask.here, goal), |_| 0),
+                Goal::Away(from) => pick(oracle, &grid, ask, away(oracle, ask.here, from), |_| 0),
+            },
+            None => None,
         };
+        let Some(next) = step.and_then(|d| ask.here.step(d)) else { continue };
         agent.next = Some(next);
         // At most one step a tick: a walker faster than a cell a tick walks a cell a tick.
         let length =
             if next.x != ask.here.x && next.y != ask.here.y { core::f32::consts::SQRT_2 } else { 1.0 };
-        agent.progress = (agent.carry / length).min(1.0);
-        agent.carry = 0.0;
+        agent.progress = (carry / length).min(1.0);
+    }
+}
+
+/// Moves every walker along its step by `dt` seconds of its speed; finished steps keep the
+/// distance walked past the centre for the next one.
+fn advance(grid: &NavGrid, dt: f32, walkers: &mut Writer) {
+    for (_, mut agent, _, kind) in walkers.iter_mut() {
+        let Some(here) = agent.cell else { continue };
+        if agent.next.is_none() && !grid.is_open(here) {
+            // The cell closed under its feet: out to an open neighbour, if any.
+            let straight = [Direction::North, Direction::East, Direction::South, Direction::West];
+            agent.next = straight.into_iter().filter_map(|d| here.step(d)).find(|&to| grid.is_open(to));
+            continue;
+        }
+        if let Some(next) = agent.next {
+            let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
+            let step = delta(next.x, here.x)
+                .zip(delta(next.y, here.y))
+                .and_then(|(dx, dy)| Direction::from_delta(dx, dy));
+            // Stepping out of a cell closed under its feet needs only the cell ahead open.
+            let open = if grid.is_open(here) {
+                step.is_some_and(|d| allowed(grid, here, d))
+            } else {
+                grid.is_open(next)
+            };
+            if !open {
+                // Closed ahead (or beside a diagonal): back to the centre it came from.
+                agent.next = None;
+                agent.progress = 0.0;
+                continue;
+            }
+            let length = if here.x != next.x && here.y != next.y { core::f32::consts::SQRT_2 } else { 1.0 };
+            let progress = agent.progress + speed_of(kind) * dt / length;
+            if progress < 1.0 {
+                agent.progress = progress;
+                continue;
+            }
+            agent.cell = Some(next);
+            agent.next = None;
+            agent.progress = 0.0;
+            agent.steps += 1;
+            agent.carry = (progress - 1.0) * length;
+        }
     }
 }
 
@@ -343,61 +374,61 @@ fn choose(
     grid: &NavGrid,
     spread: Spread,
     asks: &[Ask],
-    queries: &mut Vec<(Cell, Cell)>,
+    queries: &mut Vec<(Cell, Cell, u64)>,
     steps: &mut Vec<Option<Direction>>,
     occupied: &mut Vec<u16>,
     walkers: &mut Walkers,
 ) {
     steps.clear();
-    if spread == Spread::First {
+    if spread != Spread::LeastOccupied {
+        // One batched query for every walker heading toward a cell; fleeing walkers ask
+        // nothing here (from == to) and their own way below.
         queries.clear();
-        // Fleeing walkers ask their own way below; here they ask nothing (from == to).
         queries.extend(asks.iter().map(|ask| match ask.goal {
-            Goal::Toward(goal) => (ask.here, goal),
-            Goal::Away(_) => (ask.here, ask.here),
+            Goal::Toward(goal) if spread == Spread::Seeded => (ask.here, goal, ask.seed()),
+            Goal::Toward(goal) => (ask.here, goal, 0),
+            Goal::Away(_) => (ask.here, ask.here, 0),
         }));
-        oracle.next_step_each(queries, steps);
+        oracle.next_step_each_spread(queries, steps);
         for (ask, step) in asks.iter().zip(steps.iter_mut()) {
             if let Goal::Away(from) = ask.goal {
-                *step = pick(oracle, ask, away(oracle, ask.here, from), |_| 0);
+                *step = pick(oracle, grid, ask, away(oracle, ask.here, from), |_| 0);
             }
         }
         return;
     }
-    let counts = spread == Spread::LeastOccupied;
-    if counts {
-        let map = grid.map().expect("a map once the table is built");
-        occupied.clear();
-        occupied.resize(map.width() as usize * map.height() as usize, 0);
-        let index = |cell: Cell| cell.y as usize * map.width() as usize + cell.x as usize;
-        for (_, agent, _, _) in &walkers.walkers.p0().0 {
-            for cell in [agent.cell, agent.next].into_iter().flatten() {
-                if let Some(slot) = occupied.get_mut(index(cell)) {
-                    *slot = slot.saturating_add(1);
-                }
+    let Some(map) = grid.map() else { return };
+    let (width, height) = (map.width() as usize, map.height() as usize);
+    let slot = |cell: Cell| (map.contains(cell)).then(|| cell.y as usize * width + cell.x as usize);
+    occupied.clear();
+    occupied.resize(width * height, 0);
+    for (_, agent, _, _) in &walkers.walkers.p0().0 {
+        for cell in [agent.cell, agent.next].into_iter().flatten() {
+            if let Some(count) = slot(cell).and_then(|i| occupied.get_mut(i)) {
+                *count = count.saturating_add(1);
             }
         }
     }
-    let width = grid.map().map_or(0, |map| map.width() as usize);
     for ask in asks {
         let moves = match ask.goal {
             Goal::Toward(goal) => toward(oracle, ask.here, goal),
             Goal::Away(from) => away(oracle, ask.here, from),
         };
-        let step = if counts {
-            let slot = |cell: Cell| cell.y as usize * width + cell.x as usize;
-            let step = pick(oracle, ask, moves, |cell| occupied.get(slot(cell)).copied().unwrap_or(0));
-            if let Some(next) = step.and_then(|d| ask.here.step(d))
-                && let Some(count) = occupied.get_mut(slot(next))
-            {
-                *count = count.saturating_add(1);
-            }
-            step
-        } else {
-            pick(oracle, ask, moves, |_| 0)
-        };
+        let load = |cell: Cell| slot(cell).and_then(|i| occupied.get(i)).copied().unwrap_or(0);
+        let step = pick(oracle, grid, ask, moves, load);
+        if let Some(count) =
+            step.and_then(|d| ask.here.step(d)).and_then(slot).and_then(|i| occupied.get_mut(i))
+        {
+            *count = count.saturating_add(1);
+        }
         steps.push(step);
     }
+}
+
+/// Whether the map as the latest edit left it allows the step (both cells open and, for a
+/// diagonal, both cells beside it): the live table may not have the edit yet.
+fn allowed(grid: &NavGrid, here: Cell, step: Direction) -> bool {
+    grid.map().is_some_and(|map| map.contains(here) && map.step(here, step).is_some())
 }
 
 /// Up to eight neighbouring nodes, on the stack.
@@ -461,26 +492,40 @@ fn away(oracle: &GridOracle, here: Cell, from: Cell) -> Moves {
     moves
 }
 
-/// The move among `moves` with the least `load`, ties by a hash of the walker and its cell.
-fn pick(oracle: &GridOracle, ask: &Ask, moves: Moves, load: impl Fn(Cell) -> u16) -> Option<Direction> {
+/// The move among `moves` that the map still allows with the least `load`, ties by the
+/// walker's seed.
+fn pick(
+    oracle: &GridOracle,
+    grid: &NavGrid,
+    ask: &Ask,
+    moves: Moves,
+    load: impl Fn(Cell) -> u16,
+) -> Option<Direction> {
     let nodes = moves.as_slice();
     if nodes.is_empty() {
         return None;
     }
-    let seed = mix(ask.seed ^ (u64::from(ask.here.x) << 32 | u64::from(ask.here.y)));
-    let first = (seed % nodes.len() as u64) as usize;
+    let first = (ask.seed() % nodes.len() as u64) as usize;
     let here = ask.here;
-    let mut best: Option<(u16, Cell)> = None;
+    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
+    let mut best: Option<(u16, Direction)> = None;
     for k in 0..nodes.len() {
-        let cell = oracle.cell(nodes[(first + k) % nodes.len()])?;
+        let Some(cell) = oracle.cell(nodes[(first + k) % nodes.len()]) else { continue };
+        let Some(step) = delta(cell.x, here.x)
+            .zip(delta(cell.y, here.y))
+            .and_then(|(dx, dy)| Direction::from_delta(dx, dy))
+        else {
+            continue;
+        };
+        if !allowed(grid, here, step) {
+            continue;
+        }
         let cost = load(cell);
         if best.is_none_or(|(least, _)| cost < least) {
-            best = Some((cost, cell));
+            best = Some((cost, step));
         }
     }
-    let (_, cell) = best?;
-    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
-    Direction::from_delta(delta(cell.x, here.x)?, delta(cell.y, here.y)?)
+    best.map(|(_, step)| step)
 }
 
 /// The finaliser of `SplitMix64`: a well-spread hash of one word.

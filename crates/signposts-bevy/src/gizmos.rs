@@ -18,7 +18,8 @@ use crate::{NavGrid, NavRooms, NavSystems};
 /// time).
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct NavGizmos {
-    /// Outline the [`NavGrid`]'s blocked cells and the [`NavRooms`]' regions and doors.
+    /// Outline the [`NavGrid`]'s blocked cells and the [`NavRooms`]' regions (off by default:
+    /// a pass over the whole map every frame).
     pub map: bool,
     /// Draw this walker's whole path to its goal (a [`Chaser`], [`GoTo`], [`RoomsChaser`] or
     /// [`RoomsGoTo`]).
@@ -26,7 +27,8 @@ pub struct NavGizmos {
     /// Draw the flow field toward the cell this entity stands on: from each open cell, an
     /// arrow along its optimal step (the table's first move).
     pub flow_toward: Option<Entity>,
-    /// At most this many arrows of the flow field (the cells nearest the target first).
+    /// At most this many arrows of the flow field (the cells nearest the target first; cells
+    /// farther than the square of this many cells around the target are not looked at).
     pub max_arrows: usize,
     /// Colour of walls and region outlines.
     pub wall_color: Color,
@@ -39,7 +41,7 @@ pub struct NavGizmos {
 impl Default for NavGizmos {
     fn default() -> NavGizmos {
         NavGizmos {
-            map: true,
+            map: false,
             path_of: None,
             flow_toward: None,
             max_arrows: 4096,
@@ -109,9 +111,11 @@ fn draw_grid(
     if let Some(target) = settings.flow_toward
         && let Some(goal) = cell_of(&grid, &entities, target)
     {
-        // Cells in rings around the goal, nearest first, up to the arrow budget.
+        // Cells in rings around the goal, nearest first, up to the arrow budget; no farther
+        // than a square of `max_arrows` cells, however few of them have a step (a goal shut in).
         let mut drawn = 0;
-        let reach = map.width().max(map.height());
+        let square = u32::try_from(settings.max_arrows.isqrt()).unwrap_or(u32::MAX);
+        let reach = map.width().max(map.height()).min(square / 2 + 1);
         'rings: for r in 0..=reach {
             for cell in ring(goal, r) {
                 if drawn >= settings.max_arrows {

@@ -119,6 +119,10 @@ type RepairHook = Arc<dyn Fn() + Send + Sync>;
 /// A tile map and its first-move table: the map of [`Chaser`](crate::Chaser),
 /// [`Fleeing`](crate::Fleeing) and [`GoTo`](crate::GoTo) walkers.
 ///
+/// Memory: a dense table is [`GridOracle::memory_needed`]; from the first [`SetBlocked`] on
+/// the grid keeps a second copy for repairs (twice the table), and a repair that rebuilds
+/// holds a third while it runs.
+///
 /// Insert it as a resource; the plugin builds (or loads) its table off the main thread.
 /// Cell `(x, y)` (column `x`, row `y`, row 0 first in a `.map` file) has its centre at
 /// `origin + ((x + ½)·size, −(y + ½)·size)`: `origin` is the map's top-left corner and rows go
@@ -316,15 +320,29 @@ impl NavGrid {
     }
 
     /// Stops the build or repair under way (at its next batch of targets). A cancelled build
-    /// leaves the grid [`NavStatus::Failed`]; a cancelled repair drops its edits from the
-    /// table (the map keeps them).
+    /// leaves the grid [`NavStatus::Failed`]; a cancelled repair drops its edits: the map goes
+    /// back to the live table's, with the edits received since (not yet repaired) kept.
     pub fn cancel(&mut self) {
         if self.build.take().is_some() {
             self.status = NavStatus::Failed;
         }
-        self.repair = None; // its copy of the table is dropped with it
+        if self.repair.take().is_some() {
+            self.drop_repair();
+        }
+    }
+
+    /// After a repair that will not land: no spare copy, and the map is the live table's with
+    /// the pending edits.
+    fn drop_repair(&mut self) {
         self.spare = None;
         self.behind.clear();
+        if let Some(live) = &self.live {
+            let mut map = live.grid().clone();
+            for &(cell, blocked) in &self.pending {
+                map.set_blocked(cell, blocked);
+            }
+            self.map = Some(map);
+        }
     }
 
     #[doc(hidden)]
@@ -529,16 +547,7 @@ impl NavGrid {
                 });
             }
             Err(error) => {
-                // The map goes back to the live table's, with the edits not yet repaired.
-                self.spare = None;
-                self.behind.clear();
-                if let Some(live) = &self.live {
-                    let mut map = live.grid().clone();
-                    for &(cell, blocked) in &self.pending {
-                        map.set_blocked(cell, blocked);
-                    }
-                    self.map = Some(map);
-                }
+                self.drop_repair();
                 errors.write(NavError::logged(
                     NavMap::Grid,
                     format!("cannot repair the table, its edits are dropped: {error}"),

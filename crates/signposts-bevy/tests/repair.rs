@@ -162,3 +162,47 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn while_a_repair_is_held_walkers_take_the_optimal_moves_the_edits_leave_open() {
+    // From (0, 0) to (2, 2) east and south are both optimal; east is closed, the repair held.
+    let mut nav = NavGrid::from_grid(Grid::new(5, 5), Connectivity::Four);
+    let gate = gate(&mut nav);
+    let mut app = ready_app(nav);
+    app.insert_resource(NavSettings { spread: Spread::First, ..NavSettings::default() }); // east first
+    app.world_mut().write_message(SetBlocked { cell: Cell::new(1, 0), blocked: true });
+    app.update(); // the edit is received; the repair waits at the gate
+    let walkers: Vec<Entity> = (0..8)
+        .map(|_| spawn_on(&mut app, Cell::new(0, 0), GoTo::new(Cell::new(2, 2), CELL_A_TICK)))
+        .collect();
+    app.update();
+    for &w in &walkers {
+        assert_eq!(agent(&app, w).next(), Some(Cell::new(0, 1)), "south, the optimal move left open");
+    }
+    assert_eq!(app.world().resource::<NavGrid>().version(), 0);
+    gate.open.send(()).unwrap();
+    wait_for(&mut app, |app| app.world().resource::<NavGrid>().version() == 1, "the swap");
+    assert!(!gate.waited_out.load(Ordering::Relaxed));
+}
+
+#[test]
+fn a_repair_cancelled_drops_its_edits_from_the_map_too() {
+    let grid = walled(20, 12);
+    let mut nav = NavGrid::from_grid(grid.clone(), Connectivity::Eight);
+    let gate = gate(&mut nav);
+    let mut app = ready_app(nav);
+    app.world_mut().write_message(SetBlocked { cell: Cell::new(5, 5), blocked: true });
+    app.update(); // the repair of (5, 5) starts and waits at the gate
+    app.world_mut().write_message(SetBlocked { cell: Cell::new(7, 7), blocked: true });
+    app.update(); // (7, 7) waits for the next repair
+    app.world_mut().resource_mut::<NavGrid>().cancel();
+    gate.open.send(()).unwrap();
+    gate.open.send(()).unwrap();
+    let nav = app.world().resource::<NavGrid>();
+    assert!(nav.is_open(Cell::new(5, 5)), "the cancelled edit is gone from the map");
+    assert!(!nav.is_open(Cell::new(7, 7)), "the pending edit stays");
+    wait_for(&mut app, |app| app.world().resource::<NavGrid>().is_up_to_date(), "the pending edit's repair");
+    let nav = app.world().resource::<NavGrid>();
+    assert_eq!(nav.map(), Some(nav.oracle().unwrap().grid()));
+    assert_eq!(nav.version(), 1);
+}

@@ -360,6 +360,55 @@ impl Graph {
         result
     }
 
+    /// [`NextHop::neighbor_to_each_spread`](crate::NextHop::neighbor_to_each_spread) with an
+    /// error for out-of-range ids (then `out` is left empty): each entry read once, the reads
+    /// of 64 queries overlapped.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    pub fn try_neighbor_to_each_spread(
+        &self,
+        queries: &[(NodeId, NodeId, u64)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        const GROUP: usize = 64;
+        out.clear();
+        let mut found = [(0usize, 0u32, 0u64); GROUP];
+        for group in queries.chunks(GROUP) {
+            for (place, &(from, to, _)) in found.iter_mut().zip(group) {
+                let (u, t) = match (self.index(from), self.index(to)) {
+                    (Ok(u), Ok(t)) => (u, t),
+                    (Err(e), _) | (_, Err(e)) => {
+                        out.clear();
+                        return Err(e);
+                    }
+                };
+                *place = self.table.locate(u, self.table.column[t] as usize).unwrap_or((0, 0, 0));
+                crate::prefetch::prefetch(&self.table.words[place.0]);
+            }
+            for (&(word, shift, mask), &(from, to, seed)) in found.iter().zip(group) {
+                let (u, t) = (from as usize, to as usize);
+                out.push(if mask == 0 {
+                    // A node with more than 64 neighbours: its moves one by one.
+                    let k = self.neighbors_to(from, to).count();
+                    (k > 0).then(|| self.neighbors_to(from, to).nth((seed % k as u64) as usize)).flatten()
+                } else {
+                    let mut entry = (self.table.words[word] >> shift) & mask;
+                    let k = entry.count_ones();
+                    (k > 0).then(|| {
+                        for _ in 0..seed % u64::from(k) {
+                            entry &= entry - 1; // drop the lowest move
+                        }
+                        self.table.neighbors
+                            [self.table.rows[u].first as usize + entry.trailing_zeros() as usize]
+                    })
+                });
+                let _ = t;
+            }
+        }
+        Ok(())
+    }
+
     fn steps_into(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) -> Result<(), Error> {
         const GROUP: usize = 64;
         let mut found = [(0usize, 0u32, 0u64); GROUP];

@@ -121,6 +121,75 @@ pub trait NextHop {
         }
     }
 
+    /// [`NextHop::neighbor_to_each_spread`] with an error for out-of-range ids (then `out` is
+    /// left empty).
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    fn try_neighbor_to_each_spread(
+        &self,
+        queries: &[(NodeId, NodeId, u64)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error>
+    where
+        Self: Sized,
+    {
+        out.clear();
+        for &(from, to, seed) in queries {
+            let moves = match self.try_neighbors_to(from, to) {
+                Ok(moves) => moves,
+                Err(e) => {
+                    out.clear();
+                    return Err(e);
+                }
+            };
+            let mut moves = moves.fuse();
+            let mut picked = [0; 8];
+            let mut k = 0;
+            for v in moves.by_ref().take(picked.len()) {
+                picked[k] = v;
+                k += 1;
+            }
+            // Rare: more than eight optimal moves (a node of a general graph).
+            let rest: Vec<NodeId> = moves.collect();
+            let all = k + rest.len();
+            out.push((all > 0).then(|| {
+                let i = (seed % all as u64) as usize;
+                if i < k { picked[i] } else { rest[i - k] }
+            }));
+        }
+        Ok(())
+    }
+
+    /// [`NextHop::neighbor_to_each`] that spreads a crowd over the tied moves: query
+    /// `(from, to, seed)` takes move number `seed % k` of the `k` moves
+    /// [`NextHop::neighbors_to`] lists (in increasing id order), so entities with different
+    /// seeds (a hash of their id, say) heading the same way take different shortest paths, and
+    /// each keeps its own. `None` exactly where [`NextHop::neighbor_to`] is. Dense tables read
+    /// each entry once, the reads of many queries overlapped as in
+    /// [`NextHop::neighbor_to_each`]; other tables list their moves per query.
+    ///
+    /// # Panics
+    /// If an id is out of range; see [`NextHop::try_neighbor_to_each_spread`].
+    ///
+    /// ```
+    /// use signposts::NextHop;
+    /// use signposts::generate::{grid, Connectivity};
+    /// let table = grid(5, 5, Connectivity::Four).build(); // from 0 to 24: east (1) or south (5)
+    /// let mut steps = Vec::new();
+    /// table.neighbor_to_each_spread(&[(0, 24, 0), (0, 24, 1), (0, 24, 7), (24, 24, 3)], &mut steps);
+    /// assert_eq!(steps, [Some(1), Some(5), Some(5), None]);
+    /// ```
+    #[track_caller]
+    fn neighbor_to_each_spread(&self, queries: &[(NodeId, NodeId, u64)], out: &mut Vec<Option<NodeId>>)
+    where
+        Self: Sized,
+    {
+        if let Err(e) = self.try_neighbor_to_each_spread(queries, out) {
+            panic_with(&e);
+        }
+    }
+
     /// [`NextHop::cost`] with an error for out-of-range ids.
     ///
     /// # Errors
@@ -243,6 +312,14 @@ impl NextHop for Graph {
         out: &mut Vec<Option<NodeId>>,
     ) -> Result<(), Error> {
         Graph::try_neighbor_to_each(self, queries, out)
+    }
+
+    fn try_neighbor_to_each_spread(
+        &self,
+        queries: &[(NodeId, NodeId, u64)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        Graph::try_neighbor_to_each_spread(self, queries, out)
     }
 
     fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
@@ -435,6 +512,14 @@ impl NextHop for TableRef<'_> {
         on_table!(self, t => NextHop::try_neighbor_to_each(*t, queries, out))
     }
 
+    fn try_neighbor_to_each_spread(
+        &self,
+        queries: &[(NodeId, NodeId, u64)],
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        on_table!(self, t => NextHop::try_neighbor_to_each_spread(*t, queries, out))
+    }
+
     fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
         on_table!(self, t => t.try_cost(from, to))
     }
@@ -507,6 +592,14 @@ macro_rules! forward {
                 out: &mut Vec<Option<NodeId>>,
             ) -> Result<(), Error> {
                 (**self).try_neighbor_to_each(queries, out)
+            }
+
+            fn try_neighbor_to_each_spread(
+                &self,
+                queries: &[(NodeId, NodeId, u64)],
+                out: &mut Vec<Option<NodeId>>,
+            ) -> Result<(), Error> {
+                (**self).try_neighbor_to_each_spread(queries, out)
             }
 
             fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {

@@ -60,6 +60,20 @@ fn answers_like_bfs(table: &impl NextHop, builder: &GraphBuilder, dist: &[Vec<u3
     let object: &dyn NextHop = &TableAsDyn(table);
     object.neighbor_to_each(&queries, &mut steps);
     assert_eq!(steps, single, "{name}: neighbor_to_each through dyn");
+    // The spread form takes move `seed % k` of the listed moves, for every seed's residue.
+    for seed in [0u64, 1, 2, 3, 5, 7, u64::MAX] {
+        let spread: Vec<_> =
+            queries.iter().map(|&(u, t)| (u, t, seed.wrapping_add(u64::from(u ^ t)))).collect();
+        table.neighbor_to_each_spread(&spread, &mut steps);
+        let listed: Vec<_> = spread
+            .iter()
+            .map(|&(u, t, s)| {
+                let moves: Vec<NodeId> = table.neighbors_to(u, t).collect();
+                (!moves.is_empty()).then(|| moves[(s % moves.len() as u64) as usize])
+            })
+            .collect();
+        assert_eq!(steps, listed, "{name}: neighbor_to_each_spread, seed {seed}");
+    }
     // Out of range: an error naming the id, and nothing written.
     let bad = n as NodeId;
     let expected = Some(Error::NodeOutOfRange { node: bad, nodes: n });
@@ -71,6 +85,13 @@ fn answers_like_bfs(table: &impl NextHop, builder: &GraphBuilder, dist: &[Vec<u3
     steps.push(None);
     assert_eq!(table.try_neighbor_to_each(&[(0, 0), (bad, 0)], &mut steps).err(), expected, "{name}");
     assert!(steps.is_empty(), "{name}: a failed batch leaves `out` empty");
+    steps.push(None);
+    assert_eq!(
+        table.try_neighbor_to_each_spread(&[(0, 0, 1), (0, bad, 2)], &mut steps).err(),
+        expected,
+        "{name}"
+    );
+    assert!(steps.is_empty(), "{name}: a failed spread batch leaves `out` empty");
 }
 
 /// Forwards the object-safe queries, so that the `dyn` path is exercised for every table.

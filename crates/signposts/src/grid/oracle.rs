@@ -698,6 +698,42 @@ impl GridOracle {
         }
     }
 
+    /// [`GridOracle::next_step_each`] that spreads a crowd over the tied steps: query
+    /// `(from, to, seed)` takes the optimal move number `seed % k` of the `k` the table keeps
+    /// ([`NextHop::neighbor_to_each_spread`]), so walkers with different seeds (a hash of
+    /// their entity) heading the same way fan out over the shortest paths instead of walking
+    /// in single file, and each one takes the same way from the same cell. Every step is on a
+    /// shortest path; `None` where [`GridOracle::next_step`] is.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
+    /// let oracle = GridOracle::build(&Grid::new(4, 4), Connectivity::Four)?;
+    /// let (from, to) = (Cell::new(0, 0), Cell::new(3, 3));
+    /// let mut steps = Vec::new();
+    /// oracle.next_step_each_spread(&[(from, to, 0), (from, to, 1)], &mut steps);
+    /// assert_eq!(steps, [Some(Direction::East), Some(Direction::South)]);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn next_step_each_spread(&self, queries: &[(Cell, Cell, u64)], out: &mut Vec<Option<Direction>>) {
+        const CHUNK: usize = 1024;
+        out.clear();
+        if self.nodes_len() == 0 {
+            out.resize(queries.len(), None);
+            return;
+        }
+        out.reserve(queries.len());
+        let (mut nodes, mut next) = (Vec::with_capacity(CHUNK.min(queries.len())), Vec::new());
+        for chunk in queries.chunks(CHUNK) {
+            nodes.clear();
+            nodes.extend(chunk.iter().map(|&(from, to, seed)| match (self.node(from), self.node(to)) {
+                (Some(u), Some(t)) => (u, t, seed),
+                _ => (0, 0, 0),
+            }));
+            self.table().neighbor_to_each_spread(&nodes, &mut next);
+            out.extend(nodes.iter().zip(&next).map(|(&(u, _, _), &v)| v.map(|v| self.direction(u, v))));
+        }
+    }
+
     /// Every optimal first step, clockwise from north. Empty in the cases where
     /// [`GridOracle::next_step`] is `None`.
     ///
