@@ -15,7 +15,7 @@ use bevy::time::Time;
 use bevy::transform::components::Transform;
 use signposts_rooms::{
     DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point, Rooms,
-    Scratch,
+    RoomsBuilder, Scratch,
 };
 
 use crate::grid::{Job, NavStatus, TableSwapped};
@@ -84,6 +84,9 @@ enum Edit {
 /// What a repair task returns: the new oracle, how many edits it took, and the seconds.
 type Repaired = (Oracle, usize, f32);
 
+/// Sets up the corridor oracle's builder: links, door states, area costs, a memory limit.
+type Configure = Box<dyn for<'a> FnOnce(RoomsBuilder<'a>) -> RoomsBuilder<'a> + Send + Sync>;
+
 /// Rooms and doors over a navigation mesh: the map of [`RoomsChaser`] and [`RoomsGoTo`]
 /// walkers, who move in continuous space.
 ///
@@ -108,6 +111,7 @@ pub struct NavRooms {
     origin: Vec2,
     budget: u64,
     source: Option<NavMesh>,
+    configure: Option<Configure>,
     status: NavStatus,
     progress: Arc<AtomicU32>,
     live: Option<Arc<Oracle>>,
@@ -127,6 +131,7 @@ impl NavRooms {
             origin: Vec2::ZERO,
             budget: DEFAULT_BUDGET,
             source: Some(mesh),
+            configure: None,
             status: NavStatus::Waiting,
             progress: Arc::default(),
             live: None,
@@ -148,6 +153,29 @@ impl NavRooms {
     #[must_use]
     pub fn with_origin(mut self, origin: Vec2) -> NavRooms {
         self.origin = origin;
+        self
+    }
+
+    /// Sets up the corridor oracle ([`RoomsMode::Corridor`]) before it is built: links
+    /// (teleporters, ladders, stairs; walkers jump from one end to the other), door states,
+    /// area costs, a memory limit (see [`RoomsBuilder`]).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_bevy::{NavRooms, RoomsMode};
+    /// use signposts_rooms::{NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// // A teleporter through the wall, both ways.
+    /// let rooms = NavRooms::new(mesh, RoomsMode::Corridor).with_rooms(move |builder| builder.link(a, b, 2.0, true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_rooms(
+        mut self,
+        configure: impl for<'a> FnOnce(RoomsBuilder<'a>) -> RoomsBuilder<'a> + Send + Sync + 'static,
+    ) -> NavRooms {
+        self.configure = Some(Box::new(configure));
         self
     }
 
@@ -239,14 +267,21 @@ impl NavRooms {
 
     fn start_build(&mut self) {
         let Some(mesh) = self.source.take() else { return };
-        let (mode, budget) = (self.mode, self.budget);
+        let (mode, budget, configure) = (self.mode, self.budget, self.configure.take());
         let progress = Arc::clone(&self.progress);
         let cancel = signposts::Cancel::new();
         let token = cancel.clone();
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let start = Instant::now();
             let oracle = match mode {
-                RoomsMode::Corridor => Oracle::Corridor(Box::new(Rooms::build(&mesh)?)),
+                RoomsMode::Corridor => {
+                    let builder = Rooms::builder(&mesh);
+                    let builder = match configure {
+                        Some(configure) => configure(builder),
+                        None => builder,
+                    };
+                    Oracle::Corridor(Box::new(builder.build()?))
+                }
                 RoomsMode::Exact => {
                     let report = |p: signposts_rooms::ExactProgress| {
                         // The sweeps are the first half, the table the second.
@@ -316,12 +351,41 @@ impl NavRooms {
         }
     }
 
-    fn start_repair(&mut self) {
+    /// Whether the live oracle takes `edit`; if not, why.
+    fn check(live: &Oracle, edit: Edit) -> Result<(), Error> {
+        match (live, edit) {
+            (_, Edit::Door(door, _)) if door.0 as usize >= live.mesh().doors_len() => {
+                Err(Error::OutOfRange { what: "door", id: door.0, len: live.mesh().doors_len() })
+            }
+            (Oracle::Corridor(rooms), Edit::Link(link, _)) => rooms.is_link_open(link).map(|_| ()),
+            (Oracle::Exact(_), Edit::Link(..)) => {
+                Err(Error::NotExact { why: "links (exact mode does not take links)" })
+            }
+            (_, Edit::Door(..)) => Ok(()),
+        }
+    }
+
+    fn start_repair(&mut self, errors: &mut MessageWriter<NavError>) {
         if self.repair.is_some() || self.pending.is_empty() {
             return;
         }
         let Some(live) = self.live.clone() else { return };
-        let edits = std::mem::take(&mut self.pending);
+        // Each edit checked alone: a bad one is reported and the others go on.
+        let mut edits = std::mem::take(&mut self.pending);
+        edits.retain(|&edit| match NavRooms::check(&live, edit) {
+            Ok(()) => true,
+            Err(error) => {
+                errors.write(NavError::logged(
+                    NavMap::Rooms,
+                    format!("cannot apply {edit:?}: {error}"),
+                    NavFailure::Rooms(error),
+                ));
+                false
+            }
+        });
+        if edits.is_empty() {
+            return;
+        }
         let budget = self.budget;
         let cancel = signposts::Cancel::new();
         let token = cancel.clone();
@@ -433,11 +497,12 @@ pub(crate) fn sync(
         rooms.receive(Edit::Link(edit.link, edit.open));
     }
     rooms.poll_repair(&mut swapped, &mut errors);
-    rooms.start_repair();
+    rooms.start_repair(&mut errors);
 }
 
 /// Walks toward wherever `target` stands now (its [`RoomsAgent`] position, or its
-/// `Transform`), straight to each waypoint of the [`NavRooms`].
+/// `Transform`), straight to each waypoint of the [`NavRooms`]; through a link it jumps from
+/// one end to the other.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[require(RoomsAgent, Transform)]
 pub struct RoomsChaser {
@@ -555,6 +620,12 @@ pub(crate) fn steer(
                 Oracle::Exact(index) => index.next_waypoint_with(here, goal, exact),
             };
             let Some(to) = waypoint else { break };
+            if let Oracle::Corridor(rooms) = oracle
+                && takes_link(rooms, here, to)
+            {
+                here = to; // through the link: a jump, not a walk
+                continue;
+            }
             let gap = here.distance(to);
             if gap > budget {
                 let t = budget / gap;
@@ -569,6 +640,16 @@ pub(crate) fn steer(
         agent.position = Some(here);
         agent.waypoint = waypoint;
     }
+}
+
+/// Whether the step from `here` to `to` is an open link's (the path's waypoints put a walker
+/// on a link's entrance, then give its exit).
+fn takes_link(rooms: &Rooms, here: Point, to: Point) -> bool {
+    rooms.links().iter().enumerate().any(|(i, link)| {
+        let forward = link.ends == [here, to];
+        let back = link.two_way && link.ends == [to, here];
+        (forward || back) && rooms.is_link_open(LinkId(i as u32)).unwrap_or(false)
+    })
 }
 
 /// [`NavSystems::Move`](crate::NavSystems::Move) for the rooms: each walker's `Transform` at

@@ -169,3 +169,76 @@ fn closing_a_door_reroutes_the_walkers_and_a_link_edit_in_exact_mode_is_an_error
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_bad_edit_is_reported_alone_and_the_good_ones_of_its_frame_apply() {
+    let mesh = mesh();
+    for mode in [RoomsMode::Corridor, RoomsMode::Exact] {
+        let mut app = ready(NavRooms::new(mesh.clone(), mode));
+        app.world_mut().write_message(SetDoorOpen { door: DoorId(0), open: false });
+        app.world_mut().write_message(SetDoorOpen { door: DoorId(9_999), open: false });
+        app.world_mut().write_message(SetLinkOpen { link: signposts_rooms::LinkId(0), open: false });
+        let (mut errors, mut swaps) = (Vec::new(), Vec::new());
+        let (mut error_cursor, mut swap_cursor) =
+            (MessageCursor::<NavError>::default(), MessageCursor::<TableSwapped>::default());
+        wait_for(
+            &mut app,
+            |app| {
+                errors.extend(drain(app, &mut error_cursor));
+                swaps.extend(drain(app, &mut swap_cursor));
+                !swaps.is_empty()
+            },
+            "the good edit's repair",
+        );
+        assert_eq!((swaps.len(), swaps[0].edits), (1, 1), "{mode:?}");
+        assert_eq!(errors.len(), 2, "{mode:?}: {errors:?}");
+        assert!(matches!(
+            errors[0].error,
+            NavFailure::Rooms(signposts_rooms::Error::OutOfRange { what: "door", .. })
+        ));
+        let link_refused = match mode {
+            RoomsMode::Corridor => matches!(
+                errors[1].error,
+                NavFailure::Rooms(signposts_rooms::Error::OutOfRange { what: "link", .. })
+            ),
+            RoomsMode::Exact => {
+                matches!(errors[1].error, NavFailure::Rooms(signposts_rooms::Error::NotExact { .. }))
+            }
+        };
+        assert!(link_refused, "{mode:?}: {errors:?}");
+        let rooms = app.world().resource::<NavRooms>();
+        let state = match mode {
+            RoomsMode::Corridor => rooms.rooms().unwrap().door_state(DoorId(0)).unwrap(),
+            RoomsMode::Exact => rooms.exact().unwrap().door_state(DoorId(0)).unwrap(),
+        };
+        assert_eq!(state, DoorState::Closed, "{mode:?}");
+    }
+}
+
+#[test]
+fn a_walker_takes_a_link_through_a_wall_by_jumping_and_a_closed_link_sends_it_round() {
+    // Two rooms joined only far below; a teleporter through the wall near the top.
+    let grid = Grid::from_ascii(
+        "
+        ..@..
+        ..@..
+        ..@..
+        ..@..
+        .....
+    ",
+    )
+    .unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    let (from, to) = (Point::new(0.5, 0.5), Point::new(4.5, 0.5));
+    let mut app = ready(
+        NavRooms::new(mesh, RoomsMode::Corridor).with_rooms(move |builder| builder.link(a, b, 0.5, true)),
+    );
+    // Walked: to the link's entrance and from its exit; the jump itself walks nothing.
+    let walked = walk(&mut app, from, to, 3.0);
+    assert!((walked - (from.distance(a) + b.distance(to))).abs() < 1e-6, "walked {walked}");
+    app.world_mut().write_message(SetLinkOpen { link: signposts_rooms::LinkId(0), open: false });
+    wait_for(&mut app, |app| app.world().resource::<NavRooms>().version() == 1, "the closed link");
+    let round = walk(&mut app, from, to, 3.0);
+    assert!(round > 8.0, "walked {round}: round the wall's foot");
+}

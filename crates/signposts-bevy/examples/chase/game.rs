@@ -59,11 +59,11 @@ impl Game {
         self.open[(self.seed % self.open.len() as u64) as usize]
     }
 
-    /// A random cell open now (not a closed door).
-    pub fn random_open_cell(&mut self, nav: &NavGrid) -> Cell {
+    /// A random cell open now (not a closed door), other than `avoid` (the player's).
+    pub fn random_open_cell(&mut self, nav: &NavGrid, avoid: Cell) -> Cell {
         loop {
             let cell = self.random_cell();
-            if nav.is_open(cell) {
+            if nav.is_open(cell) && cell != avoid {
                 return cell;
             }
         }
@@ -201,7 +201,7 @@ fn obey(
             }
             Command::Spawn(count) => {
                 for _ in 0..count {
-                    let cell = game.random_open_cell(&nav);
+                    let cell = game.random_open_cell(&nav, player.cell);
                     let speed = game.enemy_speed;
                     commands.spawn((Enemy, Chaser::new(player_entity, speed), NavAgent::at(cell)));
                 }
@@ -229,7 +229,7 @@ fn respawn(
     for mut agent in &mut enemies {
         if agent.cell() == Some(player.cell) {
             game.catches += 1;
-            let cell = game.random_open_cell(&nav);
+            let cell = game.random_open_cell(&nav, player.cell);
             agent.place(cell);
         }
     }
