@@ -1,19 +1,20 @@
 //! The plugin's tick beside the two usual ways to move a crowd, in one run: 1,000, 10,000
-//! and 50,000 chasers on a shared Moving AI map, all after one player who walks at random, every
-//! chaser taking one step every tick (a cell a tick), headless. A chaser that catches the player
-//! starts again from a random open cell, so the chases stay as long as random pairs'.
+//! and 50,000 chasers on a shared Moving AI map after players who walk at random (one, or
+//! squads after `--targets K` players), every chaser taking one step every tick (a cell a
+//! tick), headless. A chaser that catches its player starts again from a random open cell, so
+//! the chases stay as long as random pairs'.
 //!
 //! - **signposts**: the plugin ([`SignpostsPlugin`]); one batched table query a tick, with
 //!   [`Spread::First`] and with [`Spread::Seeded`].
 //! - **A\* per chaser**: one search a chaser a tick (the core's zero-allocation
 //!   [`Searcher::astar`], over jump points), its first step taken.
-//! - **flow field**: one Dijkstra search from the player a tick over the whole map, each
-//!   chaser taking the step toward its best neighbour.
+//! - **flow field**: one Dijkstra search from each player a tick over the whole map, each
+//!   chaser taking the step toward its best neighbour in its player's field.
 //!
 //! Each scene is timed over whole `App::update()` calls (the ECS's own work included), after a
 //! warm-up, for up to two seconds. Run with
-//! `cargo bench -p signposts-bevy --bench chasers [-- <map> [counts...]]` (default `den312d`,
-//! counts 1000 10000 50000).
+//! `cargo bench -p signposts-bevy --bench chasers [-- [--targets K] <map> [counts...]]` (default
+//! one target, `den312d`, counts 1000 10000 50000).
 
 #![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
 
@@ -33,12 +34,21 @@ use signposts_bevy::prelude::*;
 struct Player {
     cell: Cell,
     seed: u64,
+    number: u64,
 }
 
-/// A chaser of the peers' scenes.
+/// A chaser of the peers' scenes, after player number `target`.
 #[derive(Component)]
 struct Walker {
     cell: Cell,
+    target: usize,
+}
+
+/// The players' cells this tick, by number.
+fn player_cells(players: &Query<&Player>) -> Vec<Cell> {
+    let mut cells: Vec<(u64, Cell)> = players.iter().map(|p| (p.number, p.cell)).collect();
+    cells.sort_unstable_by_key(|&(n, _)| n);
+    cells.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The map, shared by the peers' systems.
@@ -87,15 +97,15 @@ fn walk_player(map: Res<Map>, mut player: Query<(&mut Player, &mut Transform)>) 
 /// One A* search a chaser a tick.
 fn astar_steer(
     map: Res<Map>,
-    player: Query<&Player>,
+    players: Query<&Player>,
     mut walkers: Query<(&mut Walker, &mut Transform)>,
     mut searcher: Local<Option<Searcher>>,
 ) {
-    let Ok(player) = player.single() else { return };
+    let goals = player_cells(&players);
     let searcher = searcher.get_or_insert_with(Searcher::new);
     for (mut walker, mut transform) in &mut walkers {
-        let route =
-            searcher.astar(&map.tiles, Layer::WALKABLE, Connectivity::Eight, walker.cell, player.cell);
+        let goal = goals[walker.target];
+        let route = searcher.astar(&map.tiles, Layer::WALKABLE, Connectivity::Eight, walker.cell, goal);
         let step = route.ok().and_then(|r| r.path().and_then(|p| p.iter().next()));
         if let Some(next) = step.and_then(|d| walker.cell.step(d)) {
             walker.cell = next;
@@ -104,42 +114,47 @@ fn astar_steer(
     }
 }
 
-/// A flow field's distances and its search queue (distance bits, cell), kept between ticks.
-type Field = (Vec<f64>, BinaryHeap<Reverse<(u64, u32)>>);
+/// The flow fields' distances (one a player) and the search queue (distance bits, cell),
+/// kept between ticks.
+type Field = (Vec<Vec<f64>>, BinaryHeap<Reverse<(u64, u32)>>);
 
 /// One Dijkstra search from the player a tick (octile costs, no corner cutting), then every
 /// chaser steps to its neighbour nearest the player.
 fn flow_steer(
     map: Res<Map>,
-    player: Query<&Player>,
+    players: Query<&Player>,
     mut walkers: Query<(&mut Walker, &mut Transform)>,
     mut field: Local<Field>,
 ) {
-    let Ok(player) = player.single() else { return };
-    let (dist, heap) = &mut *field;
+    let goals = player_cells(&players);
+    let (fields, heap) = &mut *field;
     let width = map.grid.width();
     let index = |c: Cell| (c.y * width + c.x) as usize;
-    dist.clear();
-    dist.resize((width * map.grid.height()) as usize, f64::INFINITY);
-    dist[index(player.cell)] = 0.0;
-    heap.clear();
-    heap.push(Reverse((0, index(player.cell) as u32)));
-    while let Some(Reverse((d, i))) = heap.pop() {
-        let d = f64::from_bits(d);
-        if d > dist[i as usize] {
-            continue;
-        }
-        let cell = Cell::new(i % width, i / width);
-        for direction in Direction::ALL {
-            let Some(next) = map.grid.step(cell, direction) else { continue };
-            let nd = d + if direction.is_diagonal() { core::f64::consts::SQRT_2 } else { 1.0 };
-            if nd < dist[index(next)] {
-                dist[index(next)] = nd;
-                heap.push(Reverse((nd.to_bits(), index(next) as u32)));
+    fields.resize_with(goals.len(), Vec::new);
+    for (dist, &goal) in fields.iter_mut().zip(&goals) {
+        dist.clear();
+        dist.resize((width * map.grid.height()) as usize, f64::INFINITY);
+        dist[index(goal)] = 0.0;
+        heap.clear();
+        heap.push(Reverse((0, index(goal) as u32)));
+        while let Some(Reverse((d, i))) = heap.pop() {
+            let d = f64::from_bits(d);
+            if d > dist[i as usize] {
+                continue;
+            }
+            let cell = Cell::new(i % width, i / width);
+            for direction in Direction::ALL {
+                let Some(next) = map.grid.step(cell, direction) else { continue };
+                let nd = d + if direction.is_diagonal() { core::f64::consts::SQRT_2 } else { 1.0 };
+                if nd < dist[index(next)] {
+                    dist[index(next)] = nd;
+                    heap.push(Reverse((nd.to_bits(), index(next) as u32)));
+                }
             }
         }
     }
     for (mut walker, mut transform) in &mut walkers {
+        let dist = &fields[walker.target];
         let best = Direction::ALL
             .into_iter()
             .filter_map(|d| map.grid.step(walker.cell, d))
@@ -165,19 +180,23 @@ impl Respawn {
     }
 }
 
-fn respawn_chasers(player: Query<&Player>, mut respawn: ResMut<Respawn>, mut chasers: Query<&mut NavAgent>) {
-    let Ok(player) = player.single() else { return };
-    for mut agent in &mut chasers {
-        if agent.cell() == Some(player.cell) {
+fn respawn_chasers(
+    players: Query<(Entity, &Player)>,
+    mut respawn: ResMut<Respawn>,
+    mut chasers: Query<(&mut NavAgent, &Chaser)>,
+) {
+    let cells: bevy::ecs::entity::EntityHashMap<Cell> = players.iter().map(|(e, p)| (e, p.cell)).collect();
+    for (mut agent, chaser) in &mut chasers {
+        if agent.cell() == cells.get(&chaser.target).copied() {
             agent.place(respawn.cell());
         }
     }
 }
 
-fn respawn_walkers(player: Query<&Player>, mut respawn: ResMut<Respawn>, mut walkers: Query<&mut Walker>) {
-    let Ok(player) = player.single() else { return };
+fn respawn_walkers(players: Query<&Player>, mut respawn: ResMut<Respawn>, mut walkers: Query<&mut Walker>) {
+    let goals = player_cells(&players);
     for mut walker in &mut walkers {
-        if walker.cell == player.cell {
+        if walker.cell == goals[walker.target] {
             walker.cell = respawn.cell();
         }
     }
@@ -190,8 +209,8 @@ enum Scene {
     Flow,
 }
 
-/// Builds `scene` with `count` chasers; returns the app, warmed up.
-fn scene(grid: &Grid, scene: Scene, count: usize) -> App {
+/// Builds `scene` with `count` chasers after `targets` players; returns the app, warmed up.
+fn scene(grid: &Grid, scene: Scene, count: usize, targets: usize) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
     let open = open_cells(grid);
@@ -199,8 +218,14 @@ fn scene(grid: &Grid, scene: Scene, count: usize) -> App {
     let start = open[open.len() / 2];
     let map = Map { grid: grid.clone(), tiles: TileGrid::from_grid(grid), size: 1.0 };
     let center = |cell: Cell| map.center(cell).extend(0.0);
-    app.world_mut().spawn((Player { cell: start, seed: 7 }, Transform::from_translation(center(start))));
-    let player = app.world_mut().query_filtered::<Entity, With<Player>>().single(app.world()).unwrap();
+    let players: Vec<Entity> = (0..targets as u64)
+        .map(|number| {
+            let cell =
+                if number == 0 { start } else { open[(next_random(&mut seed) % open.len() as u64) as usize] };
+            let player = Player { cell, seed: 7 + number, number };
+            app.world_mut().spawn((player, Transform::from_translation(center(cell)))).id()
+        })
+        .collect();
     app.add_systems(FixedUpdate, walk_player.before(NavSystems::Steer));
     app.insert_resource(Map { grid: grid.clone(), tiles: TileGrid::from_grid(grid), size: 1.0 });
     app.insert_resource(Respawn { open: open.clone(), seed: 0x2545_f491_4f6c_dd1d });
@@ -215,9 +240,9 @@ fn scene(grid: &Grid, scene: Scene, count: usize) -> App {
                 app.update();
                 std::thread::sleep(Duration::from_millis(1));
             }
-            for _ in 0..count {
+            for k in 0..count {
                 let cell = open[(next_random(&mut seed) % open.len() as u64) as usize];
-                app.world_mut().spawn((Chaser::new(player, 64.0), NavAgent::at(cell)));
+                app.world_mut().spawn((Chaser::new(players[k % targets], 64.0), NavAgent::at(cell)));
             }
             app.add_systems(FixedUpdate, respawn_chasers.after(NavSystems::Move));
         }
@@ -230,9 +255,10 @@ fn scene(grid: &Grid, scene: Scene, count: usize) -> App {
                 app.add_systems(FixedUpdate, flow_steer.in_set(NavSystems::Steer));
             }
             app.add_systems(FixedUpdate, respawn_walkers.after(NavSystems::Steer));
-            for _ in 0..count {
+            for k in 0..count {
                 let cell = open[(next_random(&mut seed) % open.len() as u64) as usize];
-                app.world_mut().spawn((Walker { cell }, Transform::from_translation(center(cell))));
+                app.world_mut()
+                    .spawn((Walker { cell, target: k % targets }, Transform::from_translation(center(cell))));
             }
         }
     }
@@ -254,7 +280,15 @@ fn time(app: &mut App) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let mut args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let targets = match args.iter().position(|a| a == "--targets") {
+        Some(i) => {
+            let k = args.get(i + 1).and_then(|k| k.parse().ok()).expect("--targets K");
+            args.drain(i..i + 2);
+            k
+        }
+        None => 1,
+    };
     let name = args.first().cloned().unwrap_or_else(|| "den312d".to_owned());
     let counts: Vec<usize> = if args.len() > 1 {
         args[1..].iter().map(|c| c.parse().expect("a chaser count")).collect()
@@ -265,7 +299,7 @@ fn main() {
     let bytes = std::fs::read(maps.join(format!("{name}.map"))).expect("a map of ../shared/maps");
     let grid = signposts::grid::parse_map(&bytes).expect("a Moving AI map");
     println!(
-        "{name}: {}×{}, {} open cells, octile; every chaser steps every tick",
+        "{name}: {}×{}, {} open cells, octile; {targets} player(s); every chaser steps every tick",
         grid.width(),
         grid.height(),
         grid.passable_len()
@@ -279,7 +313,11 @@ fn main() {
     // SIGNPOSTS_SCENES=first,seeded,astar,flow runs some scenes only (to profile one).
     let only = std::env::var("SIGNPOSTS_SCENES").unwrap_or_else(|_| "first,seeded,astar,flow".to_owned());
     let run = |name: &str, which: Scene, count: usize| {
-        if only.split(',').any(|s| s == name) { time(&mut scene(&grid, which, count)) } else { f64::NAN }
+        if only.split(',').any(|s| s == name) {
+            time(&mut scene(&grid, which, count, targets))
+        } else {
+            f64::NAN
+        }
     };
     for &count in &counts {
         let first = run("first", Scene::Plugin(Spread::First), count);

@@ -206,6 +206,8 @@ pub(crate) struct Buffers {
     occupied: Vec<u16>,
     /// The cell of each target entity this tick.
     places: EntityHashMap<Option<Cell>>,
+    /// The map's generation the walkers' steps were last checked against.
+    generation: u64,
 }
 
 /// The walkers and their targets, read, or the walkers written, in turns (a target may itself
@@ -239,11 +241,13 @@ pub(crate) fn steer(
 ) {
     let Some(grid) = grid else { return };
     let Some(oracle) = grid.oracle() else { return };
-    let Buffers { asks, queries, steps, occupied, places } = &mut *buffers;
+    let Buffers { asks, queries, steps, occupied, places, generation } = &mut *buffers;
     asks.clear();
 
-    // 1. Advance: finish steps (keeping the distance walked past the centre).
-    advance(&grid, time.delta_secs(), &mut walkers.walkers.p1());
+    // 1. Advance: finish steps (keeping the distance walked past the centre); steps under way
+    // are checked against the map only when it changed.
+    let edited = core::mem::replace(generation, grid.generation()) != grid.generation();
+    advance(&grid, time.delta_secs(), edited, &mut walkers.walkers.p1());
 
     // 2. Where each target stands, once a target (after this tick's steps).
     let (reader, targets) = walkers.walkers.p0();
@@ -289,6 +293,7 @@ pub(crate) fn steer(
     choose(oracle, &grid, settings.spread, asks, queries, steps, occupied, &mut walkers);
 
     // 5. Start the chosen steps (the same query, so the same order).
+    let up_to_date = grid.is_up_to_date();
     let mut asked = asks.iter().zip(steps.iter()).peekable();
     for (index, (entity, mut agent, _, _)) in walkers.walkers.p1().iter_mut().enumerate() {
         let Some(&(ask, &step)) = asked.peek() else { break };
@@ -308,7 +313,8 @@ pub(crate) fn steer(
         // A step the latest edits forbid (the live table is being repaired): another of the
         // table's moves that they allow, or none.
         let step = match step {
-            Some(d) if allowed(&grid, ask.here, d) => Some(d),
+            // Up to date, the live table is the map: its steps are allowed.
+            Some(d) if up_to_date || allowed(&grid, ask.here, d) => Some(d),
             Some(_) => match ask.goal {
                 Goal::Toward(goal) => pick(oracle, &grid, ask, toward(oracle, ask.here, goal), |_| 0),
                 Goal::Away(from) => pick(oracle, &grid, ask, away(oracle, ask.here, from), |_| 0),
@@ -325,28 +331,19 @@ pub(crate) fn steer(
 }
 
 /// Moves every walker along its step by `dt` seconds of its speed; finished steps keep the
-/// distance walked past the centre for the next one.
-fn advance(grid: &NavGrid, dt: f32, walkers: &mut Writer) {
+/// distance walked past the centre for the next one. When the map was `edited` since the last
+/// tick, steps it closes are undone and walkers on closed cells step out.
+fn advance(grid: &NavGrid, dt: f32, edited: bool, walkers: &mut Writer) {
     for (_, mut agent, _, kind) in walkers.iter_mut() {
         let Some(here) = agent.cell else { continue };
-        if agent.next.is_none() && !grid.is_open(here) {
+        if edited && agent.next.is_none() && !grid.is_open(here) {
             // The cell closed under its feet: out to an open neighbour, if any.
             let straight = [Direction::North, Direction::East, Direction::South, Direction::West];
             agent.next = straight.into_iter().filter_map(|d| here.step(d)).find(|&to| grid.is_open(to));
             continue;
         }
         if let Some(next) = agent.next {
-            let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
-            let step = delta(next.x, here.x)
-                .zip(delta(next.y, here.y))
-                .and_then(|(dx, dy)| Direction::from_delta(dx, dy));
-            // Stepping out of a cell closed under its feet needs only the cell ahead open.
-            let open = if grid.is_open(here) {
-                step.is_some_and(|d| allowed(grid, here, d))
-            } else {
-                grid.is_open(next)
-            };
-            if !open {
+            if edited && !still_open(grid, here, next) {
                 // Closed ahead (or beside a diagonal): back to the centre it came from.
                 agent.next = None;
                 agent.progress = 0.0;
@@ -365,6 +362,18 @@ fn advance(grid: &NavGrid, dt: f32, walkers: &mut Writer) {
             agent.carry = (progress - 1.0) * length;
         }
     }
+}
+
+/// Whether the step from `here` to `next` is still allowed by the map; stepping out of a cell
+/// closed under the walker's feet needs only the cell ahead open.
+fn still_open(grid: &NavGrid, here: Cell, next: Cell) -> bool {
+    if !grid.is_open(here) {
+        return grid.is_open(next);
+    }
+    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
+    let step =
+        delta(next.x, here.x).zip(delta(next.y, here.y)).and_then(|(dx, dy)| Direction::from_delta(dx, dy));
+    step.is_some_and(|d| allowed(grid, here, d))
 }
 
 /// Fills `steps` (parallel to `asks`) with each walker's move.

@@ -164,6 +164,8 @@ pub struct NavGrid {
     build: Option<Job<Result<Built, (String, Error)>>>,
     repair: Option<Job<Result<Repaired, Error>>>,
     version: u64,
+    /// Changes of `map`: walkers re-check their steps when it moves.
+    generation: u64,
     hook: Option<RepairHook>,
 }
 
@@ -189,6 +191,7 @@ impl NavGrid {
             build: None,
             repair: None,
             version: 0,
+            generation: 0,
             hook: None,
         }
     }
@@ -342,6 +345,7 @@ impl NavGrid {
                 map.set_blocked(cell, blocked);
             }
             self.map = Some(map);
+            self.generation += 1;
         }
     }
 
@@ -349,6 +353,11 @@ impl NavGrid {
     /// Calls `hook` on the repair thread before each repair (tests hold a repair with it).
     pub fn on_repair_start(&mut self, hook: impl Fn() + Send + Sync + 'static) {
         self.hook = Some(Arc::new(hook));
+    }
+
+    /// A counter that moves whenever the map changes (an edit received, a repair dropped).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Whether `cell` is open in the map as the latest [`SetBlocked`] left it (false outside
@@ -423,6 +432,7 @@ impl NavGrid {
                     inside
                 });
                 self.map = Some(map);
+                self.generation += 1;
                 self.connectivity = oracle.connectivity();
                 ready.write(NavReady {
                     map: NavMap::Grid,
@@ -453,6 +463,7 @@ impl NavGrid {
                 return;
             }
             map.set_blocked(edit.cell, edit.blocked);
+            self.generation += 1;
         }
         match self.pending.iter_mut().find(|(cell, _)| *cell == edit.cell) {
             Some(slot) => slot.1 = edit.blocked,

@@ -9,6 +9,9 @@
 //! enemies share the optimal moves ([`Spread`]); F shows the flow field toward the player; P
 //! the path of the first enemy. The window title shows the enemies, the frame rate and the
 //! spread.
+//!
+//! With `SIGNPOSTS_SCREENSHOT=chase.png` set it plays itself (2,000 enemies, the doors closed
+//! midway), saves a screenshot and exits: how `docs/bevy-chase.png` was made.
 
 mod game;
 
@@ -33,7 +36,7 @@ fn main() {
         .add_plugins((SignpostsPlugin, GamePlugin { map, enemy_speed: 8.0 }))
         .insert_resource(NavGizmos { map: false, ..NavGizmos::default() })
         .add_systems(Startup, setup)
-        .add_systems(Update, (keys, dress_enemies, paint_doors, title))
+        .add_systems(Update, (keys, dress_enemies, paint_doors, title, autoplay))
         .run();
 }
 
@@ -123,6 +126,36 @@ fn paint_doors(nav: Res<NavGrid>, mut doors: Query<(&Door, &mut Sprite)>) {
     for (door, mut sprite) in &mut doors {
         sprite.color =
             if nav.is_open(door.0) { Color::srgba(1.0, 0.6, 0.1, 0.25) } else { Color::srgb(1.0, 0.6, 0.1) };
+    }
+}
+
+/// With `SIGNPOSTS_SCREENSHOT` set: enemies, the doors closed, a screenshot, exit.
+fn autoplay(
+    mut commands: Commands,
+    mut frame: Local<u32>,
+    mut orders: MessageWriter<Command>,
+    mut exit: MessageWriter<AppExit>,
+    mut gizmos: ResMut<NavGizmos>,
+    enemies: Query<Entity, With<Enemy>>,
+) {
+    let Ok(path) = std::env::var("SIGNPOSTS_SCREENSHOT") else { return };
+    *frame += 1;
+    match *frame {
+        30 => {
+            orders.write(Command::Spawn(2_000));
+        }
+        150 => {
+            orders.write(Command::ToggleDoors);
+        }
+        200 => gizmos.path_of = enemies.iter().next(),
+        320 => {
+            use bevy::render::view::window::screenshot::{Screenshot, save_to_disk};
+            commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+        }
+        380 => {
+            exit.write(AppExit::Success);
+        }
+        _ => {}
     }
 }
 
