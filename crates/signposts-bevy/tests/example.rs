@@ -9,7 +9,7 @@ mod game;
 
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{app, drain, wait_for};
+use common::{app, collect_until, drain, wait_for};
 use game::{Command, Enemy, Game, GamePlugin, Player};
 use signposts_bevy::prelude::*;
 
@@ -46,17 +46,8 @@ fn the_chase_runs_headless_enemies_close_in_catch_the_player_and_doors_are_repai
     let doors = app.world().resource::<Game>().doors.clone();
     assert!(!doors.is_empty());
     app.world_mut().write_message(Command::ToggleDoors);
-    let mut swapped = MessageCursor::<TableSwapped>::default();
     let mut errors = MessageCursor::<NavError>::default();
-    let mut swaps = Vec::new();
-    wait_for(
-        &mut app,
-        |app| {
-            swaps.extend(drain(app, &mut swapped));
-            !swaps.is_empty()
-        },
-        "the doors' repair",
-    );
+    let swaps: Vec<TableSwapped> = collect_until(&mut app, |_, swaps| !swaps.is_empty(), "the doors' repair");
     assert_eq!(swaps[0].edits, doors.len());
     let nav = app.world().resource::<NavGrid>();
     assert!(doors.iter().all(|&d| !nav.oracle().unwrap().grid().is_passable(d)));

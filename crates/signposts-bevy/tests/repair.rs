@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{CELL_A_TICK, agent, drain, ready_app, spawn_on, wait_for};
+use common::{CELL_A_TICK, agent, collect_until, drain, ready_app, spawn_on, wait_for};
 use proptest::prelude::*;
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
 use signposts_bevy::prelude::*;
@@ -99,12 +99,9 @@ fn edits_of_a_frame_are_coalesced_and_edits_during_a_repair_wait_for_the_next_on
     }
     gate.open.send(()).unwrap();
     gate.open.send(()).unwrap();
-    let mut cursor = MessageCursor::<TableSwapped>::default();
-    let mut swaps = Vec::new();
-    wait_for(
+    let swaps: Vec<TableSwapped> = collect_until(
         &mut app,
-        |app| {
-            swaps.extend(drain(app, &mut cursor));
+        |app, _| {
             let nav = app.world().resource::<NavGrid>();
             nav.version() == 2 && nav.is_up_to_date()
         },

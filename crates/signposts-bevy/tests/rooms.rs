@@ -5,7 +5,7 @@ mod common;
 
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{app, drain, wait_for};
+use common::{app, collect_until, drain, wait_for};
 use signposts::grid::Grid;
 use signposts_bevy::prelude::*;
 use signposts_rooms::{DoorId, DoorState, ExactRooms, NavMesh, Point, Rooms};
@@ -120,14 +120,9 @@ fn closing_a_door_reroutes_the_walkers_and_a_link_edit_in_exact_mode_is_an_error
         let mut app = ready(NavRooms::new(mesh.clone(), mode));
         let open = walk(&mut app, from, to, 50.0);
         app.world_mut().write_message(SetDoorOpen { door: gap, open: false });
-        let mut cursor = MessageCursor::<TableSwapped>::default();
-        let mut swaps = Vec::new();
-        wait_for(
+        let swaps: Vec<TableSwapped> = collect_until(
             &mut app,
-            |app| {
-                swaps.extend(drain(app, &mut cursor));
-                app.world().resource::<NavRooms>().version() == 1
-            },
+            |app, _| app.world().resource::<NavRooms>().version() == 1,
             "the repaired rooms",
         );
         assert_eq!(swaps.len(), 1);
@@ -154,16 +149,7 @@ fn closing_a_door_reroutes_the_walkers_and_a_link_edit_in_exact_mode_is_an_error
     }
     let mut app = ready(NavRooms::new(mesh, RoomsMode::Exact));
     app.world_mut().write_message(SetLinkOpen { link: signposts_rooms::LinkId(0), open: false });
-    let mut cursor = MessageCursor::<NavError>::default();
-    let mut errors = Vec::new();
-    wait_for(
-        &mut app,
-        |app| {
-            errors.extend(drain(app, &mut cursor));
-            !errors.is_empty()
-        },
-        "the error",
-    );
+    let errors: Vec<NavError> = collect_until(&mut app, |_, errors| !errors.is_empty(), "the error");
     assert!(
         matches!(errors[0].error, NavFailure::Rooms(signposts_rooms::Error::NotExact { .. })),
         "{errors:?}"

@@ -50,6 +50,25 @@ pub fn wait_for(app: &mut App, mut done: impl FnMut(&App) -> bool, what: &str) {
     }
 }
 
+/// [`wait_for`] until `done` holds of the messages `M` written meanwhile; returns them.
+pub fn collect_until<M: bevy::ecs::message::Message + Clone>(
+    app: &mut App,
+    mut done: impl FnMut(&App, &[M]) -> bool,
+    what: &str,
+) -> Vec<M> {
+    let mut cursor = bevy::ecs::message::MessageCursor::<M>::default();
+    let mut seen = Vec::new();
+    wait_for(
+        app,
+        |app| {
+            seen.extend(drain(app, &mut cursor));
+            done(app, &seen)
+        },
+        what,
+    );
+    seen
+}
+
 /// Breadth-first distances (4-connected) from `to` to every cell, `None` where unreachable.
 pub fn bfs(grid: &Grid, to: Cell) -> Vec<Option<u32>> {
     let (w, h) = (grid.width(), grid.height());
