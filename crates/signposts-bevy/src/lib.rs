@@ -33,9 +33,10 @@
 //! [`Chaser`] heads for wherever its target entity stands now, [`Fleeing`] away from an
 //! entity (the table's moves that lead farther), [`GoTo`] to a fixed cell. Each walks from
 //! cell centre to cell centre at its speed and asks again at every cell: all the steps of a
-//! tick are answered by **one batched query** ([`GridOracle::next_step_each`]). With
-//! [`Spread`] set, walkers heading the same way take different optimal moves instead of
-//! walking in single file; every step stays on a shortest path.
+//! tick are answered by **one batched query**
+//! ([`GridOracle::next_step_each_spread`](signposts::grid::GridOracle::next_step_each_spread)).
+//! With [`Spread`] (seeded by default), walkers heading the same way take different optimal
+//! moves instead of walking in single file; every step stays on a shortest path.
 //!
 //! ## Doors ([`SetBlocked`])
 //! A message that opens or closes a cell. Edits are drained once a frame, coalesced (the last
@@ -60,7 +61,7 @@
 //! [`NavSystems::Sync`] runs in `PreUpdate` (builds, edits, swaps); [`NavSystems::Steer`] then
 //! [`NavSystems::Move`] in `FixedUpdate` (the tick's steps, then the transforms). Order your
 //! systems against these sets. With the `gizmos` feature, [`NavSystems::Draw`] draws in
-//! `Update` (see [`NavGizmos`]).
+//! `Update` (see `NavGizmos`).
 
 #![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
 
