@@ -95,6 +95,7 @@
 //! | --- | --- | --- |
 //! | [`Graph::neighbor_to`] | lowest-id optimal next hop | O(1), one table load |
 //! | [`Graph::neighbor_to_each`] | the same for many entities, prefetched | O(1) per query |
+//! | [`NextHop::neighbor_to_each_spread`] | the same, each entity's tie broken by its seed | O(1) per query |
 //! | [`Graph::neighbors_to`] | every optimal next hop | O(1) + O(1) per item |
 //! | [`Graph::path_to`] | a whole shortest path, both ends included | O(1) per node |
 //! | [`Graph::distance`] | number of edges on a shortest path | O(d), walks the path |
