@@ -2,18 +2,16 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
-use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
+use signposts::Error;
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
-use signposts::{Cancel, Error};
 
 use crate::agents::NavSettings;
+use crate::work::{NavStatus, Work};
 use crate::{NavError, NavFailure, NavMap, NavReady};
 
 /// Which table a [`NavGrid`] builds.
@@ -28,19 +26,6 @@ pub enum NavTable {
     /// Runs of first moves: a fraction of the memory on large maps; a [`SetBlocked`] rebuilds
     /// it (off the main thread, as every build).
     Compressed,
-}
-
-/// Where a [`NavGrid`]'s table is at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NavStatus {
-    /// Made but not started: the next [`NavSystems::Sync`](crate::NavSystems::Sync) starts it.
-    Waiting,
-    /// Being built or loaded off the main thread ([`NavGrid::progress`] says how far).
-    Building,
-    /// Answering.
-    Ready,
-    /// The build or load failed; a [`NavError`] said why.
-    Failed,
 }
 
 /// Opens (`blocked: false`) or closes a cell of the [`NavGrid`]: a door, a wall built or
@@ -81,19 +66,6 @@ enum Source {
     Grid(Grid),
     MapFile(PathBuf),
     Saved(PathBuf),
-}
-
-/// A task on the async compute pool, with the token that stops it. Dropping the job cancels
-/// the work (the task if it has not started, the build at its next batch if it has).
-pub(crate) struct Job<T> {
-    pub(crate) task: Task<T>,
-    pub(crate) cancel: Cancel,
-}
-
-impl<T> Drop for Job<T> {
-    fn drop(&mut self) {
-        self.cancel.cancel();
-    }
 }
 
 /// What a build task returns.
@@ -153,17 +125,13 @@ pub struct NavGrid {
     source: Option<Source>,
     /// The map as the latest edit left it (the live table may lag behind).
     map: Option<Grid>,
-    status: NavStatus,
-    progress: Arc<AtomicU32>,
     live: Option<Arc<GridOracle>>,
     /// The table before the last repair, lacking `behind`: the next repair's copy.
     spare: Option<GridOracle>,
     behind: Vec<(Cell, bool)>,
     /// Edits received and not yet given to a repair, the last of each cell.
     pending: Vec<(Cell, bool)>,
-    build: Option<Job<Result<Built, (String, Error)>>>,
-    repair: Option<Job<Result<Repaired, Error>>>,
-    version: u64,
+    work: Work<Result<Built, (String, Error)>, Result<Repaired, Error>>,
     /// Changes of `map`: walkers re-check their steps when it moves.
     generation: u64,
     hook: Option<RepairHook>,
@@ -182,15 +150,11 @@ impl NavGrid {
                 Source::MapFile(_) | Source::Saved(_) => None,
             },
             source: Some(source),
-            status: NavStatus::Waiting,
-            progress: Arc::default(),
             live: None,
             spare: None,
             behind: Vec::new(),
             pending: Vec::new(),
-            build: None,
-            repair: None,
-            version: 0,
+            work: Work::new(),
             generation: 0,
             hook: None,
         }
@@ -249,13 +213,13 @@ impl NavGrid {
     /// Where the table is at.
     #[must_use]
     pub fn status(&self) -> NavStatus {
-        self.status
+        self.work.status
     }
 
     /// How far the build has come, from 0 to 1 (1 once ready).
     #[must_use]
     pub fn progress(&self) -> f32 {
-        f32::from_bits(self.progress.load(Ordering::Relaxed))
+        self.work.progress()
     }
 
     /// The live table, once built: every query of [`GridOracle`] (paths, distances, every
@@ -313,23 +277,20 @@ impl NavGrid {
     /// Whether every edit received is in the live table: no repair running or waiting.
     #[must_use]
     pub fn is_up_to_date(&self) -> bool {
-        self.repair.is_none() && self.pending.is_empty()
+        !self.work.repairing() && self.pending.is_empty()
     }
 
     /// How many repaired tables have been swapped in.
     #[must_use]
     pub fn version(&self) -> u64 {
-        self.version
+        self.work.version
     }
 
     /// Stops the build or repair under way (at its next batch of targets). A cancelled build
     /// leaves the grid [`NavStatus::Failed`]; a cancelled repair drops its edits: the map goes
     /// back to the live table's, with the edits received since (not yet repaired) kept.
     pub fn cancel(&mut self) {
-        if self.build.take().is_some() {
-            self.status = NavStatus::Failed;
-        }
-        if self.repair.take().is_some() {
+        if self.work.cancel() {
             self.drop_repair();
         }
     }
@@ -370,11 +331,7 @@ impl NavGrid {
     fn start_build(&mut self, dense_up_to: u64) {
         let Some(source) = self.source.take() else { return };
         let (connectivity, choice, limit) = (self.connectivity, self.table, self.memory_limit);
-        let progress = Arc::clone(&self.progress);
-        progress.store(0f32.to_bits(), Ordering::Relaxed);
-        let cancel = Cancel::new();
-        let token = cancel.clone();
-        let task = AsyncComputeTaskPool::get().spawn(async move {
+        self.work.start_build(|token, progress| async move {
             let start = Instant::now();
             let grid = match source {
                 Source::Grid(grid) => grid,
@@ -401,25 +358,18 @@ impl NavGrid {
                 NavTable::Dense => TableKind::Dense,
                 NavTable::Compressed => TableKind::Compressed,
             };
-            let report = |p: signposts::Progress| {
-                progress.fetch_max((p.fraction() as f32).to_bits(), Ordering::Relaxed); // positive floats order as their bits
-            };
+            let report = |p: signposts::Progress| progress.report(p.fraction() as f32);
             let oracle = GridOracle::build_table(&grid, connectivity, kind, limit, report, &token)
                 .map_err(|e| ("cannot build the table".to_owned(), e))?;
             Ok(Built { oracle, loaded: false, seconds: start.elapsed().as_secs_f32() })
         });
-        self.build = Some(Job { task, cancel });
-        self.status = NavStatus::Building;
     }
 
     /// Takes the build's result when it is done.
     fn poll_build(&mut self, ready: &mut MessageWriter<NavReady>, errors: &mut MessageWriter<NavError>) {
-        let Some(job) = self.build.as_mut() else { return };
-        let Some(result) = check_ready(&mut job.task) else { return };
-        self.build = None;
+        let Some(result) = self.work.poll_build() else { return };
         match result {
             Ok(Built { oracle, loaded, seconds }) => {
-                self.progress.store(1f32.to_bits(), Ordering::Relaxed);
                 let mut map = oracle.grid().clone();
                 // Edits received while building (before the map was known, for a file).
                 self.pending.retain(|&(cell, blocked)| {
@@ -442,10 +392,10 @@ impl NavGrid {
                     seconds,
                 });
                 self.live = Some(Arc::new(oracle));
-                self.status = NavStatus::Ready;
+                self.work.status = NavStatus::Ready;
             }
             Err((what, error)) => {
-                self.status = NavStatus::Failed;
+                self.work.status = NavStatus::Failed;
                 errors.write(NavError::logged(
                     NavMap::Grid,
                     format!("{what}: {error}"),
@@ -473,16 +423,14 @@ impl NavGrid {
 
     /// Starts a repair of the pending edits when none is running.
     fn start_repair(&mut self) {
-        if self.repair.is_some() || self.pending.is_empty() {
+        if self.work.repairing() || self.pending.is_empty() {
             return;
         }
         let Some(live) = self.live.clone() else { return };
         let batch = std::mem::take(&mut self.pending);
         let (spare, behind) = (self.spare.take(), std::mem::take(&mut self.behind));
         let hook = self.hook.clone();
-        let cancel = Cancel::new();
-        let token = cancel.clone();
-        let task = AsyncComputeTaskPool::get().spawn(async move {
+        self.work.start_repair(|token| async move {
             if let Some(hook) = hook {
                 hook();
             }
@@ -530,7 +478,6 @@ impl NavGrid {
             let rebuilt = oracle.set_blocked_each(&batch)?.rebuilt;
             Ok(Repaired { oracle, batch, edits, rebuilt, seconds: start.elapsed().as_secs_f32() })
         });
-        self.repair = Some(Job { task, cancel });
     }
 
     /// Swaps the repaired table in when the repair is done.
@@ -539,19 +486,17 @@ impl NavGrid {
         swapped: &mut MessageWriter<TableSwapped>,
         errors: &mut MessageWriter<NavError>,
     ) {
-        let Some(job) = self.repair.as_mut() else { return };
-        let Some(result) = check_ready(&mut job.task) else { return };
-        self.repair = None;
+        let Some(result) = self.work.poll_repair() else { return };
         match result {
             Ok(Repaired { oracle, batch, edits, rebuilt, seconds }) => {
                 let old = self.live.replace(Arc::new(oracle));
                 // The old table is the next repair's copy, unless it was compressed.
                 self.spare = old.and_then(|old| Arc::try_unwrap(old).ok()).filter(|old| !old.is_compressed());
                 self.behind = if self.spare.is_some() { batch } else { Vec::new() };
-                self.version += 1;
+                self.work.version += 1;
                 swapped.write(TableSwapped {
                     map: NavMap::Grid,
-                    version: self.version,
+                    version: self.work.version,
                     edits,
                     rebuilt,
                     seconds,
@@ -589,7 +534,7 @@ pub(crate) fn sync(
         return;
     };
     let grid = &mut *grid; // one borrow of the resource, marked changed
-    if grid.status == NavStatus::Waiting {
+    if grid.work.status == NavStatus::Waiting {
         grid.start_build(settings.dense_up_to);
     }
     grid.poll_build(&mut ready, &mut errors);

@@ -70,6 +70,7 @@ mod agents;
 mod gizmos;
 mod grid;
 mod rooms;
+mod work;
 
 use bevy::app::{App, FixedUpdate, Plugin, PreUpdate};
 use bevy::ecs::message::Message;
@@ -78,8 +79,9 @@ use bevy::ecs::prelude::*;
 pub use agents::{Arrived, Chaser, Fleeing, GoTo, NavAgent, NavSettings, Spread};
 #[cfg(feature = "gizmos")]
 pub use gizmos::NavGizmos;
-pub use grid::{NavGrid, NavStatus, NavTable, SetBlocked, TableSwapped};
+pub use grid::{NavGrid, NavTable, SetBlocked, TableSwapped};
 pub use rooms::{NavRooms, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode, SetDoorOpen, SetLinkOpen};
+pub use work::NavStatus;
 
 /// The plugin, its systems, messages and settings in one import.
 pub mod prelude {

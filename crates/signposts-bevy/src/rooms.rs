@@ -2,15 +2,12 @@
 //! waypoints.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::ecs::system::SystemParam;
 use bevy::math::Vec2;
-use bevy::tasks::AsyncComputeTaskPool;
-use bevy::tasks::futures::check_ready;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
 use signposts_rooms::{
@@ -18,7 +15,8 @@ use signposts_rooms::{
     RoomsBuilder, Scratch,
 };
 
-use crate::grid::{Job, NavStatus, TableSwapped};
+use crate::grid::TableSwapped;
+use crate::work::{NavStatus, Work};
 use crate::{NavError, NavFailure, NavMap, NavReady};
 
 /// Which oracle a [`NavRooms`] builds.
@@ -112,13 +110,9 @@ pub struct NavRooms {
     budget: u64,
     source: Option<NavMesh>,
     configure: Option<Configure>,
-    status: NavStatus,
-    progress: Arc<AtomicU32>,
     live: Option<Arc<Oracle>>,
-    build: Option<Job<Result<(Oracle, f32), Error>>>,
-    repair: Option<Job<Result<Repaired, Error>>>,
     pending: Vec<Edit>,
-    version: u64,
+    work: Work<Result<(Oracle, f32), Error>, Result<Repaired, Error>>,
 }
 
 impl NavRooms {
@@ -132,13 +126,9 @@ impl NavRooms {
             budget: DEFAULT_BUDGET,
             source: Some(mesh),
             configure: None,
-            status: NavStatus::Waiting,
-            progress: Arc::default(),
             live: None,
-            build: None,
-            repair: None,
             pending: Vec::new(),
-            version: 0,
+            work: Work::new(),
         }
     }
 
@@ -190,14 +180,14 @@ impl NavRooms {
     /// Where the oracle is at.
     #[must_use]
     pub fn status(&self) -> NavStatus {
-        self.status
+        self.work.status
     }
 
     /// How far the build has come, from 0 to 1 (exact mode reports its sweeps and table; the
     /// corridor oracle, built in milliseconds, jumps from 0 to 1).
     #[must_use]
     pub fn progress(&self) -> f32 {
-        f32::from_bits(self.progress.load(Ordering::Relaxed))
+        self.work.progress()
     }
 
     /// The mode.
@@ -233,13 +223,13 @@ impl NavRooms {
     /// How many repaired oracles have been swapped in.
     #[must_use]
     pub fn version(&self) -> u64 {
-        self.version
+        self.work.version
     }
 
     /// Whether every edit received is in the live oracle.
     #[must_use]
     pub fn is_up_to_date(&self) -> bool {
-        self.repair.is_none() && self.pending.is_empty()
+        !self.work.repairing() && self.pending.is_empty()
     }
 
     /// The world position of a mesh point.
@@ -268,10 +258,7 @@ impl NavRooms {
     fn start_build(&mut self) {
         let Some(mesh) = self.source.take() else { return };
         let (mode, budget, configure) = (self.mode, self.budget, self.configure.take());
-        let progress = Arc::clone(&self.progress);
-        let cancel = signposts::Cancel::new();
-        let token = cancel.clone();
-        let task = AsyncComputeTaskPool::get().spawn(async move {
+        self.work.start_build(|token, progress| async move {
             let start = Instant::now();
             let oracle = match mode {
                 RoomsMode::Corridor => {
@@ -290,7 +277,7 @@ impl NavRooms {
                             _ => 0.5,
                         };
                         let part = if p.total == 0 { 1.0 } else { p.done as f32 / p.total as f32 };
-                        progress.fetch_max((half + part / 2.0).to_bits(), Ordering::Relaxed);
+                        progress.report(half + part / 2.0);
                     };
                     Oracle::Exact(Box::new(
                         ExactRooms::builder(&mesh)
@@ -303,17 +290,12 @@ impl NavRooms {
             };
             Ok((oracle, start.elapsed().as_secs_f32()))
         });
-        self.build = Some(Job { task, cancel });
-        self.status = NavStatus::Building;
     }
 
     fn poll_build(&mut self, ready: &mut MessageWriter<NavReady>, errors: &mut MessageWriter<NavError>) {
-        let Some(job) = self.build.as_mut() else { return };
-        let Some(result) = check_ready(&mut job.task) else { return };
-        self.build = None;
+        let Some(result) = self.work.poll_build() else { return };
         match result {
             Ok((oracle, seconds)) => {
-                self.progress.store(1f32.to_bits(), Ordering::Relaxed);
                 let nodes = match &oracle {
                     Oracle::Corridor(rooms) => rooms.table().nodes_len(),
                     Oracle::Exact(exact) => exact.corners_len(),
@@ -326,10 +308,10 @@ impl NavRooms {
                     seconds,
                 });
                 self.live = Some(Arc::new(oracle));
-                self.status = NavStatus::Ready;
+                self.work.status = NavStatus::Ready;
             }
             Err(error) => {
-                self.status = NavStatus::Failed;
+                self.work.status = NavStatus::Failed;
                 errors.write(NavError::logged(
                     NavMap::Rooms,
                     format!("cannot build the rooms: {error}"),
@@ -366,7 +348,7 @@ impl NavRooms {
     }
 
     fn start_repair(&mut self, errors: &mut MessageWriter<NavError>) {
-        if self.repair.is_some() || self.pending.is_empty() {
+        if self.work.repairing() || self.pending.is_empty() {
             return;
         }
         let Some(live) = self.live.clone() else { return };
@@ -387,9 +369,7 @@ impl NavRooms {
             return;
         }
         let budget = self.budget;
-        let cancel = signposts::Cancel::new();
-        let token = cancel.clone();
-        let task = AsyncComputeTaskPool::get().spawn(async move {
+        self.work.start_repair(|token| async move {
             let start = Instant::now();
             let oracle = match &*live {
                 // The corridor oracle is small: a copy, repaired in place.
@@ -436,7 +416,6 @@ impl NavRooms {
             };
             Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
         });
-        self.repair = Some(Job { task, cancel });
     }
 
     fn poll_repair(
@@ -444,17 +423,15 @@ impl NavRooms {
         swapped: &mut MessageWriter<TableSwapped>,
         errors: &mut MessageWriter<NavError>,
     ) {
-        let Some(job) = self.repair.as_mut() else { return };
-        let Some(result) = check_ready(&mut job.task) else { return };
-        self.repair = None;
+        let Some(result) = self.work.poll_repair() else { return };
         match result {
             Ok((oracle, edits, seconds)) => {
                 let rebuilt = matches!(oracle, Oracle::Exact(_));
                 self.live = Some(Arc::new(oracle));
-                self.version += 1;
+                self.work.version += 1;
                 swapped.write(TableSwapped {
                     map: NavMap::Rooms,
-                    version: self.version,
+                    version: self.work.version,
                     edits,
                     rebuilt,
                     seconds,
@@ -486,7 +463,7 @@ pub(crate) fn sync(
         return;
     };
     let rooms = &mut *rooms;
-    if rooms.status == NavStatus::Waiting {
+    if rooms.work.status == NavStatus::Waiting {
         rooms.start_build();
     }
     rooms.poll_build(&mut ready, &mut errors);
