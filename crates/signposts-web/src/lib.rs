@@ -1,0 +1,412 @@
+//! The chase in a web page: the core compiled to `wasm32-unknown-unknown`, exported as plain
+//! `extern "C"` functions that `web/chase.js` calls (about a hundred lines of JavaScript, no
+//! `wasm-bindgen`: its command-line tool would be one more `cargo install` in CI, and the page
+//! passes only numbers and byte buffers).
+//!
+//! [`Game`] holds the map, its table and the enemies; the exports wrap one game kept in a
+//! thread-local (the page has one thread). Buffers cross the boundary as pointers into the
+//! module's memory: the page copies a `.map` file in through [`alloc`], and reads the map's
+//! cells and the enemies' positions through views of the pointers [`cells_ptr`] and
+//! [`enemies_ptr`] return (valid until the next call that changes them).
+
+use std::cell::RefCell;
+
+use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
+use signposts::search::{Layer, Searcher, TileGrid};
+use signposts::{Cancel, Error};
+
+/// A map, its table and a crowd of enemies chasing a player.
+#[derive(Debug)]
+pub struct Game {
+    oracle: GridOracle,
+    /// 1 for an open cell, 0 for a blocked one, row-major (for drawing).
+    cells: Vec<u8>,
+    open: Vec<Cell>,
+    enemies: Vec<Cell>,
+    /// The enemies' cells as `x, y` pairs (for drawing).
+    positions: Vec<u32>,
+    queries: Vec<(Cell, Cell, u64)>,
+    steps: Vec<Option<signposts::grid::Direction>>,
+    seed: u64,
+    searcher: Searcher,
+    tiles: TileGrid,
+    repairs: u32,
+}
+
+impl Game {
+    /// A game on `grid` (octile moves): the dense table when it fits in `dense_up_to` bytes,
+    /// the compressed one otherwise.
+    ///
+    /// # Errors
+    /// As [`GridOracle::build_table`].
+    pub fn new(grid: &Grid, dense_up_to: u64) -> Result<Game, Error> {
+        let kind = TableKind::for_memory(grid, Connectivity::Eight, dense_up_to);
+        let oracle = GridOracle::build_table(grid, Connectivity::Eight, kind, None, |_| {}, &Cancel::new())?;
+        Ok(Game::from_oracle(oracle))
+    }
+
+    /// A game on a table saved by `signposts build` (its map and moves are the file's).
+    ///
+    /// # Errors
+    /// As [`GridOracle::load`]: a truncated, corrupt or foreign file.
+    pub fn load(bytes: &[u8]) -> Result<Game, Error> {
+        Ok(Game::from_oracle(GridOracle::load(bytes)?))
+    }
+
+    fn from_oracle(oracle: GridOracle) -> Game {
+        let grid = oracle.grid();
+        let cells: Vec<u8> = (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+            .map(|c| u8::from(grid.is_passable(c)))
+            .collect();
+        let tiles = TileGrid::from_grid(grid);
+        let open = open_cells(grid);
+        Game {
+            oracle,
+            cells,
+            open,
+            enemies: Vec::new(),
+            positions: Vec::new(),
+            queries: Vec::new(),
+            steps: Vec::new(),
+            seed: 0x9e37_79b9_7f4a_7c15,
+            searcher: Searcher::new(),
+            tiles,
+            repairs: 0,
+        }
+    }
+
+    /// The table.
+    #[must_use]
+    pub fn oracle(&self) -> &GridOracle {
+        &self.oracle
+    }
+
+    /// The enemies' cells.
+    #[must_use]
+    pub fn enemies(&self) -> &[Cell] {
+        &self.enemies
+    }
+
+    /// Repairs done so far.
+    #[must_use]
+    pub fn repairs(&self) -> u32 {
+        self.repairs
+    }
+
+    fn random_open(&mut self) -> Cell {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        self.open[(self.seed % self.open.len() as u64) as usize]
+    }
+
+    /// Sets the number of enemies: new ones at random open cells, the last ones removed.
+    pub fn set_enemies(&mut self, count: usize) {
+        if self.open.is_empty() {
+            return;
+        }
+        self.enemies.truncate(count);
+        while self.enemies.len() < count {
+            let cell = self.random_open();
+            self.enemies.push(cell);
+        }
+        self.sync_positions();
+    }
+
+    fn sync_positions(&mut self) {
+        self.positions.clear();
+        self.positions.extend(self.enemies.iter().flat_map(|c| [c.x, c.y]));
+    }
+
+    /// Every enemy takes one optimal step toward `player` (one batched query, ties spread by
+    /// each enemy's index); an enemy on the player's cell starts again at a random open cell.
+    /// Returns how many stepped.
+    pub fn tick(&mut self, player: Cell) -> usize {
+        self.queries.clear();
+        self.queries.extend(self.enemies.iter().enumerate().map(|(i, &c)| (c, player, i as u64)));
+        self.oracle.next_step_each_spread(&self.queries, &mut self.steps);
+        let mut moved = 0;
+        for i in 0..self.enemies.len() {
+            let here = self.enemies[i];
+            if here == player {
+                self.enemies[i] = self.random_open();
+            } else if let Some(next) = self.steps[i].and_then(|d| here.step(d)) {
+                self.enemies[i] = next;
+                moved += 1;
+            }
+        }
+        self.sync_positions();
+        moved
+    }
+
+    /// The mean distance from the first `sample` enemies to `player` (reachable ones only).
+    #[must_use]
+    pub fn mean_distance(&self, player: Cell, sample: usize) -> f64 {
+        let distances: Vec<f64> =
+            self.enemies.iter().take(sample).filter_map(|&c| self.oracle.distance(c, player)).collect();
+        if distances.is_empty() { 0.0 } else { distances.iter().sum::<f64>() / distances.len() as f64 }
+    }
+
+    /// One A* search from each of the first `sample` enemies to `player`, as a game without a
+    /// table would run every tick; returns how many found a path.
+    pub fn astar(&mut self, player: Cell, sample: usize) -> usize {
+        let mut found = 0;
+        for i in 0..sample.min(self.enemies.len()) {
+            let route = self.searcher.astar(
+                &self.tiles,
+                Layer::WALKABLE,
+                Connectivity::Eight,
+                self.enemies[i],
+                player,
+            );
+            found += usize::from(route.is_ok_and(|r| r.path().is_some()));
+        }
+        found
+    }
+
+    /// Opens a blocked cell or blocks an open one, the table repaired in place; enemies on a
+    /// cell that closes start again elsewhere. Returns whether the cell is blocked now.
+    ///
+    /// # Errors
+    /// [`Error::CellOutOfBounds`]; [`Error::Unsupported`] for a compressed table.
+    pub fn toggle(&mut self, cell: Cell) -> Result<bool, Error> {
+        let blocked = self.oracle.grid().is_passable(cell);
+        self.oracle.set_blocked(cell, blocked)?;
+        self.repairs += 1;
+        let grid = self.oracle.grid();
+        self.cells[(cell.y * grid.width() + cell.x) as usize] = u8::from(!blocked);
+        self.tiles = TileGrid::from_grid(grid);
+        self.open = open_cells(grid);
+        for i in 0..self.enemies.len() {
+            if self.enemies[i] == cell && blocked {
+                self.enemies[i] = self.random_open();
+            }
+        }
+        self.sync_positions();
+        Ok(blocked)
+    }
+}
+
+fn open_cells(grid: &Grid) -> Vec<Cell> {
+    (0..grid.height())
+        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| grid.is_passable(c))
+        .collect()
+}
+
+/// A maze of `w`×`h` rooms (a grid of `2w+1`×`2h+1` cells) with one wall in `loops` knocked
+/// down, so that there are several ways between places.
+#[must_use]
+pub fn maze(w: u32, h: u32, loops: u64, mut seed: u64) -> Grid {
+    let (width, height) = (2 * w + 1, 2 * h + 1);
+    let at = |x: u32, y: u32| (y * width + x) as usize;
+    let mut open = vec![false; at(0, height)];
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut stack = vec![(0u32, 0u32)];
+    open[at(1, 1)] = true;
+    while let Some(&(x, y)) = stack.last() {
+        let ways: Vec<(u32, u32)> = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)]
+            .iter()
+            .filter_map(|&(dx, dy)| Some((x.checked_add_signed(dx)?, y.checked_add_signed(dy)?)))
+            .filter(|&(nx, ny)| nx < w && ny < h && !open[at(2 * nx + 1, 2 * ny + 1)])
+            .collect();
+        if ways.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let (nx, ny) = ways[(next() % ways.len() as u64) as usize];
+        open[at(2 * nx + 1, 2 * ny + 1)] = true;
+        open[at(x + nx + 1, y + ny + 1)] = true;
+        stack.push((nx, ny));
+    }
+    for y in 1..height - 1 {
+        for x in 1..width - 1 {
+            if (x % 2 == 0) != (y % 2 == 0) && !open[at(x, y)] && next() % loops.max(1) == 0 {
+                open[at(x, y)] = true;
+            }
+        }
+    }
+    Grid::from_fn(width, height, |c| open[at(c.x, c.y)])
+}
+
+thread_local! {
+    static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
+    static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Runs `f` on the game, or returns `default` when none is loaded.
+fn with_game<T>(default: T, f: impl FnOnce(&mut Game) -> T) -> T {
+    GAME.with(|game| game.borrow_mut().as_mut().map_or(default, f))
+}
+
+/// Keeps the game, or the error's message; 0, or -1 on error.
+fn keep(game: Result<Game, Error>) -> i32 {
+    match game {
+        Ok(game) => {
+            GAME.with(|g| *g.borrow_mut() = Some(game));
+            0
+        }
+        Err(error) => {
+            ERROR.with(|e| *e.borrow_mut() = error.to_string());
+            -1
+        }
+    }
+}
+
+/// `len` bytes of the module's memory for the page to fill (a `.map` file, a saved table);
+/// give them back with [`dealloc`].
+#[unsafe(no_mangle)]
+pub extern "C" fn alloc(len: usize) -> *mut u8 {
+    let mut bytes = Vec::<u8>::with_capacity(len);
+    let ptr = bytes.as_mut_ptr();
+    core::mem::forget(bytes);
+    ptr
+}
+
+/// Gives back what [`alloc`] returned.
+///
+/// # Safety
+/// `ptr` and `len` must be those of one [`alloc`] call, not given back before.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
+    // SAFETY: the caller passes a pointer and capacity from `alloc`.
+    drop(unsafe { Vec::from_raw_parts(ptr, 0, len) });
+}
+
+/// Reads `len` bytes at `ptr` (from [`alloc`]).
+///
+/// # Safety
+/// `ptr` must point to `len` initialised bytes.
+unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's promise.
+    unsafe { core::slice::from_raw_parts(ptr, len) }
+}
+
+/// Loads a Moving AI `.map` file (`len` bytes at `ptr`), or a generated maze when `len` is 0,
+/// and builds its table: dense up to `dense_up_to_mib` MiB, compressed above. 0, or -1 with
+/// the error in [`error_ptr`].
+///
+/// # Safety
+/// `ptr` must point to `len` initialised bytes (from [`alloc`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn load_map(ptr: *const u8, len: usize, dense_up_to_mib: u32) -> i32 {
+    // SAFETY: the caller's promise.
+    let bytes = unsafe { bytes(ptr, len) };
+    let grid = if bytes.is_empty() { Ok(maze(60, 40, 8, 42)) } else { signposts::grid::parse_map(bytes) };
+    keep(grid.and_then(|grid| Game::new(&grid, u64::from(dense_up_to_mib) << 20)))
+}
+
+/// Loads a table saved by `signposts build` (`len` bytes at `ptr`). 0, or -1 with the error
+/// in [`error_ptr`].
+///
+/// # Safety
+/// `ptr` must point to `len` initialised bytes (from [`alloc`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn load_saved(ptr: *const u8, len: usize) -> i32 {
+    // SAFETY: the caller's promise.
+    keep(Game::load(unsafe { bytes(ptr, len) }))
+}
+
+/// The last error's message (UTF-8, [`error_len`] bytes).
+#[unsafe(no_mangle)]
+pub extern "C" fn error_ptr() -> *const u8 {
+    ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// The last error's length in bytes.
+#[unsafe(no_mangle)]
+pub extern "C" fn error_len() -> usize {
+    ERROR.with(|e| e.borrow().len())
+}
+
+/// The map's width in cells.
+#[unsafe(no_mangle)]
+pub extern "C" fn width() -> u32 {
+    with_game(0, |g| g.oracle.grid().width())
+}
+
+/// The map's height in cells.
+#[unsafe(no_mangle)]
+pub extern "C" fn height() -> u32 {
+    with_game(0, |g| g.oracle.grid().height())
+}
+
+/// The map's cells, row-major, 1 open and 0 blocked (`width · height` bytes).
+#[unsafe(no_mangle)]
+pub extern "C" fn cells_ptr() -> *const u8 {
+    with_game(core::ptr::null(), |g| g.cells.as_ptr())
+}
+
+/// 1 when the table is compressed, 0 when dense.
+#[unsafe(no_mangle)]
+pub extern "C" fn compressed() -> u32 {
+    with_game(0, |g| u32::from(g.oracle.is_compressed()))
+}
+
+/// Bytes of the table and its cell maps.
+#[unsafe(no_mangle)]
+pub extern "C" fn table_bytes() -> f64 {
+    with_game(0.0, |g| g.oracle.memory_bytes() as f64)
+}
+
+/// Sets the number of enemies.
+#[unsafe(no_mangle)]
+pub extern "C" fn set_enemies(count: u32) {
+    with_game((), |g| g.set_enemies(count as usize));
+}
+
+/// The enemies' cells, `x, y` pairs of `u32` (two per enemy).
+#[unsafe(no_mangle)]
+pub extern "C" fn enemies_ptr() -> *const u32 {
+    with_game(core::ptr::null(), |g| g.positions.as_ptr())
+}
+
+/// One tick: every enemy steps toward the player's cell. Returns how many stepped.
+#[unsafe(no_mangle)]
+pub extern "C" fn tick(x: u32, y: u32) -> u32 {
+    with_game(0, |g| g.tick(Cell::new(x, y)) as u32)
+}
+
+/// The mean distance of the first `sample` enemies to the player's cell.
+#[unsafe(no_mangle)]
+pub extern "C" fn mean_distance(x: u32, y: u32, sample: u32) -> f64 {
+    with_game(0.0, |g| g.mean_distance(Cell::new(x, y), sample as usize))
+}
+
+/// One A* search from each of the first `sample` enemies to the player's cell (the page times
+/// it and scales it to the whole crowd). Returns how many found a path.
+#[unsafe(no_mangle)]
+pub extern "C" fn astar(x: u32, y: u32, sample: u32) -> u32 {
+    with_game(0, |g| g.astar(Cell::new(x, y), sample as usize) as u32)
+}
+
+/// Toggles a cell, the table repaired in place: 1 blocked now, 0 open now, -1 on error (a
+/// compressed table, a cell outside) with the message in [`error_ptr`].
+#[unsafe(no_mangle)]
+pub extern "C" fn toggle(x: u32, y: u32) -> i32 {
+    let result = with_game(Err(Error::Unsupported { what: "editing before a map is loaded" }), |g| {
+        g.toggle(Cell::new(x, y))
+    });
+    match result {
+        Ok(blocked) => i32::from(blocked),
+        Err(error) => {
+            ERROR.with(|e| *e.borrow_mut() = error.to_string());
+            -1
+        }
+    }
+}
+
+/// Repairs done so far.
+#[unsafe(no_mangle)]
+pub extern "C" fn repairs() -> u32 {
+    with_game(0, |g| g.repairs)
+}

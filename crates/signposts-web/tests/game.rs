@@ -1,0 +1,65 @@
+//! The page's game on the host: the same code the WebAssembly module runs.
+
+use signposts::grid::{Cell, Connectivity, GridOracle};
+use signposts_web::{Game, maze};
+
+#[test]
+fn enemies_close_in_and_every_step_is_optimal() {
+    let grid = maze(20, 14, 6, 3);
+    let mut game = Game::new(&grid, 256 << 20).unwrap();
+    assert!(!game.oracle().is_compressed());
+    game.set_enemies(500);
+    let player = Cell::new(21, 15);
+    assert!(grid.is_passable(player));
+    let before = game.mean_distance(player, 500);
+    for _ in 0..10 {
+        let from: Vec<Cell> = game.enemies().to_vec();
+        game.tick(player);
+        for (&a, &b) in from.iter().zip(game.enemies()) {
+            if a != player {
+                let (da, db) =
+                    (game.oracle().cost(a, player).unwrap(), game.oracle().cost(b, player).unwrap());
+                assert!(db < da, "{a} -> {b} is not a step closer");
+            }
+        }
+    }
+    let after = game.mean_distance(player, 500);
+    assert!(after < before - 5.0, "{before} -> {after}");
+    assert_eq!(game.astar(player, 50), 50);
+}
+
+#[test]
+fn a_click_closes_and_opens_a_wall_repaired_in_place() {
+    let grid = maze(10, 8, 4, 9);
+    let mut game = Game::new(&grid, 256 << 20).unwrap();
+    game.set_enemies(100);
+    let cell = Cell::new(1, 1);
+    assert_eq!(game.toggle(cell), Ok(true));
+    assert_eq!(game.repairs(), 1);
+    assert!(game.enemies().iter().all(|&e| e != cell));
+    let mut closed = grid.clone();
+    closed.set_blocked(cell, true);
+    let fresh = GridOracle::build(&closed, Connectivity::Eight).unwrap();
+    let open: Vec<Cell> = (0..closed.height())
+        .flat_map(|y| (0..closed.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| closed.is_passable(c))
+        .collect();
+    for &a in &open {
+        for &b in open.iter().step_by(7) {
+            assert_eq!(game.oracle().cost(a, b), fresh.cost(a, b), "{a} -> {b}");
+        }
+    }
+    assert_eq!(game.toggle(cell), Ok(false));
+}
+
+#[test]
+fn a_large_map_takes_the_compressed_table_and_a_saved_one_loads() {
+    let grid = maze(20, 14, 6, 3);
+    let game = Game::new(&grid, 1 << 10).unwrap(); // a tiny budget: compressed
+    assert!(game.oracle().is_compressed());
+    let mut bytes = Vec::new();
+    game.oracle().save(&mut bytes).unwrap();
+    let loaded = Game::load(&bytes).unwrap();
+    assert!(loaded.oracle().is_compressed());
+    assert!(Game::load(&bytes[..bytes.len() / 2]).is_err());
+}

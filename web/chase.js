@@ -1,0 +1,217 @@
+// The chase page's glue: loads signposts_web.wasm (crates/signposts-web, plain C exports),
+// draws the map and the enemies, steps every enemy each frame by one batched table query.
+// With ?test in the address it plays itself and writes what it saw into #result (the
+// headless-browser test reads it).
+'use strict';
+
+const page = {
+  ready: false, error: null, width: 0, height: 0, player: null, enemies: 2000,
+  buildMs: 0, tableBytes: 0, compressed: false, stepMs: [], astarMs: 0, repairs: 0, repairMs: 0,
+};
+window.signposts = page; // the page's state, for the test and the curious
+
+let wasm;
+const canvas = document.getElementById('canvas');
+const context = canvas.getContext('2d');
+const small = document.createElement('canvas'); // the map at one pixel a cell
+const smallContext = small.getContext('2d');
+let base; // the map's pixels (Uint32Array), walls and floor
+let frame; // ImageData drawn each frame
+let scale = 1;
+
+function fail(message) {
+  page.error = message;
+  document.getElementById('error').textContent = message;
+}
+
+function lastError() {
+  const bytes = new Uint8Array(wasm.memory.buffer, wasm.error_ptr(), wasm.error_len());
+  return new TextDecoder().decode(bytes);
+}
+
+async function loadMap(name) {
+  page.ready = false;
+  let bytes = new Uint8Array(0);
+  if (name) {
+    const response = await fetch('maps/' + name);
+    if (!response.ok) return fail(`cannot fetch maps/${name}: ${response.status}`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  }
+  const ptr = wasm.alloc(bytes.length);
+  new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+  const start = performance.now();
+  // A table saved by `signposts build` (.sp) loads; a .map (or the maze) builds, dense up to 256 MiB.
+  const rc = name.endsWith('.sp') ? wasm.load_saved(ptr, bytes.length) : wasm.load_map(ptr, bytes.length, 256);
+  page.buildMs = performance.now() - start;
+  wasm.dealloc(ptr, bytes.length);
+  if (rc < 0) return fail(`${name || 'the maze'}: ${lastError()}`);
+  page.width = wasm.width();
+  page.height = wasm.height();
+  page.tableBytes = wasm.table_bytes();
+  page.compressed = wasm.compressed() === 1;
+  scale = Math.max(1, Math.floor(Math.min(1200 / page.width, 640 / page.height)));
+  canvas.width = page.width * scale;
+  canvas.height = page.height * scale;
+  small.width = page.width;
+  small.height = page.height;
+  frame = smallContext.createImageData(page.width, page.height);
+  drawBase();
+  page.player = firstOpen(page.width >> 1, page.height >> 1);
+  wasm.set_enemies(page.enemies);
+  page.ready = true;
+}
+
+function drawBase() {
+  const cells = new Uint8Array(wasm.memory.buffer, wasm.cells_ptr(), page.width * page.height);
+  base = new Uint32Array(cells.length);
+  for (let i = 0; i < cells.length; i++) base[i] = cells[i] ? 0xff2a2622 : 0xff5a524c; // ABGR
+}
+
+function isOpen(x, y) {
+  return x >= 0 && y >= 0 && x < page.width && y < page.height &&
+    new Uint8Array(wasm.memory.buffer, wasm.cells_ptr(), page.width * page.height)[y * page.width + x] === 1;
+}
+
+// The open cell nearest (x, y) in rings.
+function firstOpen(x, y) {
+  for (let r = 0; r < Math.max(page.width, page.height); r++) {
+    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) {
+      if (isOpen(x + dx, y + dy)) return { x: x + dx, y: y + dy };
+    }
+  }
+  return { x: 0, y: 0 };
+}
+
+function cellAt(event) {
+  const box = canvas.getBoundingClientRect();
+  return { x: Math.floor((event.clientX - box.left) / scale), y: Math.floor((event.clientY - box.top) / scale) };
+}
+
+canvas.addEventListener('mousemove', (event) => {
+  const cell = cellAt(event);
+  if (page.ready && isOpen(cell.x, cell.y)) page.player = cell;
+});
+
+canvas.addEventListener('click', (event) => {
+  const cell = cellAt(event);
+  if (!page.ready || (cell.x === page.player.x && cell.y === page.player.y)) return;
+  const start = performance.now();
+  const rc = wasm.toggle(cell.x, cell.y);
+  if (rc < 0) return fail(`cannot edit (${cell.x}, ${cell.y}): ${lastError()}`);
+  page.repairMs = performance.now() - start;
+  page.repairs = wasm.repairs();
+  drawBase();
+});
+
+const slider = document.getElementById('enemies');
+slider.addEventListener('input', () => {
+  page.enemies = Number(slider.value);
+  document.getElementById('count').textContent = page.enemies;
+  if (page.ready) wasm.set_enemies(page.enemies);
+});
+
+let frames = 0;
+function step() {
+  if (!page.ready) return;
+  const start = performance.now();
+  wasm.tick(page.player.x, page.player.y);
+  page.stepMs.push(performance.now() - start);
+  if (page.stepMs.length > 30) page.stepMs.shift();
+  if (frames++ % 30 === 0) {
+    // What one A* search per enemy would cost this frame: 200 searches, scaled.
+    const sample = Math.min(200, page.enemies);
+    const t = performance.now();
+    wasm.astar(page.player.x, page.player.y, sample);
+    page.astarMs = (performance.now() - t) * page.enemies / sample;
+  }
+}
+
+function draw() {
+  if (!page.ready) return;
+  const pixels = new Uint32Array(frame.data.buffer);
+  pixels.set(base);
+  const positions = new Uint32Array(wasm.memory.buffer, wasm.enemies_ptr(), 2 * page.enemies);
+  for (let i = 0; i < positions.length; i += 2) pixels[positions[i + 1] * page.width + positions[i]] = 0xff3c46ee;
+  pixels[page.player.y * page.width + page.player.x] = 0xff66f08c;
+  smallContext.putImageData(frame, 0, 0);
+  context.imageSmoothingEnabled = false;
+  context.drawImage(small, 0, 0, canvas.width, canvas.height);
+  const mean = page.stepMs.reduce((a, b) => a + b, 0) / Math.max(1, page.stepMs.length);
+  const why = page.compressed
+    ? 'compressed (a dense table of this map would pass 256 MiB)'
+    : 'dense (every optimal move, edited in place)';
+  document.getElementById('stats').innerHTML =
+    `map ${page.width}×${page.height}, table ${why}: ${(page.tableBytes / 1048576).toFixed(1)} MiB, ` +
+    `built in ${page.buildMs.toFixed(0)} ms\n` +
+    `${page.enemies} enemies: all their steps of a frame ${mean.toFixed(2)} ms (one batched table query)\n` +
+    `<span class="why">the same steps by one A* search each: ${page.astarMs.toFixed(1)} ms ` +
+    `(${(page.astarMs / Math.max(mean, 1e-3)).toFixed(0)}× the table)</span>\n` +
+    `walls clicked: ${page.repairs}, the last repaired in ${page.repairMs.toFixed(1)} ms`;
+}
+
+function loop() {
+  step();
+  draw();
+  requestAnimationFrame(loop);
+}
+
+// The test: enemies close in on a still player; a click closes a wall; the result in #result.
+async function selfTest() {
+  const result = { error: null };
+  try {
+    slider.value = 3000;
+    slider.dispatchEvent(new Event('input'));
+    const box = canvas.getBoundingClientRect();
+    const at = (cell) => ({ clientX: box.left + (cell.x + 0.5) * scale, clientY: box.top + (cell.y + 0.5) * scale });
+    canvas.dispatchEvent(new MouseEvent('mousemove', at(page.player)));
+    result.player = page.player;
+    result.before = wasm.mean_distance(page.player.x, page.player.y, 1000);
+    for (let i = 0; i < 40; i++) { step(); draw(); await new Promise((r) => setTimeout(r, 0)); }
+    result.after = wasm.mean_distance(page.player.x, page.player.y, 1000);
+    const wall = firstOpen(page.player.x + 5, page.player.y + 3);
+    canvas.dispatchEvent(new MouseEvent('click', at(wall)));
+    result.wall = wall;
+    result.blocked = !isOpen(wall.x, wall.y);
+    result.repairs = page.repairs;
+    for (let i = 0; i < 5; i++) { step(); draw(); }
+    result.stepMs = page.stepMs.reduce((a, b) => a + b, 0) / page.stepMs.length;
+    result.astarMs = page.astarMs;
+    result.compressed = page.compressed;
+  } catch (e) {
+    result.error = String(e);
+  }
+  result.error = result.error || page.error;
+  const out = document.getElementById('result');
+  out.textContent = JSON.stringify(result);
+  out.hidden = false;
+  document.title = 'done';
+}
+
+async function start() {
+  try {
+    const { instance } = await WebAssembly.instantiateStreaming(fetch('signposts_web.wasm'), {});
+    wasm = instance.exports;
+    // Maps listed in maps/maps.txt (one file name a line: .map files, or tables saved by
+    // `signposts build` as .sp) join the generated maze in the menu.
+    const list = await fetch('maps/maps.txt').then((r) => (r.ok ? r.text() : '')).catch(() => '');
+    const select = document.getElementById('map');
+    for (const name of list.split('\n').map((s) => s.trim()).filter(Boolean)) {
+      select.add(new Option(name, name));
+    }
+    select.addEventListener('change', () => loadMap(select.value));
+    await loadMap('');
+    if (new URLSearchParams(location.search).has('test')) {
+      await selfTest();
+    } else {
+      requestAnimationFrame(loop);
+    }
+  } catch (e) {
+    fail(String(e));
+    if (new URLSearchParams(location.search).has('test')) {
+      document.getElementById('result').textContent = JSON.stringify({ error: String(e) });
+      document.getElementById('result').hidden = false;
+    }
+  }
+}
+
+start();
