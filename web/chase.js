@@ -1,7 +1,6 @@
 // The chase page's glue: loads signposts_web.wasm (crates/signposts-web, plain C exports),
 // draws the map and the enemies, steps every enemy each frame by one batched table query.
-// With ?test in the address it plays itself and writes what it saw into #result (the
-// headless-browser test reads it).
+// `window.signposts` is the page's state; `web/test.py` reads it through the DevTools protocol.
 'use strict';
 
 const page = {
@@ -9,6 +8,14 @@ const page = {
   buildMs: 0, tableBytes: 0, compressed: false, stepMs: [], astarMs: 0, repairs: 0, repairMs: 0,
 };
 window.signposts = page; // the page's state, for the test and the curious
+// The mean distance (along the map) from the first 1,000 enemies to the player.
+page.meanDistance = () => wasm.mean_distance(page.player.x, page.player.y, 1000);
+// Where cell (x, y)'s centre is on the screen.
+page.screenAt = (x, y) => {
+  const box = canvas.getBoundingClientRect();
+  return { x: box.left + (x + 0.5) * scale, y: box.top + (y + 0.5) * scale };
+};
+page.isOpen = (x, y) => isOpen(x, y);
 
 let wasm;
 const canvas = document.getElementById('canvas');
@@ -49,7 +56,7 @@ async function loadMap(name) {
   page.height = wasm.height();
   page.tableBytes = wasm.table_bytes();
   page.compressed = wasm.compressed() === 1;
-  scale = Math.max(1, Math.floor(Math.min(1200 / page.width, 640 / page.height)));
+  scale = Math.max(1, Math.floor(Math.min(1200 / page.width, 500 / page.height)));
   canvas.width = page.width * scale;
   canvas.height = page.height * scale;
   small.width = page.width;
@@ -155,38 +162,6 @@ function loop() {
   requestAnimationFrame(loop);
 }
 
-// The test: enemies close in on a still player; a click closes a wall; the result in #result.
-async function selfTest() {
-  const result = { error: null };
-  try {
-    slider.value = 3000;
-    slider.dispatchEvent(new Event('input'));
-    const box = canvas.getBoundingClientRect();
-    const at = (cell) => ({ clientX: box.left + (cell.x + 0.5) * scale, clientY: box.top + (cell.y + 0.5) * scale });
-    canvas.dispatchEvent(new MouseEvent('mousemove', at(page.player)));
-    result.player = page.player;
-    result.before = wasm.mean_distance(page.player.x, page.player.y, 1000);
-    for (let i = 0; i < 40; i++) { step(); draw(); await new Promise((r) => setTimeout(r, 0)); }
-    result.after = wasm.mean_distance(page.player.x, page.player.y, 1000);
-    const wall = firstOpen(page.player.x + 5, page.player.y + 3);
-    canvas.dispatchEvent(new MouseEvent('click', at(wall)));
-    result.wall = wall;
-    result.blocked = !isOpen(wall.x, wall.y);
-    result.repairs = page.repairs;
-    for (let i = 0; i < 5; i++) { step(); draw(); }
-    result.stepMs = page.stepMs.reduce((a, b) => a + b, 0) / page.stepMs.length;
-    result.astarMs = page.astarMs;
-    result.compressed = page.compressed;
-  } catch (e) {
-    result.error = String(e);
-  }
-  result.error = result.error || page.error;
-  const out = document.getElementById('result');
-  out.textContent = JSON.stringify(result);
-  out.hidden = false;
-  document.title = 'done';
-}
-
 async function start() {
   try {
     const { instance } = await WebAssembly.instantiateStreaming(fetch('signposts_web.wasm'), {});
@@ -200,17 +175,9 @@ async function start() {
     }
     select.addEventListener('change', () => loadMap(select.value));
     await loadMap('');
-    if (new URLSearchParams(location.search).has('test')) {
-      await selfTest();
-    } else {
-      requestAnimationFrame(loop);
-    }
+    requestAnimationFrame(loop);
   } catch (e) {
     fail(String(e));
-    if (new URLSearchParams(location.search).has('test')) {
-      document.getElementById('result').textContent = JSON.stringify({ error: String(e) });
-      document.getElementById('result').hidden = false;
-    }
   }
 }
 
