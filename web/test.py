@@ -2,9 +2,10 @@
 """The chase page in a headless Chromium, driven through the DevTools protocol: builds the
 WebAssembly module, serves the page on localhost, moves the pointer onto a cell (the player),
 lets 3,000 enemies chase it for two seconds, clicks a wall shut, and checks the page's state
-(no error, the enemies closer, the wall repaired) and a screenshot (not blank).
+(no error, the enemies closer, the wall repaired) and a screenshot (not blank); then the same
+chase in the rooms mode (the enemies closer along the rooms' paths, a screenshot).
 
-Usage: python3 web/test.py [--screenshot docs/web-chase.png]
+Usage: python3 web/test.py [--screenshot docs/web-chase.png]  (the rooms mode's beside it, -rooms.png)
 Needs the wasm32-unknown-unknown target and Chromium (`chromium`); exits 0 with a line that
 starts with SKIPPED when either is missing (the caller decides whether that may pass).
 """
@@ -214,6 +215,33 @@ def png_pixels(path):
     return width, height, channels, rows
 
 
+def save_table(maps):
+    """den312d's table saved by the `signposts` command (the one `cargo test` built) into
+    `maps`, listed in maps.txt; False, with the reason printed, when either is missing."""
+    tool = os.path.join(ROOT, "target", "debug", "signposts")
+    source = os.path.join(os.path.dirname(ROOT), "shared", "maps", "den312d.map")
+    if not (os.path.exists(tool) and os.path.exists(source)):
+        print(f"(the saved-table check is left out: {tool} or {source} is missing)")
+        return False
+    os.makedirs(maps)
+    run = subprocess.run([tool, "build", source, "--diagonal", "-o", os.path.join(maps, "den312d.sp")],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        fail(f"signposts build failed: {run.stderr}")
+    with open(os.path.join(maps, "maps.txt"), "w") as listing:
+        listing.write("den312d.sp\n")
+    return True
+
+
+def png_has_enemies(path):
+    """Whether a screenshot shows more than a few colours, the enemies' red among them."""
+    width, height, channels, rows = png_pixels(path)
+    colours = {row[i:i + 3] for row in rows[::4] for i in range(0, width * channels, 4 * channels)}
+    red = sum(row.count(bytes((0xEE, 0x46, 0x3C))) for row in rows)
+    print(f"{os.path.basename(path)} {width}x{height}: {len(colours)} colours sampled, enemies drawn: {red > 0}")
+    return len(colours) >= 4 and red > 0
+
+
 def main():
     args = sys.argv[1:]
     keep = args[args.index("--screenshot") + 1] if "--screenshot" in args else None
@@ -228,6 +256,7 @@ def main():
         for name in ("index.html", "chase.js"):
             shutil.copy(os.path.join(ROOT, "web", name), folder)
         shutil.copy(WASM, folder)
+        saved = save_table(os.path.join(folder, "maps"))
         server = serve(folder)
         url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
         process, page_url = start_chromium(browser, os.path.join(folder, "profile"))
@@ -274,18 +303,52 @@ def main():
             data = tools.call("Page.captureScreenshot", format="png")["data"]
             with open(shot, "wb") as out:
                 out.write(base64.b64decode(data))
+            # The second mode: the map's rooms, enemies moving at any angle.
+            tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'rooms';"
+                           " m.dispatchEvent(new Event('change')); return true; })()")
+            wait(tools, "window.signposts.rooms !== null || window.signposts.error !== null", "the rooms")
+            at = tools.evaluate(f"window.signposts.screenAt({player[0]}, {player[1]})")
+            tools.mouse("mouseMoved", at["x"] + 1, at["y"] + 1)
+            before = tools.evaluate("window.signposts.meanDistance()")
+            time.sleep(2.0)
+            after = tools.evaluate("window.signposts.meanDistance()")
+            state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+            print(f"the rooms: {state['rooms']['regions']} regions built in {state['rooms']['buildMs']:.0f} ms; "
+                  f"mean path length {before:.1f} -> {after:.1f} in 2 s")
+            if state.get("error"):
+                fail(f"the page reported an error in the rooms mode: {state['error']}")
+            if not after < 0.9 * before:
+                fail(f"the rooms enemies did not close in: {before:.1f} -> {after:.1f}")
+            rooms_shot = os.path.join(folder, "rooms.png")
+            data = tools.call("Page.captureScreenshot", format="png")["data"]
+            with open(rooms_shot, "wb") as out:
+                out.write(base64.b64decode(data))
+            if saved:
+                # A table saved by `signposts build`, fetched as bytes and loaded, not built.
+                tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'grid';"
+                               " m.dispatchEvent(new Event('change'));"
+                               " const s = document.getElementById('map'); s.value = 'den312d.sp';"
+                               " s.dispatchEvent(new Event('change')); return true; })()")
+                wait(tools, "(window.signposts.ready && window.signposts.width === 65) || window.signposts.error !== null",
+                     "the saved table")
+                time.sleep(0.5)
+                state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+                if state.get("error"):
+                    fail(f"the saved table did not load: {state['error']}")
+                print(f"the saved table of den312d: {state['width']}x{state['height']}, "
+                      f"{state['tableBytes'] / 1048576:.1f} MiB, loaded in {state['buildMs']:.0f} ms")
         finally:
             process.kill()
             server.shutdown()
-        width, height, channels, rows = png_pixels(shot)
-        colours = {row[i:i + 3] for row in rows[::4] for i in range(0, width * channels, 4 * channels)}
-        red = sum(row.count(bytes((0xEE, 0x46, 0x3C))) for row in rows)
-        if len(colours) < 4 or red == 0:
-            fail(f"the screenshot looks blank: {len(colours)} colours sampled, no enemy drawn")
-        print(f"screenshot {width}x{height}: {len(colours)} colours sampled, enemies drawn")
+        if not png_has_enemies(shot):
+            fail("the screenshot looks blank")
+        if not png_has_enemies(rooms_shot):
+            fail("the rooms screenshot looks blank")
         if keep:
             shutil.copy(shot, os.path.join(ROOT, keep))
-            print(f"kept as {keep}")
+            rooms_keep = keep.replace(".png", "-rooms.png")
+            shutil.copy(rooms_shot, os.path.join(ROOT, rooms_keep))
+            print(f"kept as {keep} and {rooms_keep}")
     print("the web page test passed")
     print("test result: ok. 1 passed; 0 failed; 0 ignored (web/test.py)")
 

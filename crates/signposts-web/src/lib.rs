@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
 use signposts::search::{Layer, Searcher, TileGrid};
 use signposts::{Cancel, Error};
+use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
 
 /// A map, its table and a crowd of enemies chasing a player.
 #[derive(Debug)]
@@ -188,6 +189,112 @@ impl Game {
     }
 }
 
+/// The second mode: the map's navigation mesh and its rooms oracle, and a crowd that moves in
+/// continuous space, straight toward each [`Rooms::next_waypoint`].
+#[derive(Debug)]
+pub struct RoomsGame {
+    rooms: Rooms,
+    /// Each region's corner count, then its corners' `x, y` (for drawing).
+    outlines: Vec<f32>,
+    enemies: Vec<Point>,
+    positions: Vec<f32>,
+    open: Vec<Cell>,
+    seed: u64,
+    scratch: Scratch,
+}
+
+impl RoomsGame {
+    /// The rooms of `grid` (cell units: cell `(x, y)` spans `[x, x + 1] × [y, y + 1]`).
+    ///
+    /// # Errors
+    /// As [`NavMesh::from_grid`] and [`Rooms::build`].
+    pub fn new(grid: &Grid) -> Result<RoomsGame, signposts_rooms::Error> {
+        let mesh = NavMesh::from_grid(grid)?;
+        let rooms = Rooms::build(&mesh)?;
+        let mut outlines = Vec::new();
+        for r in 0..mesh.regions_len() as u32 {
+            let polygon = mesh.polygon(signposts_rooms::RegionId(r));
+            outlines.push(polygon.len() as f32);
+            outlines.extend(polygon.flat_map(|p| [p.x as f32, p.y as f32]));
+        }
+        Ok(RoomsGame {
+            rooms,
+            outlines,
+            enemies: Vec::new(),
+            positions: Vec::new(),
+            open: open_cells(grid),
+            seed: 0x2545_f491_4f6c_dd1d,
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// The rooms oracle.
+    #[must_use]
+    pub fn rooms(&self) -> &Rooms {
+        &self.rooms
+    }
+
+    /// The enemies' positions.
+    #[must_use]
+    pub fn enemies(&self) -> &[Point] {
+        &self.enemies
+    }
+
+    /// Sets the number of enemies, new ones at the centres of random open cells.
+    pub fn set_enemies(&mut self, count: usize) {
+        if self.open.is_empty() {
+            return;
+        }
+        self.enemies.truncate(count);
+        while self.enemies.len() < count {
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            let c = self.open[(self.seed % self.open.len() as u64) as usize];
+            self.enemies.push(Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5));
+        }
+        self.sync_positions();
+    }
+
+    fn sync_positions(&mut self) {
+        self.positions.clear();
+        self.positions.extend(self.enemies.iter().flat_map(|p| [p.x as f32, p.y as f32]));
+    }
+
+    /// Every enemy walks `stride` map units toward `player`, straight to each waypoint of its
+    /// path (turning at as many waypoints as the stride reaches). Returns how many moved.
+    pub fn tick(&mut self, player: Point, stride: f64) -> usize {
+        let mut moved = 0;
+        for i in 0..self.enemies.len() {
+            let (mut here, mut left) = (self.enemies[i], stride);
+            for _ in 0..4 {
+                let Some(to) = self.rooms.next_waypoint_with(here, player, &mut self.scratch) else { break };
+                let gap = here.distance(to);
+                if gap > left {
+                    let t = left / gap;
+                    here = Point::new(here.x + (to.x - here.x) * t, here.y + (to.y - here.y) * t);
+                    break;
+                }
+                here = to;
+                left -= gap;
+            }
+            moved += usize::from(here != self.enemies[i]);
+            self.enemies[i] = here;
+        }
+        self.sync_positions();
+        moved
+    }
+
+    /// The mean distance (along the shortest corridor path) from the first `sample` enemies to
+    /// `player`.
+    #[must_use]
+    pub fn mean_distance(&self, player: Point, sample: usize) -> f64 {
+        let distances: Vec<f64> =
+            self.enemies.iter().take(sample).filter_map(|&p| self.rooms.distance(p, player)).collect();
+        if distances.is_empty() { 0.0 } else { distances.iter().sum::<f64>() / distances.len() as f64 }
+    }
+}
+
 fn open_cells(grid: &Grid) -> Vec<Cell> {
     (0..grid.height())
         .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
@@ -237,6 +344,7 @@ pub fn maze(w: u32, h: u32, loops: u64, mut seed: u64) -> Grid {
 
 thread_local! {
     static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
+    static ROOMS: RefCell<Option<RoomsGame>> = const { RefCell::new(None) };
     static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
@@ -245,11 +353,17 @@ fn with_game<T>(default: T, f: impl FnOnce(&mut Game) -> T) -> T {
     GAME.with(|game| game.borrow_mut().as_mut().map_or(default, f))
 }
 
-/// Keeps the game, or the error's message; 0, or -1 on error.
+/// Runs `f` on the rooms game, or returns `default` when none is built.
+fn with_rooms<T>(default: T, f: impl FnOnce(&mut RoomsGame) -> T) -> T {
+    ROOMS.with(|rooms| rooms.borrow_mut().as_mut().map_or(default, f))
+}
+
+/// Keeps the game (the rooms of the last map dropped), or the error's message; 0, or -1.
 fn keep(game: Result<Game, Error>) -> i32 {
     match game {
         Ok(game) => {
             GAME.with(|g| *g.borrow_mut() = Some(game));
+            ROOMS.with(|r| *r.borrow_mut() = None);
             0
         }
         Err(error) => {
@@ -409,4 +523,68 @@ pub extern "C" fn toggle(x: u32, y: u32) -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn repairs() -> u32 {
     with_game(0, |g| g.repairs)
+}
+
+/// Builds the rooms of the loaded map as it is now (its edits included): 0, or -1 with the
+/// error in [`error_ptr`].
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_build() -> i32 {
+    let built = with_game(None, |g| Some(RoomsGame::new(g.oracle.grid())));
+    match built {
+        Some(Ok(rooms)) => {
+            ROOMS.with(|r| *r.borrow_mut() = Some(rooms));
+            0
+        }
+        Some(Err(error)) => {
+            ERROR.with(|e| *e.borrow_mut() = error.to_string());
+            -1
+        }
+        None => {
+            ERROR.with(|e| "no map is loaded".clone_into(&mut e.borrow_mut()));
+            -1
+        }
+    }
+}
+
+/// The regions' outlines: per region its corner count, then the corners' `x, y` (`f32`).
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_outlines_ptr() -> *const f32 {
+    with_rooms(core::ptr::null(), |r| r.outlines.as_ptr())
+}
+
+/// The number of `f32` at [`rooms_outlines_ptr`].
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_outlines_len() -> usize {
+    with_rooms(0, |r| r.outlines.len())
+}
+
+/// The number of regions.
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_regions() -> u32 {
+    with_rooms(0, |r| r.rooms.mesh().regions_len() as u32)
+}
+
+/// Sets the number of enemies of the rooms mode.
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_set_enemies(count: u32) {
+    with_rooms((), |r| r.set_enemies(count as usize));
+}
+
+/// The rooms enemies' positions, `x, y` pairs of `f32` (map units).
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_enemies_ptr() -> *const f32 {
+    with_rooms(core::ptr::null(), |r| r.positions.as_ptr())
+}
+
+/// One tick of the rooms mode: every enemy walks `stride` map units toward the player at
+/// `(x, y)`. Returns how many moved.
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_tick(x: f64, y: f64, stride: f64) -> u32 {
+    with_rooms(0, |r| r.tick(Point::new(x, y), stride) as u32)
+}
+
+/// The mean path length from the first `sample` rooms enemies to the player at `(x, y)`.
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_mean_distance(x: f64, y: f64, sample: u32) -> f64 {
+    with_rooms(0.0, |r| r.mean_distance(Point::new(x, y), sample as usize))
 }
