@@ -63,3 +63,22 @@ fn a_large_map_takes_the_compressed_table_and_a_saved_one_loads() {
     assert!(loaded.oracle().is_compressed());
     assert!(Game::load(&bytes[..bytes.len() / 2]).is_err());
 }
+
+#[test]
+fn the_rooms_mode_closes_in_at_any_angle_inside_the_walkable_area() {
+    use signposts_web::RoomsGame;
+    let grid = maze(12, 9, 5, 11);
+    let mut rooms = RoomsGame::new(&grid).unwrap();
+    rooms.set_enemies(300);
+    let player = signposts_rooms::Point::new(12.5, 9.5);
+    assert!(grid.is_passable(Cell::new(12, 9)));
+    let before = rooms.mean_distance(player, 300);
+    for _ in 0..30 {
+        rooms.tick(player, 0.5);
+        for &p in rooms.enemies() {
+            assert!(rooms.rooms().region_at(p).is_some(), "an enemy left the walkable area at {p:?}");
+        }
+    }
+    let after = rooms.mean_distance(player, 300);
+    assert!(after < before - 10.0, "{before} -> {after}");
+}
