@@ -377,10 +377,8 @@ fn keep(game: Result<Game, Error>) -> i32 {
 /// give them back with [`dealloc`].
 #[unsafe(no_mangle)]
 pub extern "C" fn alloc(len: usize) -> *mut u8 {
-    let mut bytes = Vec::<u8>::with_capacity(len);
-    let ptr = bytes.as_mut_ptr();
-    core::mem::forget(bytes);
-    ptr
+    // A boxed slice is allocated for exactly `len` bytes, which `dealloc` gives back.
+    Box::into_raw(vec![0u8; len].into_boxed_slice()).cast::<u8>()
 }
 
 /// Gives back what [`alloc`] returned.
@@ -389,8 +387,8 @@ pub extern "C" fn alloc(len: usize) -> *mut u8 {
 /// `ptr` and `len` must be those of one [`alloc`] call, not given back before.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
-    // SAFETY: the caller passes a pointer and capacity from `alloc`.
-    drop(unsafe { Vec::from_raw_parts(ptr, 0, len) });
+    // SAFETY: the caller passes the pointer and length of one `alloc`, a boxed slice.
+    drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, len)) });
 }
 
 /// Reads `len` bytes at `ptr` (from [`alloc`]).
