@@ -21,7 +21,7 @@ fn main() {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, SignpostsPlugin))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-        .add_plugins(GamePlugin { map: game::maze(40, 30, 8, 42), enemy_speed: 16.0 });
+        .add_plugins(GamePlugin { map: signposts::generate::maze_grid(40, 30, 8, 42), enemy_speed: 16.0 });
     let start = Instant::now();
     while app.world().resource::<NavGrid>().status() != NavStatus::Ready {
         assert!(start.elapsed() < Duration::from_mins(1), "the table was not built");

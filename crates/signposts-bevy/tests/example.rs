@@ -30,7 +30,7 @@ fn mean_distance(app: &mut App) -> f64 {
 #[test]
 fn the_chase_runs_headless_enemies_close_in_catch_the_player_and_doors_are_repaired_mid_chase() {
     let mut app = app();
-    app.add_plugins(GamePlugin { map: game::maze(20, 15, 6, 7), enemy_speed: 32.0 });
+    app.add_plugins(GamePlugin { map: signposts::generate::maze_grid(20, 15, 6, 7), enemy_speed: 32.0 });
     wait_for(&mut app, |app| app.world().resource::<NavGrid>().status() == NavStatus::Ready, "the table");
     app.world_mut().write_message(Command::Spawn(2_000));
     app.update();

@@ -302,46 +302,6 @@ fn open_cells(grid: &Grid) -> Vec<Cell> {
         .collect()
 }
 
-/// A maze of `w`×`h` rooms (a grid of `2w+1`×`2h+1` cells) with one wall in `loops` knocked
-/// down, so that there are several ways between places.
-#[must_use]
-pub fn maze(w: u32, h: u32, loops: u64, mut seed: u64) -> Grid {
-    let (width, height) = (2 * w + 1, 2 * h + 1);
-    let at = |x: u32, y: u32| (y * width + x) as usize;
-    let mut open = vec![false; at(0, height)];
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut stack = vec![(0u32, 0u32)];
-    open[at(1, 1)] = true;
-    while let Some(&(x, y)) = stack.last() {
-        let ways: Vec<(u32, u32)> = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)]
-            .iter()
-            .filter_map(|&(dx, dy)| Some((x.checked_add_signed(dx)?, y.checked_add_signed(dy)?)))
-            .filter(|&(nx, ny)| nx < w && ny < h && !open[at(2 * nx + 1, 2 * ny + 1)])
-            .collect();
-        if ways.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = ways[(next() % ways.len() as u64) as usize];
-        open[at(2 * nx + 1, 2 * ny + 1)] = true;
-        open[at(x + nx + 1, y + ny + 1)] = true;
-        stack.push((nx, ny));
-    }
-    for y in 1..height - 1 {
-        for x in 1..width - 1 {
-            if (x % 2 == 0) != (y % 2 == 0) && !open[at(x, y)] && next() % loops.max(1) == 0 {
-                open[at(x, y)] = true;
-            }
-        }
-    }
-    Grid::from_fn(width, height, |c| open[at(c.x, c.y)])
-}
-
 thread_local! {
     static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
     static ROOMS: RefCell<Option<RoomsGame>> = const { RefCell::new(None) };
@@ -413,7 +373,11 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
 pub unsafe extern "C" fn load_map(ptr: *const u8, len: usize, dense_up_to_mib: u32) -> i32 {
     // SAFETY: the caller's promise.
     let bytes = unsafe { bytes(ptr, len) };
-    let grid = if bytes.is_empty() { Ok(maze(60, 40, 8, 42)) } else { signposts::grid::parse_map(bytes) };
+    let grid = if bytes.is_empty() {
+        Ok(signposts::generate::maze_grid(60, 40, 8, 42))
+    } else {
+        signposts::grid::parse_map(bytes)
+    };
     keep(grid.and_then(|grid| Game::new(&grid, u64::from(dense_up_to_mib) << 20)))
 }
 

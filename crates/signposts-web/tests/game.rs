@@ -1,7 +1,8 @@
 //! The page's game on the host: the same code the WebAssembly module runs.
 
+use signposts::generate::maze_grid as maze;
 use signposts::grid::{Cell, Connectivity, GridOracle};
-use signposts_web::{Game, maze};
+use signposts_web::Game;
 
 #[test]
 fn enemies_close_in_and_every_step_is_optimal() {

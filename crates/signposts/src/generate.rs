@@ -4,6 +4,7 @@
 //! cells stay in the graph as isolated nodes so that ids match coordinates. The same seed gives
 //! the same graph on every platform.
 
+use crate::grid::Grid;
 use crate::{GraphBuilder, NodeId};
 
 pub use crate::grid::Connectivity;
@@ -203,4 +204,62 @@ pub fn maze(width: usize, height: usize, seed: u64) -> GraphBuilder {
         stack.push(next);
     }
     builder
+}
+
+/// A maze drawn on a tile grid: `rooms_x × rooms_y` rooms, a grid of `2·rooms_x + 1` by
+/// `2·rooms_y + 1` cells with walls between the rooms, carved depth-first from `seed`; then
+/// each wall between two rooms is knocked down with chance `1 / loops`, so that there are
+/// several ways between places (`loops == 0`: none, a perfect maze). The game examples and the
+/// web page play on these.
+///
+/// ```
+/// let maze = signposts::generate::maze_grid(4, 3, 0, 42);
+/// assert_eq!((maze.width(), maze.height()), (9, 7));
+/// // A perfect maze: every room and one wall between each two joined rooms.
+/// assert_eq!(maze.passable_len(), 4 * 3 + (4 * 3 - 1));
+/// ```
+#[must_use]
+pub fn maze_grid(rooms_x: u32, rooms_y: u32, loops: u64, seed: u64) -> Grid {
+    let (width, height) = (2 * rooms_x + 1, 2 * rooms_y + 1);
+    let at = |x: u32, y: u32| (y * width + x) as usize;
+    let mut open = vec![false; at(0, height)];
+    // Xorshift (not SplitMix64: the mazes measured in docs/ came from this one).
+    let mut state = if seed == 0 { 0x9e37_79b9_7f4a_7c15 } else { seed };
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    if rooms_x == 0 || rooms_y == 0 {
+        return Grid::from_fn(width, height, |_| false);
+    }
+    let mut stack = vec![(0u32, 0u32)];
+    open[at(1, 1)] = true;
+    while let Some(&(x, y)) = stack.last() {
+        let ways: Vec<(u32, u32)> = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)]
+            .iter()
+            .filter_map(|&(dx, dy)| Some((x.checked_add_signed(dx)?, y.checked_add_signed(dy)?)))
+            .filter(|&(nx, ny)| nx < rooms_x && ny < rooms_y && !open[at(2 * nx + 1, 2 * ny + 1)])
+            .collect();
+        if ways.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let (nx, ny) = ways[(next() % ways.len() as u64) as usize];
+        open[at(2 * nx + 1, 2 * ny + 1)] = true;
+        open[at(x + nx + 1, y + ny + 1)] = true; // the wall between
+        stack.push((nx, ny));
+    }
+    if loops > 0 {
+        for y in 1..height - 1 {
+            for x in 1..width - 1 {
+                let between = (x % 2 == 0) != (y % 2 == 0);
+                if between && !open[at(x, y)] && next().is_multiple_of(loops) {
+                    open[at(x, y)] = true;
+                }
+            }
+        }
+    }
+    Grid::from_fn(width, height, |c| open[at(c.x, c.y)])
 }

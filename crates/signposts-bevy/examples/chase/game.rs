@@ -75,47 +75,6 @@ impl Game {
     }
 }
 
-/// A maze of `w`×`h` rooms (a grid of `2w+1`×`2h+1` cells), with one wall in `loops` knocked
-/// down to make several ways between places.
-pub fn maze(w: u32, h: u32, loops: u32, mut seed: u64) -> Grid {
-    let (width, height) = (2 * w + 1, 2 * h + 1);
-    let mut open = vec![false; (width * height) as usize];
-    let at = |x: u32, y: u32| (y * width + x) as usize;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
-    let mut stack = vec![(0u32, 0u32)];
-    open[at(1, 1)] = true;
-    while let Some(&(x, y)) = stack.last() {
-        let mut ways: Vec<(u32, u32)> = [(0i32, -1i32), (1, 0), (0, 1), (-1, 0)]
-            .iter()
-            .filter_map(|&(dx, dy)| Some((x.checked_add_signed(dx)?, y.checked_add_signed(dy)?)))
-            .filter(|&(nx, ny)| nx < w && ny < h && !open[at(2 * nx + 1, 2 * ny + 1)])
-            .collect();
-        if ways.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny) = ways.swap_remove((next() % ways.len() as u64) as usize);
-        open[at(2 * nx + 1, 2 * ny + 1)] = true;
-        open[at(x + nx + 1, y + ny + 1)] = true; // the wall between
-        stack.push((nx, ny));
-    }
-    // Loops: knock down some inner walls between two rooms.
-    for y in 1..height - 1 {
-        for x in 1..width - 1 {
-            let between = (x % 2 == 0) != (y % 2 == 0);
-            if between && !open[at(x, y)] && next() % u64::from(loops) == 0 {
-                open[at(x, y)] = true;
-            }
-        }
-    }
-    Grid::from_fn(width, height, |c| open[at(c.x, c.y)])
-}
-
 /// Cells in one-cell gaps of walls (walls on both sides, open ahead and behind), spread over
 /// the map: at most `count`.
 pub fn doors(map: &Grid, count: usize) -> Vec<Cell> {

@@ -26,7 +26,7 @@ fn main() {
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
             signposts::grid::parse_map(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
         }
-        None => game::maze(40, 28, 8, 42), // 81×57 cells: 972×684 pixels
+        None => signposts::generate::maze_grid(40, 28, 8, 42), // 81×57 cells: 972×684 pixels
     };
     App::new()
         .add_plugins(DefaultPlugins.set(WindowPlugin {
