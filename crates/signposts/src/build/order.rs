@@ -140,6 +140,219 @@ pub(crate) fn dfs_order<'a>(
     order
 }
 
+/// The nodes not `skip`ped in a nested-dissection order, for the compressed tables of octile
+/// maps: each connected part is cut by a level of a breadth-first search from a peripheral node
+/// (the level of fewest nodes for the balance it leaves, `h · n² / (below · above)`, each side
+/// at least 5%), the two sides ordered recursively with the separator between them, and each
+/// side turned so that its nodes next to the separator come next to it. Nearby targets then sit
+/// in nearby columns on every scale, as the targets of one side share their first moves from
+/// afar: measured on the octile maps, 14% fewer table bytes than [`dfs_order`] on lak303d, 27%
+/// on brc202d, 37% on arena, 2% on den312d (4-connected maps: more, so they keep
+/// [`dfs_order`]). Separators are listed in depth-first preorder.
+pub(crate) fn dissection_order<'a>(
+    n: usize,
+    neighbors: impl Fn(usize) -> &'a [NodeId],
+    skip: &[bool],
+) -> Vec<NodeId> {
+    Dissection::new(n, neighbors).order(skip)
+}
+
+/// The work of [`dissection_order`]: stamps marking the current set and what a search has seen.
+struct Dissection<'a, F: Fn(usize) -> &'a [NodeId]> {
+    neighbors: F,
+    in_set: Vec<u32>,
+    seen: Vec<u32>,
+    level: Vec<u32>,
+    stamp: u32,
+}
+
+/// A step of the dissection: a set to cut (with the nodes next to its neighbouring separator,
+/// and whether they should come first), or a separator to list.
+enum Task {
+    Cut(Vec<NodeId>, Option<(Vec<NodeId>, bool)>),
+    List(Vec<NodeId>),
+}
+
+impl<'a, F: Fn(usize) -> &'a [NodeId]> Dissection<'a, F> {
+    fn new(n: usize, neighbors: F) -> Self {
+        Dissection { neighbors, in_set: vec![0; n], seen: vec![0; n], level: vec![0; n], stamp: 0 }
+    }
+
+    fn order(&mut self, skip: &[bool]) -> Vec<NodeId> {
+        let core: Vec<NodeId> = (0..skip.len()).filter(|&v| !skip[v]).map(|v| v as NodeId).collect();
+        let mut out = Vec::with_capacity(core.len());
+        // An explicit stack: the output order is the depth-first order of the tasks.
+        let mut tasks = vec![Task::Cut(core, None)];
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::List(set) => out.extend(self.preorder(&set)),
+                Task::Cut(set, anchor) => self.cut(set, anchor.as_ref(), &mut tasks),
+            }
+        }
+        out
+    }
+
+    /// A fresh stamp marking `set`.
+    fn mark(&mut self, set: &[NodeId]) -> u32 {
+        self.stamp += 1;
+        for &v in set {
+            self.in_set[v as usize] = self.stamp;
+        }
+        self.stamp
+    }
+
+    /// Breadth-first search within the set marked `stamp` from `roots`; levels in `self.level`.
+    fn search(&mut self, stamp: u32, roots: &[NodeId]) -> Vec<NodeId> {
+        let mut out: Vec<NodeId> = Vec::new();
+        for &r in roots {
+            if self.in_set[r as usize] == stamp && self.seen[r as usize] != stamp {
+                self.seen[r as usize] = stamp;
+                self.level[r as usize] = 0;
+                out.push(r);
+            }
+        }
+        let mut head = 0;
+        while head < out.len() {
+            let u = out[head] as usize;
+            head += 1;
+            for &w in (self.neighbors)(u) {
+                let w = w as usize;
+                if self.in_set[w] == stamp && self.seen[w] != stamp {
+                    self.seen[w] = stamp;
+                    self.level[w] = self.level[u] + 1;
+                    out.push(w as NodeId);
+                }
+            }
+        }
+        out
+    }
+
+    /// The nodes of `set` in depth-first preorder, roots by increasing id.
+    fn preorder(&mut self, set: &[NodeId]) -> Vec<NodeId> {
+        let stamp = self.mark(set);
+        let mut roots = set.to_vec();
+        roots.sort_unstable();
+        let mut out = Vec::with_capacity(set.len());
+        let mut stack: Vec<(NodeId, usize)> = Vec::new();
+        for root in roots {
+            if self.seen[root as usize] == stamp {
+                continue;
+            }
+            self.seen[root as usize] = stamp;
+            out.push(root);
+            stack.push((root, 0));
+            while let Some(top) = stack.last_mut() {
+                let (v, next) = *top;
+                let Some(&w) = (self.neighbors)(v as usize).get(next) else {
+                    stack.pop();
+                    continue;
+                };
+                top.1 += 1;
+                if self.in_set[w as usize] == stamp && self.seen[w as usize] != stamp {
+                    self.seen[w as usize] = stamp;
+                    out.push(w);
+                    stack.push((w, 0));
+                }
+            }
+        }
+        out
+    }
+
+    /// Cuts `set` and queues its parts.
+    fn cut(&mut self, set: Vec<NodeId>, anchor: Option<&(Vec<NodeId>, bool)>, tasks: &mut Vec<Task>) {
+        if set.len() <= 1 {
+            tasks.push(Task::List(set));
+            return;
+        }
+        // Connected parts one after another, in the order the searches find them.
+        let stamp = self.mark(&set);
+        let mut parts = Vec::new();
+        for &r in &set {
+            if self.seen[r as usize] != stamp {
+                parts.push(self.search(stamp, &[r]));
+            }
+        }
+        if parts.len() > 1 {
+            tasks.extend(parts.into_iter().rev().map(|part| Task::Cut(part, anchor.cloned())));
+            return;
+        }
+        // Levels of a search from a peripheral node (the last of a search from the last of a
+        // search from the first).
+        let far = *parts[0].last().expect("a part has nodes");
+        let stamp = self.mark(&set);
+        let far = *self.search(stamp, &[far]).last().expect("a part has nodes");
+        let stamp = self.mark(&set);
+        let levels = self.search(stamp, &[far]);
+        let Some((a, separator, b)) = self.split(&levels) else {
+            tasks.push(Task::List(set));
+            return;
+        };
+        // The side holding more of the nodes next to the last separator goes on its side.
+        let (first, last) = match anchor {
+            Some((near, come_first)) => {
+                let stamp = self.mark(near);
+                let count =
+                    |side: &[NodeId]| side.iter().filter(|&&v| self.in_set[v as usize] == stamp).count();
+                if (count(&a) >= count(&b)) == *come_first { (a, b) } else { (b, a) }
+            }
+            None => (a, b),
+        };
+        let next_first = self.touching(&first, &separator);
+        let next_last = self.touching(&last, &separator);
+        tasks.push(Task::Cut(last, Some((next_last, true))));
+        tasks.push(Task::List(separator));
+        tasks.push(Task::Cut(first, Some((next_first, false))));
+    }
+
+    /// Splits a search's nodes (`self.level` set) at the level that is smallest for the balance
+    /// it leaves, each side at least 5% of the nodes (the median level when none is): the nodes
+    /// below, at and above that level; `None` when both sides would be empty.
+    fn split(&self, found: &[NodeId]) -> Option<(Vec<NodeId>, Vec<NodeId>, Vec<NodeId>)> {
+        let n = found.len();
+        let deepest = found.iter().map(|&v| self.level[v as usize]).max()? as usize;
+        let mut sizes = vec![0usize; deepest + 1];
+        for &v in found {
+            sizes[self.level[v as usize] as usize] += 1;
+        }
+        let least = n / 20;
+        let (mut below, mut median, mut best) = (0usize, None, None::<(u128, usize, usize)>);
+        for (k, &h) in sizes.iter().enumerate() {
+            let above = n - below - h;
+            if median.is_none() && below + h > n / 2 {
+                median = Some(k);
+            }
+            if h > 0 && below >= least && above >= least && below > 0 && above > 0 {
+                // h · n² / (below · above), scaled: compared exactly in integers.
+                let score = (h as u128 * (n as u128 * n as u128) * 1000) / (below as u128 * above as u128);
+                let candidate = (score, below.abs_diff(above), k);
+                if best.is_none_or(|b| (candidate.0, candidate.1) < (b.0, b.1)) {
+                    best = Some(candidate);
+                }
+            }
+            below += h;
+        }
+        let cut = best.map_or(median.unwrap_or(0), |(_, _, k)| k) as u32;
+        let (mut a, mut separator, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        for &v in found {
+            match self.level[v as usize].cmp(&cut) {
+                core::cmp::Ordering::Less => a.push(v),
+                core::cmp::Ordering::Equal => separator.push(v),
+                core::cmp::Ordering::Greater => b.push(v),
+            }
+        }
+        (!a.is_empty() || !b.is_empty()).then_some((a, separator, b))
+    }
+
+    /// The nodes of `side` next to a node of `separator`.
+    fn touching(&mut self, side: &[NodeId], separator: &[NodeId]) -> Vec<NodeId> {
+        let stamp = self.mark(separator);
+        side.iter()
+            .copied()
+            .filter(|&v| (self.neighbors)(v as usize).iter().any(|&w| self.in_set[w as usize] == stamp))
+            .collect()
+    }
+}
+
 /// Regroups `order` for the search (see the [module docs](self)): within each `span` of
 /// consecutive positions, batches of `width` are grown as balls, seeds taken in order.
 /// Targets move in units of `unit` consecutive positions (`column[v]` is `v`'s position in
@@ -269,8 +482,46 @@ pub(crate) fn bisected_batches<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::{bisected_batches, compact_batches, dfs_order};
+    use super::{bisected_batches, compact_batches, dfs_order, dissection_order};
     use crate::{GraphBuilder, NodeId};
+
+    /// The dissection order lists every node not skipped once, on open grids, grids with walls
+    /// that cut them into parts, and with skipped nodes; a separator's nodes come between the
+    /// two sides it separates.
+    #[test]
+    fn the_dissection_order_is_a_permutation_of_the_nodes_not_skipped() {
+        // A wall down column 5 with no gap: two parts; a wall with a gap; an open grid.
+        let cases = [
+            (11, 7, (0..7).map(|y| y * 11 + 5).collect::<Vec<u32>>()),
+            (11, 7, vec![5, 16, 27, 49, 60, 71]),
+            (16, 16, vec![]),
+        ];
+        for (w, h, walls) in cases {
+            let builder = grid(w, h, &walls);
+            let n = builder.nodes_len();
+            for skip_every in [0usize, 3] {
+                let skip: Vec<bool> = (0..n)
+                    .map(|v| walls.contains(&(v as u32)) || (skip_every > 0 && v % skip_every == 0))
+                    .collect();
+                let order = dissection_order(n, |v| builder.neighbors(v as u32), &skip);
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                let expected: Vec<NodeId> = (0..n as NodeId).filter(|&v| !skip[v as usize]).collect();
+                assert_eq!(sorted, expected, "{w}x{h}, walls {walls:?}, skip every {skip_every}");
+            }
+        }
+        // A path of 9 nodes: cut at its middle, the sides on either side of it.
+        let mut path = GraphBuilder::new(9);
+        for v in 0..8 {
+            path.connect(v, v + 1);
+        }
+        let order = dissection_order(9, |v| path.neighbors(v as u32), &[false; 9]);
+        let middle = order.iter().position(|&v| v == 4).unwrap();
+        assert!(
+            order[..middle].iter().all(|&v| v < 4) || order[..middle].iter().all(|&v| v > 4),
+            "{order:?}"
+        );
+    }
 
     /// An open `w` × `h` 4-grid, less the cells in `walls`.
     fn grid(w: u32, h: u32, walls: &[u32]) -> GraphBuilder {

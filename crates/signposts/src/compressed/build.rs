@@ -136,11 +136,13 @@ impl GraphBuilder {
         // its targets in depth-first order (half the runs of the dense build's ball order on
         // Moving AI maps, for a build about a third slower), then each anchor's trees.
         let mut peel = build::peel::peel(&rows, &heads);
-        let mut order = build::order::dfs_order(
-            n,
-            |v| &heads[offsets[v] as usize..offsets[v + 1] as usize],
-            &peel.peeled,
-        );
+        // Octile maps: a nested-dissection order (see `build::order::dissection_order`).
+        let around = |v: usize| &heads[offsets[v] as usize..offsets[v + 1] as usize];
+        let mut order = if self.model() == CostModel::Octile {
+            build::order::dissection_order(n, around, &peel.peeled)
+        } else {
+            build::order::dfs_order(n, around, &peel.peeled)
+        };
         peel.order_trees(&rows, &heads, &mut order);
         let mut column = vec![0u32; n];
         for (c, &node) in order.iter().enumerate() {
