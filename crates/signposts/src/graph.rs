@@ -371,68 +371,69 @@ impl Graph {
         queries: &[(NodeId, NodeId, u64)],
         out: &mut Vec<Option<NodeId>>,
     ) -> Result<(), Error> {
-        const GROUP: usize = 64;
         out.clear();
+        let pick =
+            |u: usize, _: usize, entry: Option<u64>, (from, to, seed): (NodeId, NodeId, u64)| match entry {
+                // A node with more than 64 neighbours: its moves one by one.
+                None => {
+                    let k = self.neighbors_to(from, to).count() as u64;
+                    (k > 0).then(|| self.neighbors_to(from, to).nth((seed % k) as usize)).flatten()
+                }
+                Some(mut entry) => {
+                    let k = u64::from(entry.count_ones());
+                    for _ in 0..seed.checked_rem(k)? {
+                        entry &= entry - 1; // drop the lowest move
+                    }
+                    Some(self.slot_neighbor(u, entry))
+                }
+            };
+        let result = self.each_into(queries, |(from, to, _)| (from, to), pick, out);
+        if result.is_err() {
+            out.clear();
+        }
+        result
+    }
+
+    fn steps_into(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) -> Result<(), Error> {
+        let pick = |u: usize, t: usize, entry: Option<u64>, _| match entry {
+            None => self.next_hop(u, t), // a node with more than 64 neighbours
+            Some(entry) => (entry != 0).then(|| self.slot_neighbor(u, entry)),
+        };
+        self.each_into(queries, |query| query, pick, out)
+    }
+
+    /// Answers `queries` with their table reads overlapped, 64 at a time: every entry located
+    /// and its cache line asked for, then `pick(u, t, entry, query)` on each (`entry` is `None`
+    /// for a node of more than 64 neighbours, whose entries span words).
+    fn each_into<Q: Copy>(
+        &self,
+        queries: &[Q],
+        ends: impl Fn(Q) -> (NodeId, NodeId),
+        pick: impl Fn(usize, usize, Option<u64>, Q) -> Option<NodeId>,
+        out: &mut Vec<Option<NodeId>>,
+    ) -> Result<(), Error> {
+        const GROUP: usize = 64;
         let mut found = [(0usize, 0u32, 0u64); GROUP];
         for group in queries.chunks(GROUP) {
-            for (place, &(from, to, _)) in found.iter_mut().zip(group) {
-                let (u, t) = match (self.index(from), self.index(to)) {
-                    (Ok(u), Ok(t)) => (u, t),
-                    (Err(e), _) | (_, Err(e)) => {
-                        out.clear();
-                        return Err(e);
-                    }
-                };
+            // Locate every entry and ask for its cache line; read them; then answer.
+            for (place, &query) in found.iter_mut().zip(group) {
+                let (from, to) = ends(query);
+                let (u, t) = (self.index(from)?, self.index(to)?);
                 *place = self.table.locate(u, self.table.column[t] as usize).unwrap_or((0, 0, 0));
                 crate::prefetch::prefetch(&self.table.words[place.0]);
             }
-            for (&(word, shift, mask), &(from, to, seed)) in found.iter().zip(group) {
-                let (u, t) = (from as usize, to as usize);
-                out.push(if mask == 0 {
-                    // A node with more than 64 neighbours: its moves one by one.
-                    let k = self.neighbors_to(from, to).count();
-                    (k > 0).then(|| self.neighbors_to(from, to).nth((seed % k as u64) as usize)).flatten()
-                } else {
-                    let mut entry = (self.table.words[word] >> shift) & mask;
-                    let k = entry.count_ones();
-                    (k > 0).then(|| {
-                        for _ in 0..seed % u64::from(k) {
-                            entry &= entry - 1; // drop the lowest move
-                        }
-                        self.table.neighbors
-                            [self.table.rows[u].first as usize + entry.trailing_zeros() as usize]
-                    })
-                });
-                let _ = t;
+            for (&(word, shift, mask), &query) in found.iter().zip(group) {
+                let (from, to) = ends(query);
+                let entry = (mask != 0).then(|| (self.table.words[word] >> shift) & mask);
+                out.push(pick(from as usize, to as usize, entry, query));
             }
         }
         Ok(())
     }
 
-    fn steps_into(&self, queries: &[(NodeId, NodeId)], out: &mut Vec<Option<NodeId>>) -> Result<(), Error> {
-        const GROUP: usize = 64;
-        let mut found = [(0usize, 0u32, 0u64); GROUP];
-        for group in queries.chunks(GROUP) {
-            // Locate every entry and ask for its cache line; read them; then answer.
-            for (place, &(from, to)) in found.iter_mut().zip(group) {
-                let (u, t) = (self.index(from)?, self.index(to)?);
-                *place = self.table.locate(u, self.table.column[t] as usize).unwrap_or((0, 0, 0));
-                crate::prefetch::prefetch(&self.table.words[place.0]);
-            }
-            for (&(word, shift, mask), &(from, to)) in found.iter().zip(group) {
-                let (u, t) = (from as usize, to as usize);
-                out.push(if mask == 0 {
-                    self.next_hop(u, t) // a node with more than 64 neighbours
-                } else {
-                    let entry = (self.table.words[word] >> shift) & mask;
-                    (entry != 0).then(|| {
-                        self.table.neighbors
-                            [self.table.rows[u].first as usize + entry.trailing_zeros() as usize]
-                    })
-                });
-            }
-        }
-        Ok(())
+    /// The neighbour of `u` at the lowest slot set in `entry` (not zero).
+    fn slot_neighbor(&self, u: usize, entry: u64) -> NodeId {
+        self.table.neighbors[self.table.rows[u].first as usize + entry.trailing_zeros() as usize]
     }
 
     /// Every optimal next hop from `from` toward `to`, in increasing id order: exactly the

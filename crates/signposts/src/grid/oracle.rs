@@ -469,28 +469,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn set_blocked(&mut self, cell: Cell, blocked: bool) -> Result<crate::dynamic::Update, Error> {
-        if !self.grid.contains(cell) {
-            return Err(self.out_of_bounds(cell));
-        }
-        if self.is_compressed() {
-            return Err(Error::Unsupported {
-                what: "editing a compressed oracle (build a dense one to edit)",
-            });
-        }
-        if self.grid.is_passable(cell) != blocked {
-            return Ok(crate::dynamic::Update::default());
-        }
-        self.grid.set_blocked(cell, blocked);
-        if !blocked && self.node[self.grid.index(cell)] == NO_NODE {
-            let rebuilt = GridOracle::build(&self.grid, self.connectivity)?;
-            *self = rebuilt;
-            return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
-        }
-        let changes = self.edge_changes(cell);
-        match &mut self.table {
-            Table::Dense(graph) => graph.apply(&changes),
-            Table::Compressed(_) => unreachable!("refused above"),
-        }
+        self.set_blocked_each(&[(cell, blocked)])
     }
 
     /// [`GridOracle::set_blocked`] for many cells at once (doors closing together, a wall
@@ -678,24 +657,17 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn next_step_each(&self, queries: &[(Cell, Cell)], out: &mut Vec<Option<Direction>>) {
-        const CHUNK: usize = 1024;
-        out.clear();
-        if self.nodes_len() == 0 {
-            out.resize(queries.len(), None); // every cell blocked or outside
-            return;
-        }
-        out.reserve(queries.len());
-        let (mut nodes, mut next) = (Vec::with_capacity(CHUNK.min(queries.len())), Vec::new());
-        for chunk in queries.chunks(CHUNK) {
-            // A blocked or outside cell asks for node 0's step to itself: none.
-            nodes.clear();
-            nodes.extend(chunk.iter().map(|&(from, to)| match (self.node(from), self.node(to)) {
-                (Some(u), Some(t)) => (u, t),
-                _ => (0, 0),
-            }));
-            self.table().neighbor_to_each(&nodes, &mut next);
-            out.extend(nodes.iter().zip(&next).map(|(&(u, _), &v)| v.map(|v| self.direction(u, v))));
-        }
+        let nodes = |(from, to): (Cell, Cell)| match (self.node(from), self.node(to)) {
+            (Some(u), Some(t)) => (u, t),
+            _ => (0, 0), // node 0's step to itself: none
+        };
+        self.steps_each(
+            queries,
+            nodes,
+            |(u, _)| u,
+            |nodes, next| self.table().neighbor_to_each(nodes, next),
+            out,
+        );
     }
 
     /// [`GridOracle::next_step_each`] that spreads a crowd over the tied steps: query
@@ -715,22 +687,40 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn next_step_each_spread(&self, queries: &[(Cell, Cell, u64)], out: &mut Vec<Option<Direction>>) {
+        let nodes = |(from, to, seed): (Cell, Cell, u64)| match (self.node(from), self.node(to)) {
+            (Some(u), Some(t)) => (u, t, seed),
+            _ => (0, 0, 0), // node 0's step to itself: none
+        };
+        let batch = |nodes: &[(NodeId, NodeId, u64)], next: &mut Vec<Option<NodeId>>| {
+            self.table().neighbor_to_each_spread(nodes, next);
+        };
+        self.steps_each(queries, nodes, |(u, _, _)| u, batch, out);
+    }
+
+    /// Answers cell queries a chunk at a time: each turned into a node query by `nodes` (a
+    /// blocked or outside cell into node 0's step to itself, none), the chunk answered by
+    /// `batch`, each step turned into a direction from the query's node `from`.
+    fn steps_each<Q: Copy, N: Copy>(
+        &self,
+        queries: &[Q],
+        nodes: impl Fn(Q) -> N,
+        from: impl Fn(N) -> NodeId,
+        batch: impl Fn(&[N], &mut Vec<Option<NodeId>>),
+        out: &mut Vec<Option<Direction>>,
+    ) {
         const CHUNK: usize = 1024;
         out.clear();
         if self.nodes_len() == 0 {
-            out.resize(queries.len(), None);
+            out.resize(queries.len(), None); // every cell blocked or outside
             return;
         }
         out.reserve(queries.len());
-        let (mut nodes, mut next) = (Vec::with_capacity(CHUNK.min(queries.len())), Vec::new());
+        let (mut chunk_nodes, mut next) = (Vec::with_capacity(CHUNK.min(queries.len())), Vec::new());
         for chunk in queries.chunks(CHUNK) {
-            nodes.clear();
-            nodes.extend(chunk.iter().map(|&(from, to, seed)| match (self.node(from), self.node(to)) {
-                (Some(u), Some(t)) => (u, t, seed),
-                _ => (0, 0, 0),
-            }));
-            self.table().neighbor_to_each_spread(&nodes, &mut next);
-            out.extend(nodes.iter().zip(&next).map(|(&(u, _, _), &v)| v.map(|v| self.direction(u, v))));
+            chunk_nodes.clear();
+            chunk_nodes.extend(chunk.iter().map(|&q| nodes(q)));
+            batch(&chunk_nodes, &mut next);
+            out.extend(chunk_nodes.iter().zip(&next).map(|(&n, &v)| v.map(|v| self.direction(from(n), v))));
         }
     }
 
