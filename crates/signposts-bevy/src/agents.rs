@@ -324,8 +324,7 @@ pub(crate) fn steer(
         let Some(next) = step.and_then(|d| ask.here.step(d)) else { continue };
         agent.next = Some(next);
         // At most one step a tick: a walker faster than a cell a tick walks a cell a tick.
-        let length =
-            if next.x != ask.here.x && next.y != ask.here.y { core::f32::consts::SQRT_2 } else { 1.0 };
+        let length = step_length(ask.here, next);
         agent.progress = (carry / length).min(1.0);
     }
 }
@@ -349,7 +348,7 @@ fn advance(grid: &NavGrid, dt: f32, edited: bool, walkers: &mut Writer) {
                 agent.progress = 0.0;
                 continue;
             }
-            let length = if here.x != next.x && here.y != next.y { core::f32::consts::SQRT_2 } else { 1.0 };
+            let length = step_length(here, next);
             let progress = agent.progress + speed_of(kind) * dt / length;
             if progress < 1.0 {
                 agent.progress = progress;
@@ -364,16 +363,24 @@ fn advance(grid: &NavGrid, dt: f32, edited: bool, walkers: &mut Writer) {
     }
 }
 
+/// The move from `here` to the neighbouring cell `next`.
+fn direction(here: Cell, next: Cell) -> Option<Direction> {
+    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
+    Direction::from_delta(delta(next.x, here.x)?, delta(next.y, here.y)?)
+}
+
+/// The length of the step from `here` to the neighbouring cell `next`: 1, or √2 diagonally.
+fn step_length(here: Cell, next: Cell) -> f32 {
+    if here.x != next.x && here.y != next.y { core::f32::consts::SQRT_2 } else { 1.0 }
+}
+
 /// Whether the step from `here` to `next` is still allowed by the map; stepping out of a cell
 /// closed under the walker's feet needs only the cell ahead open.
 fn still_open(grid: &NavGrid, here: Cell, next: Cell) -> bool {
     if !grid.is_open(here) {
         return grid.is_open(next);
     }
-    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
-    let step =
-        delta(next.x, here.x).zip(delta(next.y, here.y)).and_then(|(dx, dy)| Direction::from_delta(dx, dy));
-    step.is_some_and(|d| allowed(grid, here, d))
+    direction(here, next).is_some_and(|d| allowed(grid, here, d))
 }
 
 /// Fills `steps` (parallel to `asks`) with each walker's move.
@@ -516,16 +523,10 @@ fn pick(
     }
     let first = (ask.seed() % nodes.len() as u64) as usize;
     let here = ask.here;
-    let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
     let mut best: Option<(u16, Direction)> = None;
     for k in 0..nodes.len() {
         let Some(cell) = oracle.cell(nodes[(first + k) % nodes.len()]) else { continue };
-        let Some(step) = delta(cell.x, here.x)
-            .zip(delta(cell.y, here.y))
-            .and_then(|(dx, dy)| Direction::from_delta(dx, dy))
-        else {
-            continue;
-        };
+        let Some(step) = direction(here, cell) else { continue };
         if !allowed(grid, here, step) {
             continue;
         }
