@@ -326,11 +326,14 @@ fn keep(game: Result<Game, Error>) -> i32 {
             ROOMS.with(|r| *r.borrow_mut() = None);
             0
         }
-        Err(error) => {
-            ERROR.with(|e| *e.borrow_mut() = error.to_string());
-            -1
-        }
+        Err(error) => failed(&error),
     }
+}
+
+/// Keeps `error`'s message for [`error_ptr`]; -1, the exports' error code.
+fn failed(error: &dyn core::fmt::Display) -> i32 {
+    ERROR.with(|e| *e.borrow_mut() = error.to_string());
+    -1
 }
 
 /// `len` bytes of the module's memory for the page to fill (a `.map` file, a saved table);
@@ -474,10 +477,7 @@ pub extern "C" fn toggle(x: u32, y: u32) -> i32 {
     });
     match result {
         Ok(blocked) => i32::from(blocked),
-        Err(error) => {
-            ERROR.with(|e| *e.borrow_mut() = error.to_string());
-            -1
-        }
+        Err(error) => failed(&error),
     }
 }
 
@@ -497,14 +497,8 @@ pub extern "C" fn rooms_build() -> i32 {
             ROOMS.with(|r| *r.borrow_mut() = Some(rooms));
             0
         }
-        Some(Err(error)) => {
-            ERROR.with(|e| *e.borrow_mut() = error.to_string());
-            -1
-        }
-        None => {
-            ERROR.with(|e| "no map is loaded".clone_into(&mut e.borrow_mut()));
-            -1
-        }
+        Some(Err(error)) => failed(&error),
+        None => failed(&"no map is loaded"),
     }
 }
 
