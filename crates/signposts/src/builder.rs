@@ -682,7 +682,7 @@ impl GraphBuilder {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
         let words = crate::memory::into_plain(words);
-        let table = Table { rows, neighbors, column, order, words, layout };
+        let table = Table { rows, neighbors, column, order, words: words.into(), layout };
         let mut graph = Graph::from_parts(table, component, components, costs, self.model, directed, edges);
         graph.reserve = self.reserve_degree;
         Ok(graph)

@@ -38,6 +38,8 @@ pub struct Graph {
     pub(crate) edges: usize,
     /// The degree every row has room for (see [`GraphBuilder::reserve_degree`]).
     pub(crate) reserve: u32,
+    /// The saved file the table's words are read from in place, if opened so.
+    pub(crate) origin: crate::buf::Origin,
 }
 
 impl Graph {
@@ -66,7 +68,17 @@ impl Graph {
         directed: bool,
         edges: usize,
     ) -> Self {
-        Graph { table, component, components, costs, model, directed, edges, reserve: 0 }
+        Graph {
+            table,
+            component,
+            components,
+            costs,
+            model,
+            directed,
+            edges,
+            reserve: 0,
+            origin: crate::buf::Origin::default(),
+        }
     }
 
     /// Whether the graph has one-way arcs (or different costs each way).

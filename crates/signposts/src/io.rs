@@ -1,35 +1,65 @@
-//! Versioned binary save/load of built oracles.
+//! Versioned binary save/load of built oracles, and opening saved files in place.
 //!
 //! A game precomputes its tables when it is built and loads them at start-up. The file is
-//! little-endian:
+//! little-endian, and every array starts at a multiple of 8 bytes from the file's start
+//! (zero bytes pad the gaps), so that an opened file's arrays can be read where they lie:
 //!
 //! ```text
-//! magic "SIGNPOST" | format version u32 | kind u32 (1 graph, 2 grid oracle)
-//! [grid oracle: width u32 | height u32 | connectivity u32 | passable bits, u64 words]
-//! graph header: nodes u64 | arcs u64 | edges u64 | components u32 | flags u32 | words u64
-//!               | fingerprint u64
-//! arrays: degrees u32×n | log2 entry widths u32×n | heads u32×arcs | costs u32×arcs (if weighted) | order u32×n
-//!         | component u32×n | table words u64×words
+//! magic "SIGNPOST" | format version u32 | kind u32 (1 graph, 2 grid oracle, 3 compressed
+//!                                                    graph, 4 compressed grid oracle)
+//! [grid oracle: width u32 | height u32 | connectivity u32 | open cells, a bit each, u64 words
+//!               | cells with a node, a bit each, u64 words]
+//! graph:      nodes u64 | arcs u64 | edges u64 | components u32 | flags u32 | words u64
+//!             | fingerprint u64
+//!             | degrees u32×n | log2 entry widths u32×n | heads u32×arcs
+//!             | costs u32×arcs (if weighted) | order u32×n | component u32×n
+//!             | table words u64×words
+//! compressed: nodes u64 | arcs u64 | runs u64 | run width u32 | move bits u32 | flags u32
+//!             | core nodes u32 | labels u64 | anchors u64 | row block shift u32
+//!             | fingerprint u64
+//!             | arc offsets u32×(n+1) | heads u32×arcs | costs u32×arcs (if weighted)
+//!             | columns 3 bytes×n + 1 | labels u32 | parent slots u8×n
+//!             | tree sizes u32×(n − core) | anchors u64 | first moves u8×n
+//!             | row block starts u32 | row offsets u16×(n+1) | runs (width × runs + 1 bytes)
 //! checksum u64 over every byte before it
 //! ```
 //!
-//! Loading streams the file in one pass: each array is read in chunks of at most 1 MiB and
-//! decoded as its bytes arrive, so memory grows only with the data present (a count that promises more than the file holds is
-//! [`Error::Truncated`], an endless source such as `/dev/zero` fails at its magic bytes or
-//! after the data the header's counts describe). It checks the checksum and then that the file
-//! ends, and every invariant the queries rely on (ids in range, a permutation of columns, the
-//! table's size, and every table entry naming only moves its node has), so a truncated,
-//! corrupted or foreign file is an [`Error`], never a panic.
+//! ## Loading and opening
+//!
+//! [`Graph::load`] (and `load` of the others) reads a stream into memory of its own. It
+//! streams in one pass: each array is read in chunks of at most 1 MiB and decoded as its
+//! bytes arrive, so memory grows only with the data present (a count that promises more than
+//! the file holds is [`Error::Truncated`], an endless source such as `/dev/zero` fails at its
+//! magic bytes or after the data the header's counts describe), and peaks at about the file's
+//! size. It checks the checksum, that the file ends there, and every invariant the queries
+//! rely on (ids in range, a permutation of columns, the table's size, and every table entry
+//! naming only moves its node has), so a truncated, corrupted or foreign file is an
+//! [`Error`], never a panic.
+//!
+//! [`Graph::from_bytes`] and [`Graph::map_file`] (and theirs of the others) open a file in
+//! place: the table is read where the bytes lie, so opening costs O(1) for a compressed
+//! table, O(nodes + arcs) for a dense one (its graph is read and checked), and each query the
+//! pages it reads; a memory-mapped table costs resident memory only for the pages queries
+//! touched. A truncated file is still an error at open (every array's size is checked
+//! against the file's length), but the checksum and the invariants are checked by `verify()`,
+//! on demand, or at open with [`Check::Full`]. The trade-off: until `verify()` passes, a
+//! damaged or crafted file may answer wrongly or make a query panic, never undefined
+//! behaviour (every read is bounds-checked, and path walks are bounded). A file changed or
+//! truncated underneath a live map is the caller's responsibility (hence `map_file` is
+//! `unsafe`): the map shows the change, and a read past a truncated end faults.
 //!
 //! The checksum only catches accidents: anyone editing a shipped table can recompute it. So
-//! the invariant checks, not the checksum, make queries total: on any table that loads, every
-//! query, path walk and edit answers without panicking or looping (path walks are bounded by
-//! the node count), though a crafted table whose moves are in range but not shortest answers
-//! what it says, as an edited map would. The fingerprint identifies the graph (its nodes, arcs
-//! and costs): [`Graph::fingerprint`] lets a game check that a saved table belongs to its
-//! current map.
+//! the invariant checks, not the checksum, make queries total: on any table that loads (or
+//! verifies), every query, path walk and edit answers without panicking or looping (path
+//! walks are bounded by the node count), though a crafted table whose moves are in range but
+//! not shortest answers what it says, as an edited map would. The fingerprint identifies the
+//! graph (its nodes, arcs and costs): [`Graph::fingerprint`] lets a game check that a saved
+//! table belongs to its current map.
 
 use std::io::{Read, Write};
+use std::sync::Arc;
+
+use crate::buf::{Buf, Bytes, Origin, Plain, Sections};
 
 use crate::builder::CostModel;
 use crate::table::{BLOCK, Entry, Layout, NodeRow, Table};
@@ -37,7 +67,7 @@ use crate::{Error, Graph};
 
 const MAGIC: &[u8; 8] = b"SIGNPOST";
 /// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 pub(crate) const KIND_GRAPH: u32 = 1;
 pub(crate) const KIND_GRID: u32 = 2;
 pub(crate) const KIND_COMPRESSED: u32 = 3;
@@ -133,14 +163,30 @@ pub(crate) struct Writer<W: Write> {
     inner: W,
     sum: Checksum,
     buffer: Vec<u8>,
+    /// Bytes written so far.
+    at: u64,
 }
 
 impl<W: Write> Writer<W> {
     pub fn new(inner: W) -> Self {
-        Writer { inner, sum: Checksum::new(), buffer: Vec::with_capacity(1 << 16) }
+        Writer { inner, sum: Checksum::new(), buffer: Vec::with_capacity(1 << 16), at: 0 }
+    }
+
+    /// Writes zeros up to the next multiple of 8 bytes: every array starts there, so that an
+    /// opened file's arrays can be read in place.
+    pub fn align(&mut self) -> Result<(), Error> {
+        let pad = self.at.next_multiple_of(8) - self.at;
+        self.bytes(&[0; 8][..pad as usize])
+    }
+
+    /// An array of bytes (aligned).
+    pub fn array(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.align()?;
+        self.bytes(bytes)
     }
 
     pub fn bytes(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.at += bytes.len() as u64;
         self.sum.update(bytes);
         self.buffer.extend_from_slice(bytes);
         if self.buffer.len() >= 1 << 16 {
@@ -165,14 +211,27 @@ impl<W: Write> Writer<W> {
         self.bytes(&v.to_le_bytes())
     }
 
+    /// An array of `u16` (aligned).
+    pub fn u16s(&mut self, values: impl Iterator<Item = u16>) -> Result<(), Error> {
+        self.align()?;
+        for v in values {
+            self.bytes(&v.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// An array of `u32` (aligned).
     pub fn u32s(&mut self, values: impl Iterator<Item = u32>) -> Result<(), Error> {
+        self.align()?;
         for v in values {
             self.u32(v)?;
         }
         Ok(())
     }
 
+    /// An array of `u64` (aligned).
     pub fn u64s(&mut self, values: &[u64]) -> Result<(), Error> {
+        self.align()?;
         for chunk in values.chunks(8192) {
             let bytes: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
             self.bytes(&bytes)?;
@@ -186,6 +245,37 @@ impl<W: Write> Writer<W> {
         self.inner.write_all(&self.buffer).map_err(io_error)?;
         self.inner.flush().map_err(io_error)
     }
+}
+
+/// Bytes of magic, format version and kind.
+pub(crate) const HEADER: usize = 16;
+
+/// Checks magic, version and kind of a file's first [`HEADER`] bytes; returns the kind.
+fn check_header(header: &[u8; HEADER], kinds: &[u32]) -> Result<u32, Error> {
+    if &header[..8] != MAGIC {
+        return Err(Error::Format { message: "not a signposts file (bad magic bytes)".into() });
+    }
+    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(Error::Format {
+            message: format!("format version {version}; this build reads version {FORMAT_VERSION}"),
+        });
+    }
+    let found = u32::from_le_bytes(header[12..16].try_into().expect("4 bytes"));
+    if !kinds.contains(&found) {
+        let name = |k: u32| match k {
+            KIND_GRAPH => "a graph",
+            KIND_GRID => "a grid oracle",
+            KIND_COMPRESSED => "a compressed graph",
+            KIND_GRID_COMPRESSED => "a compressed grid oracle",
+            _ => "an unknown kind",
+        };
+        let wanted: Vec<&str> = kinds.iter().map(|&k| name(k)).collect();
+        return Err(Error::Format {
+            message: format!("the file holds {}, not {}", name(found), wanted.join(" or ")),
+        });
+    }
+    Ok(found)
 }
 
 /// Reads a file's fields in order as they stream in, checking lengths and, at
@@ -216,34 +306,12 @@ impl<'a> Reader<'a> {
     /// As [`Reader::open`], for a file of any of `kinds`; returns the kind found.
     pub fn open_any(source: impl Read + 'a, kinds: &[u32]) -> Result<(Reader<'a>, u32), Error> {
         let mut r = Reader { source: Box::new(source), sum: Checksum::new(), buffer: Vec::new(), at: 0 };
-        let header: [u8; 16] = match r.take(16) {
-            Ok(bytes) => bytes.try_into().expect("16 bytes"),
+        let header: [u8; HEADER] = match r.take(HEADER as u64) {
+            Ok(bytes) => bytes.try_into().expect("the header's bytes"),
             Err(Error::Truncated { actual, .. }) => return Err(Error::Truncated { expected: 24, actual }),
             Err(e) => return Err(e),
         };
-        if &header[..8] != MAGIC {
-            return Err(Error::Format { message: "not a signposts file (bad magic bytes)".into() });
-        }
-        let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(Error::Format {
-                message: format!("format version {version}; this build reads version {FORMAT_VERSION}"),
-            });
-        }
-        let found = u32::from_le_bytes(header[12..16].try_into().expect("4 bytes"));
-        if !kinds.contains(&found) {
-            let name = |k: u32| match k {
-                KIND_GRAPH => "a graph",
-                KIND_GRID => "a grid oracle",
-                KIND_COMPRESSED => "a compressed graph",
-                KIND_GRID_COMPRESSED => "a compressed grid oracle",
-                _ => "an unknown kind",
-            };
-            let wanted: Vec<&str> = kinds.iter().map(|&k| name(k)).collect();
-            return Err(Error::Format {
-                message: format!("the file holds {}, not {}", name(found), wanted.join(" or ")),
-            });
-        }
+        let found = check_header(&header, kinds)?;
         Ok((r, found))
     }
 
@@ -281,13 +349,8 @@ impl<'a> Reader<'a> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }
 
-    /// `count` bytes; memory grows only as they arrive.
-    pub fn bytes(&mut self, count: u64) -> Result<&[u8], Error> {
-        self.take(count)
-    }
-
     /// Reads `len` bytes a chunk at a time, handing each chunk to `each` (chunks hold whole
-    /// values of `len`'s arrays: [`Reader::CHUNK`] is a multiple of 8).
+    /// values: [`Reader::CHUNK`] is a multiple of 8).
     fn chunks(&mut self, len: u64, mut each: impl FnMut(&[u8])) -> Result<(), Error> {
         let start = self.at;
         let mut done = 0;
@@ -308,28 +371,63 @@ impl<'a> Reader<'a> {
         }
         Ok(())
     }
+}
 
-    /// `count` values of `N` little-endian bytes each; memory grows only as they arrive, one
-    /// chunk beside the values.
-    fn values<const N: usize, T>(&mut self, count: u64, decode: fn([u8; N]) -> T) -> Result<Vec<T>, Error> {
-        let len = count.checked_mul(N as u64).ok_or_else(|| corrupt("array length overflows"))?;
+/// Where a saved body's fields come from: a stream read into memory ([`Reader`]) or bytes read
+/// in place ([`Sections`]). Bodies are read once, by code generic over the source.
+pub(crate) trait Source {
+    fn u32(&mut self) -> Result<u32, Error>;
+    fn u64(&mut self) -> Result<u64, Error>;
+    /// `count` values of `T`, starting at the next multiple of 8 bytes.
+    fn array<T: Plain>(&mut self, count: u64) -> Result<Buf<T>, Error>;
+    /// The file the arrays are read from in place, if they are.
+    fn file(&self) -> Option<Bytes>;
+}
+
+impl Source for Reader<'_> {
+    fn u32(&mut self) -> Result<u32, Error> {
+        Reader::u32(self)
+    }
+
+    fn u64(&mut self) -> Result<u64, Error> {
+        Reader::u64(self)
+    }
+
+    /// Memory grows only as the values arrive, one chunk beside them.
+    fn array<T: Plain>(&mut self, count: u64) -> Result<Buf<T>, Error> {
+        let pad = self.at.next_multiple_of(8) - self.at;
+        self.take(pad)?;
+        let size = size_of::<T>();
+        let len = count.checked_mul(size as u64).ok_or_else(|| corrupt("array length overflows"))?;
         let mut values = Vec::new();
-        self.chunks(len, |bytes| {
-            values.extend(bytes.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))));
-        })?;
-        Ok(values)
+        self.chunks(len, |bytes| values.extend(bytes.chunks_exact(size).map(T::decode)))?;
+        Ok(values.into())
     }
 
-    /// `count` u32 values (see [`Reader::values`]).
-    pub fn u32s(&mut self, count: u64) -> Result<Vec<u32>, Error> {
-        self.values(count, u32::from_le_bytes)
+    fn file(&self) -> Option<Bytes> {
+        None
+    }
+}
+
+impl Source for Sections {
+    fn u32(&mut self) -> Result<u32, Error> {
+        Sections::u32(self)
     }
 
-    /// `count` u64 values (see [`Reader::values`]).
-    pub fn u64s(&mut self, count: u64) -> Result<Vec<u64>, Error> {
-        self.values(count, u64::from_le_bytes)
+    fn u64(&mut self) -> Result<u64, Error> {
+        Sections::u64(self)
     }
 
+    fn array<T: Plain>(&mut self, count: u64) -> Result<Buf<T>, Error> {
+        Sections::array(self, count)
+    }
+
+    fn file(&self) -> Option<Bytes> {
+        Some(Arc::clone(self.bytes()))
+    }
+}
+
+impl Reader<'_> {
     /// Reads and verifies the checksum, then that the file ends there.
     pub fn finish(&mut self) -> Result<(), Error> {
         self.fill(8)?;
@@ -349,6 +447,68 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// How much of a saved file to check when opening it in place
+/// ([`Graph::from_bytes`], [`Graph::map_file`] and their twins of
+/// [`CompressedGraph`](crate::CompressedGraph) and [`GridOracle`](crate::grid::GridOracle)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Check {
+    /// Magic, version, kind, the header's counts and every array's size against the file's
+    /// length: O(1), no page of the arrays touched, so the table answers at once. The checksum
+    /// and the invariants wait for `verify()`: until it passes, a damaged or crafted file may
+    /// answer wrongly or make a query panic, but never causes undefined behaviour (every read
+    /// is bounds-checked).
+    #[default]
+    Sizes,
+    /// Everything [`Graph::load`] checks (the checksum and every invariant the queries rely
+    /// on) before returning: O(file), reading every page once.
+    Full,
+}
+
+/// `bytes` as a saved file of one of `kinds`: the kind, and its sections after the header.
+pub(crate) fn open_in_place(bytes: Bytes, kinds: &[u32]) -> Result<(Sections, u32), Error> {
+    let all: &[u8] = (*bytes).as_ref();
+    let Some(header) = all.first_chunk::<HEADER>() else {
+        return Err(Error::Truncated { expected: 24, actual: all.len() as u64 });
+    };
+    let kind = check_header(header, kinds)?;
+    let mut sections = Sections::new(bytes);
+    sections.skip(HEADER);
+    Ok((sections, kind))
+}
+
+/// After a body read in place: exactly the checksum must be left.
+pub(crate) fn end_in_place(sections: &Sections) -> Result<(), Error> {
+    let (at, len) = (sections.position() as u64, sections.total() as u64);
+    match len.cmp(&(at + 8)) {
+        core::cmp::Ordering::Less => Err(Error::Truncated { expected: at + 8, actual: len }),
+        core::cmp::Ordering::Greater => Err(corrupt("unexpected bytes after the data")),
+        core::cmp::Ordering::Equal => Ok(()),
+    }
+}
+
+/// Checks the checksum of a file read in place (nothing to check for a table in memory).
+pub(crate) fn verify_checksum(origin: &Origin) -> Result<(), Error> {
+    let Some(bytes) = origin.bytes() else { return Ok(()) };
+    let body = bytes.len().checked_sub(8).ok_or_else(|| corrupt("no checksum"))?;
+    if checksum(&bytes[..body]).to_le_bytes() != bytes[body..] {
+        return Err(Error::Corrupt { message: "checksum mismatch: the file is damaged or truncated".into() });
+    }
+    Ok(())
+}
+
+/// Maps the file at `path` into memory, read-only.
+///
+/// # Safety
+/// The file must not be changed or truncated while the map lives (see
+/// [`Graph::map_file`]).
+#[cfg(feature = "mmap")]
+pub(crate) unsafe fn map(path: &std::path::Path) -> Result<Bytes, Error> {
+    let file = std::fs::File::open(path).map_err(io_error)?;
+    // SAFETY: the caller keeps the file unchanged while the map lives.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
+    Ok(Arc::new(map))
 }
 
 #[expect(clippy::needless_pass_by_value, reason = "used as `map_err(io_error)`")]
@@ -478,7 +638,7 @@ impl Graph {
     /// ```
     pub fn load(source: impl Read) -> Result<Graph, Error> {
         let mut r = Reader::open(source, KIND_GRAPH)?;
-        let graph = Graph::read_body(&mut r)?;
+        let graph = Graph::read_body(&mut r, Check::Full)?;
         r.finish()?;
         Ok(graph)
     }
@@ -510,7 +670,10 @@ impl Graph {
         Graph::load(std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?))
     }
 
-    pub(crate) fn read_body(r: &mut Reader<'_>) -> Result<Graph, Error> {
+    /// Reads a body. The small arrays (O(nodes + arcs)) are read into memory and checked
+    /// always; the table's words are borrowed in place from a file opened so, and their
+    /// entries checked only when `check` is [`Check::Full`].
+    pub(crate) fn read_body(r: &mut impl Source, check: Check) -> Result<Graph, Error> {
         let nodes = r.u64()?;
         let arcs = r.u64()?;
         let edges = r.u64()?;
@@ -521,19 +684,20 @@ impl Graph {
         if nodes > crate::MAX_NODES as u64 || arcs > u64::from(u32::MAX) {
             return Err(corrupt("node or arc count out of range"));
         }
-        let degrees = r.u32s(nodes)?;
-        let widths = r.u32s(nodes)?;
-        let neighbors = r.u32s(arcs)?;
-        let costs = if flags & FLAG_WEIGHTED != 0 { r.u32s(arcs)? } else { Vec::new() };
-        let order = r.u32s(nodes)?;
-        let component = r.u32s(nodes)?;
-        let words = r.u64s(words_len)?;
+        let degrees = r.array::<u32>(nodes)?;
+        let widths = r.array::<u32>(nodes)?;
+        let neighbors = r.array::<u32>(arcs)?.into_vec();
+        let costs = if flags & FLAG_WEIGHTED != 0 { r.array::<u32>(arcs)?.into_vec() } else { Vec::new() };
+        let order = r.array::<u32>(nodes)?.into_vec();
+        let component = r.array::<u32>(nodes)?.into_vec();
+        let words = r.array::<u64>(words_len)?;
+        let file = r.file();
         let n = nodes as usize;
 
         // Structure: degrees sum to the arcs, heads in range and sorted per node.
         let mut rows = Vec::with_capacity(n);
         let mut first = 0u64;
-        for &deg in &degrees {
+        for &deg in degrees.iter() {
             rows.push(NodeRow { word: 0, first: first as u32, deg });
             first += u64::from(deg);
             if first > arcs {
@@ -552,7 +716,7 @@ impl Graph {
         if costs.contains(&0) {
             return Err(corrupt("an arc costs 0"));
         }
-        for (row, &log) in rows.iter().zip(&widths) {
+        for (row, &log) in rows.iter().zip(widths.iter()) {
             if log > 31 || 1u32 << log < crate::table::entry_bits(row.deg) {
                 return Err(corrupt("an entry width is too small for its node's degree"));
             }
@@ -574,8 +738,10 @@ impl Graph {
         }
         let model = if flags & FLAG_OCTILE != 0 { CostModel::Octile } else { CostModel::Integer };
         let table = Table { rows, neighbors, column, order, words, layout };
-        check_entries(&table)?;
-        let graph = Graph::from_parts(
+        if check == Check::Full {
+            check_entries(&table)?;
+        }
+        let mut graph = Graph::from_parts(
             table,
             component,
             components,
@@ -587,7 +753,93 @@ impl Graph {
         if graph.fingerprint() != fingerprint {
             return Err(corrupt("the graph does not match its fingerprint"));
         }
+        graph.origin = Origin { file, fingerprint };
         Ok(graph)
+    }
+
+    /// Opens a saved graph in place: the table's words are read where `bytes` holds them,
+    /// nothing of them copied or converted, so opening costs O(nodes + arcs) (the graph's own
+    /// arrays are read and checked) and each query the pages it reads. `bytes` may be a
+    /// `Vec<u8>`, a `&'static [u8]` from `include_bytes!`, a memory map, ….
+    ///
+    /// With [`Check::Sizes`] the table's entries are not checked: call [`Graph::verify`]
+    /// before trusting a file that may be damaged or crafted (see [`Check`]). [`Check::Full`]
+    /// checks everything [`Graph::load`] checks before returning. The first edit
+    /// ([`Graph::apply`] and friends) copies the table into memory of its own.
+    ///
+    /// The words are read in place on little-endian machines when `bytes` starts at a
+    /// multiple of 8 bytes in memory (a memory map, a `Vec<u64>`'s bytes); otherwise copied.
+    ///
+    /// # Errors
+    /// As [`Graph::load`]; [`Error::Truncated`] when the file is shorter than its header's
+    /// counts say.
+    ///
+    /// ```
+    /// use signposts::{Graph, io::Check};
+    /// let mut b = Graph::builder(3);
+    /// b.connect(0, 1).connect(1, 2);
+    /// let graph = b.build();
+    /// let mut bytes = Vec::new();
+    /// graph.save(&mut bytes)?;
+    /// let opened = Graph::from_bytes(bytes, Check::Sizes)?;
+    /// assert_eq!(opened.neighbor_to(0, 2), Some(1));
+    /// opened.verify()?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn from_bytes(
+        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
+        check: Check,
+    ) -> Result<Graph, Error> {
+        Graph::open_in_place(Arc::new(bytes), check)
+    }
+
+    fn open_in_place(bytes: Bytes, check: Check) -> Result<Graph, Error> {
+        let (mut sections, _) = open_in_place(bytes, &[KIND_GRAPH])?;
+        let graph = Graph::read_body(&mut sections, Check::Sizes)?;
+        end_in_place(&sections)?;
+        if check == Check::Full {
+            graph.verify()?;
+        }
+        Ok(graph)
+    }
+
+    /// Opens a saved graph memory-mapped: [`Graph::from_bytes`] over the file's pages, which
+    /// the system reads as queries touch them (and may drop again under memory pressure: the
+    /// file is their backing).
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated while the graph (or a clone) reads it: the
+    /// map shows such changes, and a file truncated underneath makes a read fault (`SIGBUS`).
+    /// This is the caller's responsibility, as with any memory map; ship tables read-only.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be opened or mapped; as [`Graph::from_bytes`].
+    ///
+    /// ```no_run
+    /// use signposts::{Graph, io::Check};
+    /// // SAFETY: the game's data files are not written while it runs.
+    /// let graph = unsafe { Graph::map_file("level1.signposts", Check::Sizes) }?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[cfg(feature = "mmap")]
+    pub unsafe fn map_file(path: impl AsRef<std::path::Path>, check: Check) -> Result<Graph, Error> {
+        // SAFETY: passed on to the caller.
+        Graph::open_in_place(unsafe { map(path.as_ref()) }?, check)
+    }
+
+    /// Checks a graph opened in place as [`Graph::load`] checks a file: the checksum over the
+    /// whole file and that every table entry names only moves its node has. After it passes,
+    /// no query, path walk or edit can panic or loop. On a graph built or loaded into memory
+    /// it checks the entries only.
+    ///
+    /// # Complexity
+    /// O(file): every page is read once.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the checksum or an entry fails.
+    pub fn verify(&self) -> Result<(), Error> {
+        verify_checksum(&self.origin)?;
+        check_entries(&self.table)
     }
 }
 

@@ -189,6 +189,7 @@
 //!
 //! - `parallel` (default): build on all cores with rayon. Answers are identical without it.
 
+mod buf;
 pub(crate) mod build;
 mod builder;
 mod components;

@@ -240,8 +240,8 @@ pub(crate) struct Table {
     pub column: Vec<u32>,
     /// Column index to node id (the target order the build used).
     pub order: Vec<NodeId>,
-    /// The entries.
-    pub words: Vec<u64>,
+    /// The entries (read in place from a saved file when opened so).
+    pub words: crate::buf::Buf<u64>,
     /// Where each entry lives in `words`.
     pub layout: Layout,
 }

@@ -197,19 +197,25 @@ impl GraphBuilder {
         let (first_moves, first_run, runs) = pack(row_builders, Packed::for_graph(n, degree))?;
         let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         Ok(CompressedGraph {
-            offsets,
-            heads,
-            costs,
+            offsets: offsets.into(),
+            heads: heads.into(),
+            costs: costs.into(),
             model: self.model(),
             column,
-            component,
-            first_moves,
-            parent_slot,
+            component: component.into(),
+            first_moves: first_moves.into(),
+            parent_slot: parent_slot.into(),
             core_len: peel.core_len as u32,
-            size,
-            anchors: peel.anchors,
+            size: size.into(),
+            anchors: peel
+                .anchors
+                .iter()
+                .map(|&(a, first)| u64::from(first) << 32 | u64::from(a))
+                .collect::<Vec<_>>()
+                .into(),
             first_run,
             runs,
+            origin: crate::buf::Origin::default(),
         })
     }
 }
@@ -218,18 +224,21 @@ impl GraphBuilder {
 fn pack(rows: Vec<RowBuilder>, mut runs: Packed) -> Result<(Vec<u8>, Vec<u32>, Packed), Error> {
     let mut first_moves = Vec::with_capacity(rows.len());
     let mut first_run = Vec::with_capacity(rows.len() + 1);
+    let mut records = Vec::new();
+    let mut count = 0;
     let index =
         |len: usize| u32::try_from(len).map_err(|_| Error::Unsupported { what: "more than 2^32 runs" });
     for row in rows {
         let row = row.finish();
         first_moves.push(row.first().map_or(0, |&(_, moves)| moves));
-        first_run.push(index(runs.len)?);
+        first_run.push(index(count)?);
         for &(start, moves) in row.iter().skip(1) {
-            runs.push(start, moves);
+            runs.encode(&mut records, start, moves);
+            count += 1;
         }
     }
-    first_run.push(index(runs.len)?);
-    runs.bytes.shrink_to_fit();
+    first_run.push(index(count)?);
+    runs.finish(records);
     Ok((first_moves, first_run, runs))
 }
 

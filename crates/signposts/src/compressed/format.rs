@@ -1,6 +1,8 @@
 //! The stored format: packed run records, three-byte columns, the two-level row index, and
 //! the rows being built.
 
+use crate::buf::Buf;
+
 /// Runs packed as little-endian records `first column << move_bits | moves`: 4 bits of moves
 /// when no node has more than four neighbours, else 8; 3 bytes per record when the column
 /// fits in the rest of 24 bits (4-connected maps up to a million cells, octile ones up to
@@ -11,7 +13,7 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Packed {
     /// The records, then padding so that any record reads as a whole `u32`.
-    pub(super) bytes: Vec<u8>,
+    pub(super) bytes: Buf<u8>,
     pub(super) len: usize,
     pub(super) width: usize,
     pub(super) move_bits: u32,
@@ -27,7 +29,7 @@ pub(super) const SLOT_BITS: u32 = 3;
 
 impl Packed {
     pub(super) fn new(width: usize, move_bits: u32) -> Packed {
-        Packed { bytes: vec![0; PAD], len: 0, width, move_bits }
+        Packed { bytes: vec![0; PAD].into(), len: 0, width, move_bits }
     }
 
     /// The record layout for `nodes` nodes of at most `degree` neighbours.
@@ -46,15 +48,21 @@ impl Packed {
         self.move_bits == SLOT_BITS
     }
 
-    /// Appends a run from column `start` whose moves are `moves` (not empty).
-    pub(super) fn push(&mut self, start: u32, moves: u8) {
+    /// Appends the record of a run from column `start` whose moves are `moves` (not empty) to
+    /// `bytes`, the records being built; [`Packed::finish`] stores them.
+    pub(super) fn encode(&self, bytes: &mut Vec<u8>, start: u32, moves: u8) {
         debug_assert!(moves != 0);
         let low = if self.single() { moves.trailing_zeros() as u8 } else { moves };
         let record = start << self.move_bits | u32::from(low);
-        self.bytes.truncate(self.bytes.len() - PAD);
-        self.bytes.extend_from_slice(&record.to_le_bytes()[..self.width]);
-        self.bytes.resize(self.bytes.len() + PAD, 0);
-        self.len += 1;
+        bytes.extend_from_slice(&record.to_le_bytes()[..self.width]);
+    }
+
+    /// Stores the records [`Packed::encode`] appended to `bytes`.
+    pub(super) fn finish(&mut self, mut bytes: Vec<u8>) {
+        self.len = bytes.len() / self.width;
+        bytes.resize(bytes.len() + PAD, 0);
+        bytes.shrink_to_fit();
+        self.bytes = bytes.into();
     }
 
     #[inline]
@@ -109,7 +117,7 @@ pub(super) const START_BITS: u32 = 24;
 /// little-endian `u32` and masked (one byte of padding at the end).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct U24s {
-    pub(super) bytes: Vec<u8>,
+    pub(super) bytes: Buf<u8>,
 }
 
 impl U24s {
@@ -120,7 +128,7 @@ impl U24s {
             bytes.extend_from_slice(&v.to_le_bytes()[..3]);
         }
         bytes.push(0);
-        U24s { bytes }
+        U24s { bytes: bytes.into() }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -143,9 +151,9 @@ impl U24s {
 /// 6 bytes a row) when a block's rows hold more than 65,535 runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct RowStarts {
-    shift: u32,
-    base: Vec<u32>,
-    offset: Vec<u16>,
+    pub(super) shift: u32,
+    pub(super) base: Buf<u32>,
+    pub(super) offset: Buf<u16>,
 }
 
 impl RowStarts {
@@ -160,7 +168,7 @@ impl RowStarts {
                     .enumerate()
                     .map(|(i, &s)| u16::try_from(s - base[i >> shift]).ok())
                     .collect::<Option<Vec<u16>>>()?;
-                Some(RowStarts { shift, base, offset })
+                Some(RowStarts { shift, base: base.into(), offset: offset.into() })
             })
             .expect("blocks of one row start at offset 0")
     }
@@ -183,6 +191,7 @@ impl RowStarts {
         self.start(v)..self.start(v + 1)
     }
 
+    #[cfg(test)]
     pub(super) fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.offset.len()).map(|i| self.start(i) as u32)
     }

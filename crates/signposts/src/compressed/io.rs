@@ -3,6 +3,7 @@
 use super::format::{PAD, Packed, RowStarts, SLOT_BITS, START_BITS, U24s};
 use super::{CORE, CompressedGraph, MAX_DEGREE, ROOT};
 use crate::builder::CostModel;
+use crate::io::{Check, Source};
 use crate::{Error, NodeId};
 
 impl CompressedGraph {
@@ -57,17 +58,121 @@ impl CompressedGraph {
     /// ```
     pub fn load(source: impl std::io::Read) -> Result<CompressedGraph, Error> {
         let mut r = crate::io::Reader::open(source, crate::io::KIND_COMPRESSED)?;
-        let graph = CompressedGraph::read_body(&mut r)?;
+        let graph = CompressedGraph::read_body(&mut r, Check::Full)?;
         r.finish()?;
         Ok(graph)
     }
 
-    /// Checks every invariant a query relies on (after reading a file).
+    /// Opens a saved oracle in place: its arrays are read where `bytes` holds them, nothing is
+    /// copied or converted, so opening costs O(1) and each query the pages it reads. `bytes`
+    /// may be a `Vec<u8>`, a `&'static [u8]` from `include_bytes!`, a memory map, ….
+    ///
+    /// With [`Check::Sizes`] only the header and the arrays' sizes are checked: call
+    /// [`CompressedGraph::verify`] before trusting a file that may be damaged or crafted (see
+    /// [`Check`] for what an unverified file can do). [`Check::Full`] checks everything
+    /// [`CompressedGraph::load`] checks before returning.
+    ///
+    /// Arrays are read in place on little-endian machines when `bytes` starts at a multiple
+    /// of 8 bytes in memory (a memory map, a `Vec<u64>`'s bytes); otherwise each is copied.
+    ///
+    /// # Errors
+    /// As [`CompressedGraph::load`]; [`Error::Truncated`] when the file is shorter than its
+    /// header's counts say.
+    ///
+    /// ```
+    /// use signposts::{CompressedGraph, io::Check};
+    /// let builder = signposts::generate::grid(6, 6, signposts::generate::Connectivity::Eight);
+    /// let built = builder.build_compressed()?;
+    /// let mut bytes = Vec::new();
+    /// built.save(&mut bytes)?;
+    /// let opened = CompressedGraph::from_bytes(bytes, Check::Sizes)?;
+    /// assert_eq!(opened.neighbor_to(0, 35), built.neighbor_to(0, 35));
+    /// opened.verify()?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn from_bytes(
+        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
+        check: Check,
+    ) -> Result<CompressedGraph, Error> {
+        CompressedGraph::open_in_place(std::sync::Arc::new(bytes), check)
+    }
+
+    fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<CompressedGraph, Error> {
+        let (mut sections, _) = crate::io::open_in_place(bytes, &[crate::io::KIND_COMPRESSED])?;
+        let graph = CompressedGraph::read_body(&mut sections, Check::Sizes)?;
+        crate::io::end_in_place(&sections)?;
+        if check == Check::Full {
+            graph.verify()?;
+        }
+        Ok(graph)
+    }
+
+    /// Opens a saved oracle memory-mapped: [`CompressedGraph::from_bytes`] over the file's
+    /// pages, which the system reads as queries touch them (and may drop again under memory
+    /// pressure: the file is their backing).
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated while the oracle (or a clone) lives: the
+    /// map shows such changes, and a file truncated underneath makes a read fault (`SIGBUS`).
+    /// This is the caller's responsibility, as with any memory map; ship tables read-only.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be opened or mapped; as
+    /// [`CompressedGraph::from_bytes`].
+    ///
+    /// ```no_run
+    /// use signposts::{CompressedGraph, io::Check};
+    /// // SAFETY: the game's data files are not written while it runs.
+    /// let table = unsafe { CompressedGraph::map_file("level1.signposts", Check::Sizes) }?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[cfg(feature = "mmap")]
+    pub unsafe fn map_file(
+        path: impl AsRef<std::path::Path>,
+        check: Check,
+    ) -> Result<CompressedGraph, Error> {
+        // SAFETY: passed on to the caller.
+        CompressedGraph::open_in_place(unsafe { crate::io::map(path.as_ref()) }?, check)
+    }
+
+    /// Checks a table opened in place as [`CompressedGraph::load`] checks a file: the
+    /// checksum over the whole file and every invariant a query relies on. After it passes,
+    /// no query can panic or loop. On a table built or loaded into memory it checks the
+    /// invariants only.
+    ///
+    /// # Complexity
+    /// O(file): every page is read once.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the checksum or an invariant fails.
+    pub fn verify(&self) -> Result<(), Error> {
+        if self.origin.file.is_none() {
+            return self.check();
+        }
+        crate::io::verify_checksum(&self.origin)?;
+        self.check_body(self.origin.fingerprint)
+    }
+
+    /// Checks every invariant a query relies on (after reading a file), in an order that lets
+    /// each check rely on the ones before: no check can panic on any bytes.
     fn check(&self) -> Result<(), Error> {
         use crate::io::corrupt;
         let n = self.nodes_len();
         let nodes = n as u64;
         let runs_len = self.runs.len as u64;
+        if self.offsets.first() != Some(&0)
+            || self.offsets.last().map(|&last| last as usize) != Some(self.heads.len())
+            || self.offsets.windows(2).any(|p| p[0] > p[1] || (p[1] - p[0]) as usize > MAX_DEGREE)
+        {
+            return Err(corrupt("a degree is too large or the degrees do not add up to the arcs"));
+        }
+        if self.costs.contains(&0) {
+            return Err(corrupt("an arc costs 0"));
+        }
+        let starts_rise = (0..n).all(|i| self.first_run.start(i) <= self.first_run.start(i + 1));
+        if !starts_rise {
+            return Err(corrupt("run indices are not increasing"));
+        }
         let list = |v: usize| &self.heads[self.offsets[v] as usize..self.offsets[v + 1] as usize];
         for v in 0..n {
             let l = list(v);
@@ -123,43 +228,46 @@ impl CompressedGraph {
                 return Err(corrupt("a peeled tree's parent or size is out of range"));
             }
         }
-        if self.anchors.iter().any(|&(a, first)| u64::from(a) >= nodes || u64::from(first) >= nodes)
-            || self.anchors.windows(2).any(|p| p[0].1 >= p[1].1)
+        if self.anchors.iter().any(|&pair| u64::from(pair as u32) >= nodes || pair >> 32 >= nodes)
+            || self.anchors.windows(2).any(|p| p[0] >> 32 >= p[1] >> 32)
         {
             return Err(corrupt("the tree anchors are out of range or order"));
         }
         Ok(())
     }
 
+    /// Writes the arrays as they lie in memory, each at a multiple of 8 bytes, so that an
+    /// opened file is read in place (see the [`io`](crate::io) module for the layout).
     pub(crate) fn write_body<W: std::io::Write>(&self, w: &mut crate::io::Writer<W>) -> Result<(), Error> {
-        let n = self.nodes_len();
-        w.u64(n as u64)?;
+        w.u64(self.nodes_len() as u64)?;
         w.u64(self.heads.len() as u64)?;
         w.u64(self.runs.len as u64)?;
         w.u32(self.runs.width as u32)?;
         w.u32(self.runs.move_bits)?;
         w.u32(u32::from(!self.costs.is_empty()) | u32::from(self.model == CostModel::Octile) << 1)?;
+        w.u32(self.core_len)?;
+        w.u64(self.component.len() as u64)?;
+        w.u64(self.anchors.len() as u64)?;
+        w.u32(self.first_run.shift)?;
         w.u64(self.fingerprint())?;
-        w.u32s((0..n).map(|v| self.offsets[v + 1] - self.offsets[v]))?;
+        w.u32s(self.offsets.iter().copied())?;
         w.u32s(self.heads.iter().copied())?;
         w.u32s(self.costs.iter().copied())?;
-        w.u32s(self.column.iter())?;
-        w.u64(self.component.len() as u64)?;
+        w.array(&self.column.bytes)?;
         w.u32s(self.component.iter().copied())?;
-        w.bytes(&self.parent_slot)?;
-        w.u32(self.core_len)?;
+        w.array(&self.parent_slot)?;
         w.u32s(self.size.iter().copied())?;
-        w.u64(self.anchors.len() as u64)?;
-        w.u32s(self.anchors.iter().flat_map(|&(a, first)| [a, first]))?;
-        w.bytes(&self.first_moves)?;
-        w.u32s(self.first_run.iter())?;
-        w.bytes(&self.runs.bytes[..self.runs.len * self.runs.width])
+        w.u64s(&self.anchors)?;
+        w.array(&self.first_moves)?;
+        w.u32s(self.first_run.base.iter().copied())?;
+        w.u16s(self.first_run.offset.iter().copied())?;
+        w.array(&self.runs.bytes)
     }
 
-    /// Reads and checks every invariant a query relies on: arcs in range, sorted and
-    /// symmetric; a permutation of columns; labels that agree across arcs; rows of increasing
-    /// runs whose moves name existing slots. A file that passes answers without panicking.
-    pub(crate) fn read_body(r: &mut crate::io::Reader<'_>) -> Result<CompressedGraph, Error> {
+    /// Reads a body: the header's counts are checked at once, the arrays' contents by
+    /// [`CompressedGraph::check`] when `check` is [`Check::Full`] (a body read in place
+    /// borrows its arrays, each sized by the counts).
+    pub(crate) fn read_body(r: &mut impl Source, check: Check) -> Result<CompressedGraph, Error> {
         use crate::io::corrupt;
         let nodes = r.u64()?;
         let arcs = r.u64()?;
@@ -167,68 +275,44 @@ impl CompressedGraph {
         let width = r.u32()? as usize;
         let move_bits = r.u32()?;
         let flags = r.u32()?;
+        let core_len = r.u32()?;
+        let labels = r.u64()?;
+        let anchors_len = r.u64()?;
+        let shift = r.u32()?;
         let fingerprint = r.u64()?;
         if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
             return Err(corrupt("node, arc or run count out of range"));
         }
-        let degrees = r.u32s(nodes)?;
-        let heads = r.u32s(arcs)?;
-        let costs = r.u32s(if flags & 1 == 1 { arcs } else { 0 })?;
-        let model = if flags & 2 == 2 { CostModel::Octile } else { CostModel::Integer };
-        if costs.contains(&0) || flags > 3 {
-            return Err(corrupt("an arc costs 0, or unknown flags"));
+        if flags > 3 {
+            return Err(corrupt("unknown flags"));
         }
-        let column = r.u32s(nodes)?;
-        let labels = r.u64()?;
         if labels != 0 && labels != nodes {
             return Err(corrupt("component labels for some nodes only"));
         }
-        let component = r.u32s(labels)?;
-        let parent_slot = r.bytes(nodes)?.to_vec();
-        let core_len = r.u32()?;
-        if u64::from(core_len) > nodes {
-            return Err(corrupt("more core nodes than nodes"));
+        if u64::from(core_len) > nodes || anchors_len > nodes || shift > 4 {
+            return Err(corrupt("more core nodes or anchors than nodes, or rows in blocks too large"));
         }
-        let size = r.u32s(nodes - u64::from(core_len))?;
-        let anchors_len = r.u64()?;
-        if anchors_len > nodes {
-            return Err(corrupt("more anchors than nodes"));
-        }
-        let anchors: Vec<(u32, u32)> =
-            r.u32s(2 * anchors_len)?.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        let first_moves = r.bytes(nodes)?.to_vec();
-        let first_run = r.u32s(nodes + 1)?;
-        // Checked before packing: columns must fit three bytes, row starts must not fall.
-        if column.iter().any(|&c| u64::from(c) >= nodes) {
-            return Err(corrupt("the column order is not a permutation"));
-        }
-        if first_run.windows(2).any(|p| p[0] > p[1]) {
-            return Err(corrupt("run indices are not increasing"));
-        }
-        let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         let column_bits = u64::BITS - nodes.leading_zeros();
         if !matches!((width, move_bits), (3 | 4, SLOT_BITS | 4 | 8))
             || move_bits + column_bits > 8 * width as u32
         {
             return Err(corrupt("a run layout too narrow for the graph"));
         }
+        let model = if flags & 2 == 2 { CostModel::Octile } else { CostModel::Integer };
+        let offsets = r.array(nodes + 1)?;
+        let heads = r.array(arcs)?;
+        let costs = r.array(if flags & 1 == 1 { arcs } else { 0 })?;
+        let column = U24s { bytes: r.array(3 * nodes + 1)? };
+        let component = r.array(labels)?;
+        let parent_slot = r.array(nodes)?;
+        let size = r.array(nodes - u64::from(core_len))?;
+        let anchors = r.array(anchors_len)?;
+        let first_moves = r.array(nodes)?;
+        let base = r.array((nodes + 1).div_ceil(1 << shift))?;
+        let offset = r.array(nodes + 1)?;
         let mut runs = Packed::new(width, move_bits);
-        runs.bytes = r.bytes(runs_len * width as u64)?.to_vec();
-        runs.bytes.resize(runs.bytes.len() + PAD, 0);
+        runs.bytes = r.array(runs_len * width as u64 + PAD as u64)?;
         runs.len = runs_len as usize;
-        let n = nodes as usize;
-        let mut offsets = Vec::with_capacity(n + 1);
-        offsets.push(0u32);
-        for &deg in &degrees {
-            let next = u64::from(*offsets.last().expect("non-empty")) + u64::from(deg);
-            if deg as usize > MAX_DEGREE || next > arcs {
-                return Err(corrupt("a degree is too large or the degrees exceed the arcs"));
-            }
-            offsets.push(next as u32);
-        }
-        if u64::from(offsets[n]) != arcs {
-            return Err(corrupt("degrees do not add up to the stored arcs"));
-        }
         let graph = CompressedGraph {
             offsets,
             heads,
@@ -241,14 +325,23 @@ impl CompressedGraph {
             core_len,
             size,
             anchors,
-            first_run,
+            first_run: RowStarts { shift, base, offset },
             runs,
+            origin: crate::buf::Origin { file: r.file(), fingerprint },
         };
-        graph.check()?;
-        if graph.fingerprint() != fingerprint {
-            return Err(corrupt("the graph does not match its fingerprint"));
+        if check == Check::Full {
+            graph.check_body(fingerprint)?;
         }
         Ok(graph)
+    }
+
+    /// Every invariant, then the fingerprint stored beside the body.
+    fn check_body(&self, fingerprint: u64) -> Result<(), Error> {
+        self.check()?;
+        if self.fingerprint() != fingerprint {
+            return Err(crate::io::corrupt("the graph does not match its fingerprint"));
+        }
+        Ok(())
     }
 }
 

@@ -48,6 +48,7 @@ mod query;
 mod io;
 
 use crate::NodeId;
+use crate::buf::{Buf, Origin};
 use crate::builder::CostModel;
 use format::{Packed, RowStarts, U24s};
 
@@ -58,32 +59,34 @@ pub const MAX_DEGREE: usize = 8;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompressedGraph {
     /// Out-arcs of node `v`: `heads[offsets[v]..offsets[v + 1]]`, sorted.
-    offsets: Vec<u32>,
-    heads: Vec<NodeId>,
+    offsets: Buf<u32>,
+    heads: Buf<NodeId>,
     /// Stored cost of each arc (empty: every arc costs 1), read by `model`.
-    costs: Vec<u32>,
+    costs: Buf<u32>,
     model: CostModel,
     /// Target number (column) of each node.
     column: U24s,
     /// Component label of each node; empty when the graph is connected.
-    component: Vec<u32>,
+    component: Buf<u32>,
     /// The moves of each node's first run (which starts at column 0).
-    first_moves: Vec<u8>,
+    first_moves: Buf<u8>,
     /// Per node: the slot of its parent in a peeled tree ([`CORE`] for core nodes, [`ROOT`]
     /// for the root of a component that is a tree).
-    parent_slot: Vec<u8>,
+    parent_slot: Buf<u8>,
     /// Number of core nodes: the columns of peeled nodes come after theirs.
     core_len: u32,
     /// Per peeled node, by its column less `core_len`: the nodes in its subtree, itself
     /// included (their columns are `column[v]..column[v] + size`).
-    size: Vec<u32>,
+    size: Buf<u32>,
     /// Core nodes with hanging trees, and tree roots, with the first column of their trees'
-    /// block; increasing columns.
-    anchors: Vec<(u32, u32)>,
+    /// block, as `first << 32 | anchor`; increasing columns.
+    anchors: Buf<u64>,
     /// Later runs of node `v`: runs `first_run.row(v)` (core nodes only).
     first_run: RowStarts,
     /// The runs, sorted within a row, so that a binary search finds a column's run.
     runs: Packed,
+    /// The saved file the arrays are read from in place, if opened that way.
+    origin: Origin,
 }
 
 /// [`CompressedGraph::parent_slot`] of a core node.

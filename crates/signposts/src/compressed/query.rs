@@ -92,8 +92,8 @@ impl CompressedGraph {
         if self.parent_slot[t] != CORE {
             // Toward a tree node: as toward its anchor, or from the anchor into the tree.
             let col = self.column.get(t);
-            let block = self.anchors.partition_point(|&(_, first)| first <= col).saturating_sub(1);
-            let anchor = self.anchors.get(block).map_or(t, |&(a, _)| a as usize);
+            let block = self.anchors.partition_point(|&pair| (pair >> 32) as u32 <= col).saturating_sub(1);
+            let anchor = self.anchors.get(block).map_or(t, |&pair| pair as u32 as usize);
             if anchor == u {
                 return self.child_toward(u, t).unwrap_or(0);
             }
@@ -329,7 +329,7 @@ mod tests {
         builder.connect(0, 1).connect(1, 2).connect(2, 3).connect(3, 0);
         let mut g = builder.build_compressed().unwrap();
         assert_eq!(g.core_len(), 4);
-        g.first_moves = vec![0b01, 0b01, 0b01, 0b01];
+        g.first_moves = vec![0b01, 0b01, 0b01, 0b01].into();
         g.first_run = RowStarts::new(&[0; 5]);
         g.runs.len = 0;
         assert_eq!(g.distance(0, 2), None);

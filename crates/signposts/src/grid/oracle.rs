@@ -4,6 +4,7 @@ use core::fmt;
 
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
+use crate::io::{Check, KIND_GRID, KIND_GRID_COMPRESSED, Source};
 use crate::{Cancel, CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
 
 /// Marks a blocked cell in the cell-to-node map.
@@ -45,6 +46,10 @@ pub struct GridOracle {
 /// The table behind an oracle: dense (every optimal move, editable in place) or compressed
 /// (runs of first moves; see [`compressed`](crate::compressed)).
 #[derive(Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per map, read by every query: a box would add a pointer to follow"
+)]
 enum Table {
     Dense(Graph),
     Compressed(CompressedGraph),
@@ -313,6 +318,14 @@ impl GridOracle {
         connectivity: Connectivity,
         has_node: &[bool],
     ) -> Result<(GraphBuilder, Vec<u32>, Vec<Cell>), Error> {
+        let (node, cell) = GridOracle::nodes_of(grid, has_node)?;
+        let builder = GridOracle::builder_of(grid, connectivity, &node, &cell)?;
+        Ok((builder, node, cell))
+    }
+
+    /// The maps between cells and nodes: the cells that have nodes (`has_node`, row-major)
+    /// numbered in that order.
+    fn nodes_of(grid: &Grid, has_node: &[bool]) -> Result<(Vec<u32>, Vec<Cell>), Error> {
         let mut node = crate::memory::try_filled_with(grid.passable.len(), || NO_NODE)?;
         let mut cell = crate::memory::try_with_capacity(has_node.iter().filter(|&&h| h).count())?;
         for y in 0..grid.height() {
@@ -324,6 +337,16 @@ impl GridOracle {
                 }
             }
         }
+        Ok((node, cell))
+    }
+
+    /// The graph over [`GridOracle::nodes_of`]'s nodes: edges between open cells.
+    fn builder_of(
+        grid: &Grid,
+        connectivity: Connectivity,
+        node: &[u32],
+        cell: &[Cell],
+    ) -> Result<GraphBuilder, Error> {
         let mut builder = GraphBuilder::try_new(cell.len())?;
         let forward: &[Direction] = match connectivity {
             Connectivity::Four => &[Direction::East, Direction::South],
@@ -346,7 +369,7 @@ impl GridOracle {
         if connectivity == Connectivity::Eight {
             builder.set_model(CostModel::Octile);
         }
-        Ok((builder, node, cell))
+        Ok(builder)
     }
 
     /// The grid.
@@ -825,8 +848,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
-        use crate::io::{KIND_GRID, KIND_GRID_COMPRESSED, Writer};
-        let mut w = Writer::new(sink);
+        let mut w = crate::io::Writer::new(sink);
         w.header(if self.is_compressed() { KIND_GRID_COMPRESSED } else { KIND_GRID })?;
         w.u32(self.grid.width())?;
         w.u32(self.grid.height())?;
@@ -863,8 +885,17 @@ impl GridOracle {
     /// assert!(signposts::grid::GridOracle::load(&b"SIGNPOST"[..]).is_err());
     /// ```
     pub fn load(source: impl std::io::Read) -> Result<GridOracle, Error> {
-        use crate::io::{KIND_GRID, KIND_GRID_COMPRESSED, Reader, corrupt};
-        let (mut r, kind) = Reader::open_any(source, &[KIND_GRID, KIND_GRID_COMPRESSED])?;
+        let (mut r, kind) = crate::io::Reader::open_any(source, &[KIND_GRID, KIND_GRID_COMPRESSED])?;
+        let oracle = GridOracle::read_body(&mut r, kind, Check::Full)?;
+        r.finish()?;
+        oracle.check_grid()?;
+        Ok(oracle)
+    }
+
+    /// Reads the grid, then the table ([`Graph`] or [`CompressedGraph`] as `kind` says),
+    /// checked as `check` says.
+    fn read_body(r: &mut impl Source, kind: u32, check: Check) -> Result<GridOracle, Error> {
+        use crate::io::corrupt;
         let (width, height) = (r.u32()?, r.u32()?);
         let connectivity = match r.u32()? {
             4 => Connectivity::Four,
@@ -876,7 +907,7 @@ impl GridOracle {
             return Err(corrupt("grid too large"));
         }
         let mut unpack = || -> Result<Vec<bool>, Error> {
-            let bits = r.u64s(cells.div_ceil(64))?;
+            let bits = r.array::<u64>(cells.div_ceil(64))?;
             Ok((0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect())
         };
         let passable = unpack()?;
@@ -885,23 +916,112 @@ impl GridOracle {
             return Err(corrupt("an open cell has no node"));
         }
         let grid = Grid::from_slice(width, height, &passable)?;
-        let (table, fingerprint) = if kind == KIND_GRID_COMPRESSED {
-            let graph = CompressedGraph::read_body(&mut r)?;
-            let fingerprint = graph.fingerprint();
-            (Table::Compressed(graph), fingerprint)
+        let table = if kind == KIND_GRID_COMPRESSED {
+            Table::Compressed(CompressedGraph::read_body(r, check)?)
         } else {
-            let graph = Graph::read_body(&mut r)?;
-            let fingerprint = graph.fingerprint();
-            (Table::Dense(graph), fingerprint)
+            Table::Dense(Graph::read_body(r, check)?)
         };
-        r.finish()?;
-        let (builder, node, cell) = GridOracle::graph_of(&grid, connectivity, &has_node)?;
-        // A compressed table's fingerprint counts unit costs, as the builder of a 4-connected
-        // grid has them.
-        if builder.fingerprint() != fingerprint {
+        let (node, cell) = GridOracle::nodes_of(&grid, &has_node)?;
+        let nodes = match &table {
+            Table::Dense(graph) => graph.nodes_len(),
+            Table::Compressed(graph) => graph.nodes_len(),
+        };
+        if cell.len() != nodes {
             return Err(corrupt("the table does not belong to the stored grid"));
         }
         Ok(GridOracle { grid, connectivity, table, node, cell })
+    }
+
+    /// Checks that the table is the stored grid's graph, by fingerprint.
+    fn check_grid(&self) -> Result<(), Error> {
+        let builder = GridOracle::builder_of(&self.grid, self.connectivity, &self.node, &self.cell)?;
+        // A compressed table's fingerprint counts unit costs, as the builder of a 4-connected
+        // grid has them.
+        let fingerprint = match &self.table {
+            Table::Dense(graph) => graph.fingerprint(),
+            Table::Compressed(graph) => graph.fingerprint(),
+        };
+        if builder.fingerprint() != fingerprint {
+            return Err(crate::io::corrupt("the table does not belong to the stored grid"));
+        }
+        Ok(())
+    }
+
+    /// Opens a saved oracle in place, as [`Graph::from_bytes`] and
+    /// [`CompressedGraph::from_bytes`] open theirs: the table is read where `bytes` holds it.
+    /// Opening reads the grid (a bit per cell) and builds the maps between cells and nodes,
+    /// O(cells); with [`Check::Sizes`] nothing of the table but its header.
+    /// [`GridOracle::verify`] checks the rest on demand.
+    ///
+    /// # Errors
+    /// As [`GridOracle::load`]; [`Error::Truncated`] when the file is shorter than its
+    /// header's counts say.
+    ///
+    /// ```
+    /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+    /// use signposts::io::Check;
+    /// let oracle = GridOracle::build(&Grid::from_ascii("..#\n...")?, Connectivity::Eight)?;
+    /// let mut bytes = Vec::new();
+    /// oracle.save(&mut bytes)?;
+    /// let opened = GridOracle::from_bytes(bytes, Check::Sizes)?;
+    /// assert_eq!(opened.next_step(Cell::new(0, 0), Cell::new(2, 1)), oracle.next_step(Cell::new(0, 0), Cell::new(2, 1)));
+    /// opened.verify()?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn from_bytes(
+        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
+        check: Check,
+    ) -> Result<GridOracle, Error> {
+        GridOracle::open_in_place(std::sync::Arc::new(bytes), check)
+    }
+
+    fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<GridOracle, Error> {
+        let (mut sections, kind) = crate::io::open_in_place(bytes, &[KIND_GRID, KIND_GRID_COMPRESSED])?;
+        let oracle = GridOracle::read_body(&mut sections, kind, Check::Sizes)?;
+        crate::io::end_in_place(&sections)?;
+        if check == Check::Full {
+            oracle.verify()?;
+        }
+        Ok(oracle)
+    }
+
+    /// Opens a saved oracle memory-mapped: [`GridOracle::from_bytes`] over the file's pages
+    /// (see [`CompressedGraph::map_file`]).
+    ///
+    /// # Safety
+    /// The file must not be modified or truncated while the oracle (or a clone) reads it; see
+    /// [`Graph::map_file`].
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be opened or mapped; as [`GridOracle::from_bytes`].
+    ///
+    /// ```no_run
+    /// use signposts::{grid::GridOracle, io::Check};
+    /// // SAFETY: the game's data files are not written while it runs.
+    /// let oracle = unsafe { GridOracle::map_file("arena.signposts", Check::Sizes) }?;
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[cfg(feature = "mmap")]
+    pub unsafe fn map_file(path: impl AsRef<std::path::Path>, check: Check) -> Result<GridOracle, Error> {
+        // SAFETY: passed on to the caller.
+        GridOracle::open_in_place(unsafe { crate::io::map(path.as_ref()) }?, check)
+    }
+
+    /// Checks an oracle opened in place as [`GridOracle::load`] checks a file: the table as
+    /// [`Graph::verify`] or [`CompressedGraph::verify`] check theirs, and that it belongs to
+    /// the stored grid.
+    ///
+    /// # Complexity
+    /// O(file).
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the checksum or an invariant fails.
+    pub fn verify(&self) -> Result<(), Error> {
+        match &self.table {
+            Table::Dense(graph) => graph.verify()?,
+            Table::Compressed(graph) => graph.verify()?,
+        }
+        self.check_grid()
     }
 
     /// [`GridOracle::save`] to a file.
