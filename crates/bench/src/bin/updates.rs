@@ -156,7 +156,7 @@ fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usiz
     report(name, median(&builds), &times, &updates);
     if !splits.is_empty() {
         println!(
-            "|   of which splitting or joining a component ({} toggles) | | {:.2} ms | | {:.2} ms | {:.2} ms | | |",
+            "|   of which splitting or joining a component ({} toggles) | | {:.2} ms | | {:.2} ms | {:.2} ms | | | | |",
             splits.len(),
             median(&splits),
             splits.iter().sum::<f64>() / splits.len() as f64,
