@@ -1,12 +1,14 @@
-//! Incremental updates beside full rebuilds, in one run: toggling one door.
+//! Incremental updates beside full rebuilds, in one run: random single cells blocked and
+//! opened on a walled 4-connected grid and an open 8-connected one, walls of a maze, and a
+//! bridge.
 //!
 //! `cargo run --release -p signposts-bench --bin updates`
 
 use std::time::Instant;
 
-use signposts::generate::{Connectivity, SplitMix64, grid_from_fn, maze, walled_grid};
-use signposts::grid::{Cell, Grid, GridOracle};
-use signposts::{Graph, GraphBuilder, NodeId};
+use signposts::generate::{SplitMix64, grid_from_fn, maze};
+use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+use signposts::{Graph, GraphBuilder, NodeId, TableRef};
 
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
@@ -60,8 +62,10 @@ fn report(name: &str, rebuild: f64, times: &[f64], updates: &[signposts::dynamic
     let patched: usize = updates.iter().map(|u| u.patched).sum();
     let rebuilds = updates.iter().filter(|u| u.rebuilt).count();
     println!(
-        "| {name} | {rebuild:.1} ms | {median:.2} ms | **{:.0}×** | {mean:.2} ms | {worst:.2} ms | {hundredfold} of {} | {repaired} repaired ({replayed} by replay), {searched} searched, {patched} patched; {rebuilds} rebuilt |",
+        "| {name} | {rebuild:.1} ms | {median:.2} ms | {:.0}× | {mean:.2} ms | {worst:.2} ms | **{:.0}×** | **{:.0}×** | {hundredfold} of {} | {repaired} repaired ({replayed} by replay), {searched} searched, {patched} patched; {rebuilds} rebuilt |",
         rebuild / median,
+        rebuild / mean,
+        rebuild / worst,
         updates.len()
     );
 }
@@ -89,24 +93,105 @@ fn check_grid(oracle: &GridOracle, fresh: &GridOracle) {
     }
 }
 
+/// Components of the oracle's graph.
+fn components(oracle: &GridOracle) -> usize {
+    match oracle.table() {
+        TableRef::Dense(graph) => graph.components_len(),
+        _ => unreachable!("edits are dense only"),
+    }
+}
+
+/// Times `count` random open cells of `grid` (seeded), each blocked and then opened again:
+/// `2 × count` single-cell toggles, each one `GridOracle::set_blocked`. Checked against fresh
+/// builds of the edited grid four times during the run and of the original one at the end;
+/// the rebuild is the median of the five builds. Toggles that change the number of components
+/// (a cell that was the only way into a pocket) are reported apart.
+fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usize, seed: u64) {
+    let timed_build = |grid: &Grid| {
+        let start = Instant::now();
+        let oracle = GridOracle::build(grid, connectivity).expect("fits");
+        (ms(start), oracle)
+    };
+    let (first, mut oracle) = timed_build(grid);
+    let original = oracle.clone();
+    let mut builds = vec![first];
+    let mut rng = SplitMix64::new(seed);
+    let mut cells: Vec<Cell> = Vec::with_capacity(count);
+    while cells.len() < count {
+        let cell =
+            Cell::new(rng.below(u64::from(grid.width())) as u32, rng.below(u64::from(grid.height())) as u32);
+        if grid.is_passable(cell) && !cells.contains(&cell) {
+            cells.push(cell);
+        }
+    }
+    let mut times = Vec::new();
+    let mut updates = Vec::new();
+    // Toggles that split a component (blocking) or join two (opening).
+    let mut splits = Vec::new();
+    for (i, &cell) in cells.iter().enumerate() {
+        for blocked in [true, false] {
+            let before = components(&oracle);
+            let start = Instant::now();
+            let update = oracle.set_blocked(cell, blocked).expect("in the grid");
+            let time = ms(start);
+            // Blocking a cell drops its node from the component count by making it alone:
+            // a split leaves more than that one extra.
+            let after = components(&oracle);
+            if after.abs_diff(before) > 1 {
+                splits.push(time);
+            }
+            times.push(time);
+            updates.push(update);
+        }
+        if (i + 1) % (count / 4).max(1) == 0 && i + 1 < count {
+            // Block this cell again, compare with a fresh build of that grid, and open it.
+            oracle.set_blocked(cell, true).expect("in the grid");
+            let (time, fresh) = timed_build(oracle.grid());
+            builds.push(time);
+            check_grid(&oracle, &fresh);
+            oracle.set_blocked(cell, false).expect("in the grid");
+        }
+    }
+    check_grid(&oracle, &original);
+    report(name, median(&builds), &times, &updates);
+    if !splits.is_empty() {
+        println!(
+            "|   of which splitting or joining a component ({} toggles) | | {:.2} ms | | {:.2} ms | {:.2} ms | | | | |",
+            splits.len(),
+            median(&splits),
+            splits.iter().sum::<f64>() / splits.len() as f64,
+            splits.iter().copied().fold(0.0, f64::max),
+        );
+    }
+}
+
 fn main() {
-    println!("| change | full rebuild | update, median | ratio | mean | worst | ≥ 100× | columns |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| change | full rebuild | update, median | rebuild ÷ median | mean | worst | rebuild ÷ mean | rebuild ÷ worst | ≥ 100× | columns |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let mut rng = SplitMix64::new(3);
 
-    // One edge on a 100×100 4-grid with 20% walls.
-    let walls = walled_grid(100, 100, 0.2, 7, Connectivity::Four);
-    let edges: Vec<(NodeId, NodeId)> = (0..20)
-        .map(|_| {
-            loop {
-                let a = rng.below(10_000) as NodeId;
-                if let Some(&b) = walls.neighbors(a).first() {
-                    break (a, b);
-                }
-            }
-        })
-        .collect();
-    edge_toggles("one edge, 100×100 4-grid with 20% walls (20 edges, off and on)", &walls, &edges, true);
+    // Random open cells of a 100×100 4-connected grid with 20% walls, blocked and opened.
+    let mut walls = SplitMix64::new(7);
+    let wall: Vec<bool> = (0..10_000).map(|_| walls.chance(0.2)).collect();
+    let walled = Grid::from_fn(100, 100, |c| !wall[(c.y * 100 + c.x) as usize]);
+    cell_toggles(
+        "one cell, 100×100 4-grid with 20% walls (100 random cells, blocked then opened)",
+        &walled,
+        Connectivity::Four,
+        100,
+        11,
+    );
+
+    // The same on an open 8-connected 100×100 grid (octile costs).
+    cell_toggles(
+        "one cell, 8-connected 100×100 grid (100 random cells, blocked then opened)",
+        &Grid::new(100, 100),
+        Connectivity::Eight,
+        100,
+        13,
+    );
 
     // Opening a wall between two cells of an 80×80 perfect maze, and closing it again.
     let mut m = maze(80, 80, 42);
@@ -129,48 +214,10 @@ fn main() {
         false,
     );
 
-    // Cells of an 8-connected 100×100 grid, blocked one by one, then opened again; checked
-    // against fresh builds of both grids.
-    let grid = Grid::new(100, 100);
-    let timed_build = |grid: &Grid| {
-        let start = Instant::now();
-        let oracle = GridOracle::build(grid, signposts::grid::Connectivity::Eight).expect("fits");
-        (ms(start), oracle)
-    };
-    let (first, mut oracle) = timed_build(&grid);
-    let mut builds = vec![first];
-    let original = oracle.clone();
-    let cells: Vec<Cell> = (0..10).map(|_| Cell::new(rng.below(100) as u32, rng.below(100) as u32)).collect();
-    let mut times = Vec::new();
-    let mut updates = Vec::new();
-    for blocked in [true, false] {
-        for &cell in &cells {
-            let start = Instant::now();
-            let update = oracle.set_blocked(cell, blocked).expect("in the grid");
-            times.push(ms(start));
-            updates.push(update);
-        }
-        let fresh = if blocked {
-            let (time, fresh) = timed_build(oracle.grid());
-            builds.push(time);
-            fresh
-        } else {
-            builds.push(timed_build(oracle.grid()).0);
-            original.clone()
-        };
-        check_grid(&oracle, &fresh);
-    }
-    report(
-        "one cell, 8-connected 100×100 grid (10 cells blocked, then opened)",
-        median(&builds),
-        &times,
-        &updates,
-    );
-
     // The worst case: a wall across a 100×100 4-grid with one gap; closing the gap cuts the
     // map in two, so every entry between the halves changes.
     let gap: NodeId = 50 * 100 + 50;
-    let split = grid_from_fn(100, 100, Connectivity::Four, |x, y| y != 50 || x == 50);
+    let split = grid_from_fn(100, 100, signposts::generate::Connectivity::Four, |x, y| y != 50 || x == 50);
     let below = gap + 100;
     edge_toggles("worst case: the only gap in a wall across a 100×100 grid", &split, &[(gap, below)], true);
 }

@@ -24,6 +24,15 @@
 //! - An inserted arc with `c + d(v, t) = d(u, t)` exactly changes no distance either: it is one
 //!   more optimal move of `u`, a bit to set.
 //!
+//! - A node left without arcs (a grid cell blocked) changes nothing by itself: its row is
+//!   empty after the edit and no move leads to it. It gives the nodes that moved through it
+//!   their old distances (one step farther), and is then no seed: only targets where one of
+//!   its neighbours lost its last move need a repair.
+//! - A node that had no arcs and gets some (a cell opened again) has a new distance toward
+//!   every target it can reach; where that improves none of its neighbours, its entry is its
+//!   moves to the neighbours it is reached through and each neighbour as far as it plus one
+//!   step gets a move to it, bits set without a repair.
+//!
 //! Only targets where some node loses its last optimal move, or where an inserted arc is
 //! strictly shorter, change distances. On undirected graphs their columns are repaired
 //! *locally*, without a search from the target:

@@ -59,6 +59,11 @@ pub(super) struct Shorter {
     pub(super) old_v: Cost,
 }
 
+/// `c + d`, unreachable staying unreachable.
+fn plus(c: Cost, d: Cost) -> Cost {
+    if d == Cost::INFINITE { Cost::INFINITE } else { c + d }
+}
+
 /// What an edit needs, column by column, judged on the graph before the edit.
 pub(super) struct Plan {
     pub(super) states: Vec<State>,
@@ -168,6 +173,31 @@ impl Plan {
         self.columns = columns;
     }
 
+    /// Drops the seeds at `nodes` (nodes left without arcs); a column left without seeds
+    /// needs nothing more than its added moves, if any.
+    fn drop_seeds(&mut self, nodes: &[usize]) {
+        let before = self.lost.len();
+        self.lost.retain(|l| !nodes.contains(&l.u));
+        if self.lost.len() == before {
+            return;
+        }
+        let mut seeded = vec![false; self.states.len()];
+        for col in self.lost.iter().map(|l| l.col).chain(self.shorter.iter().map(|s| s.col)) {
+            seeded[col] = true;
+        }
+        for (state, seeded) in self.states.iter_mut().zip(seeded) {
+            if *state == State::Search && !seeded {
+                *state = State::None;
+            }
+        }
+        for &(col, _, _) in &self.add {
+            if self.states[col as usize] == State::None {
+                self.states[col as usize] = State::Add;
+            }
+        }
+        self.index();
+    }
+
     /// Marks column `col` as needing a search.
     fn search(&mut self, col: usize) {
         self.states[col] = State::Search;
@@ -211,6 +241,7 @@ impl Graph {
     pub(super) fn fixes(&self, edited: &BTreeMap<usize, Arcs>) -> (Plan, Ends) {
         let n = self.nodes_len();
         let mut plan = Plan::new(n);
+        let mut opened_columns = Vec::new();
         let incoming = Incoming::new();
         let ends = self.searches_from_ends(edited);
         for (&u, (heads, costs)) in edited {
@@ -254,11 +285,33 @@ impl Graph {
                 continue;
             }
             let from_u = &ends[&u];
+            // A node that had no arcs (a cell opened again) and gets only inserted ones: toward
+            // a target where its new distance improves none of its new neighbours, nothing
+            // but its own entry and its neighbours' moves toward it change, all set without a
+            // repair: its entry is its moves to the neighbours `new` is reached through, and
+            // each neighbour at distance `new + c` gets a move to it.
+            let opened = old.0.is_empty() && inserted.len() == heads.len() && self.symmetric_at(u, edited);
             // In column order, for the plan's lists to come out in runs by column.
             for col in 0..n {
                 let t = self.table.order[col] as usize;
                 let to_u = from_u.get(t);
                 let mut best: Option<Shorter> = None;
+                if opened && t != u {
+                    // The first shortest new arc, as below.
+                    let Some((v, new, old_v)) = inserted
+                        .iter()
+                        .map(|&(v, c, from_v)| (v as usize, plus(c, from_v.get(t)), from_v.get(t)))
+                        .reduce(|best, arc| if arc.1 < best.1 { arc } else { best })
+                        .filter(|&(_, new, _)| new != Cost::INFINITE)
+                    else {
+                        continue;
+                    };
+                    if inserted.iter().all(|&(_, c, from_v)| new + c >= from_v.get(t)) {
+                        let old = Cost::INFINITE;
+                        opened_columns.push(Shorter { col, u, v, new, old, old_v });
+                        continue;
+                    }
+                }
                 for &(v, c, from_v) in &inserted {
                     let to_v = from_v.get(t);
                     if to_v == Cost::INFINITE {
@@ -282,9 +335,76 @@ impl Graph {
                 }
             }
         }
+        self.settle_opened(&mut plan, &opened_columns, edited, &ends);
         plan.index();
-        self.old_distances(&mut plan, &ends, &incoming);
+        // Nodes left without arcs (a cell blocked): their rows are empty after the edit and no
+        // move leads to them, so they change no other distance by themselves; as seeds they
+        // only give the others their old distances (a cell's neighbours that moved through
+        // it are one step farther), and are dropped after.
+        let isolated: Vec<usize> = edited
+            .iter()
+            .filter(|&(&u, (heads, _))| heads.is_empty() && self.symmetric_at(u, edited))
+            .map(|(&u, _)| u)
+            .collect();
+        self.old_distances(&mut plan, &ends, &isolated, &incoming);
+        if !isolated.is_empty() {
+            plan.drop_seeds(&isolated);
+        }
         (plan, ends)
+    }
+
+    /// Whether the arcs into `u` are the reverses of its arcs, at the same costs, before and
+    /// after the edit: the graph was undirected and the edit keeps it so around `u`.
+    fn symmetric_at(&self, u: usize, edited: &BTreeMap<usize, Arcs>) -> bool {
+        if self.directed {
+            return false;
+        }
+        let (heads, costs) = &edited[&u];
+        let reverse = |v: NodeId, c: Option<u32>| {
+            let (v_heads, v_costs) =
+                edited.get(&(v as usize)).map_or_else(|| self.out_arcs(v as usize), Clone::clone);
+            v_heads.binary_search(&(u as NodeId)).ok().map(|i| v_costs[i]) == c
+        };
+        // Old neighbours are the old in-neighbours (undirected before the edit).
+        self.table.neighbors(u).iter().all(|&v| {
+            let now = heads.binary_search(&v).ok().map(|i| costs[i]);
+            reverse(v, now)
+        }) && heads.iter().zip(costs).all(|(&v, &c)| reverse(v, Some(c)))
+    }
+
+    /// The columns of opened nodes that need no repair (see [`Graph::fixes`]), as added moves:
+    /// the node's moves to the neighbours its new distance is reached through, and each
+    /// neighbour's move to it where that is as short as its old paths. A column that other
+    /// seeds send to a repair gets the opened node as a seed instead.
+    fn settle_opened(
+        &self,
+        plan: &mut Plan,
+        opened: &[Shorter],
+        edited: &BTreeMap<usize, Arcs>,
+        ends: &Ends,
+    ) {
+        for &opened in opened {
+            let Shorter { col, u, new, .. } = opened;
+            if plan.states[col] == State::Search {
+                plan.shorter.push(opened);
+                continue;
+            }
+            let t = self.table.order[col] as usize;
+            let (heads, costs) = &edited[&u];
+            for (&v, &c) in heads.iter().zip(costs) {
+                let d_v = ends[&(v as usize)].get(t);
+                let c = self.model.cost(c);
+                if plus(c, d_v) == new {
+                    plan.add.push((col as u32, u as u32, v));
+                }
+                if new + c == d_v {
+                    plan.add.push((col as u32, v, u as NodeId));
+                }
+            }
+            if plan.states[col] == State::None {
+                plan.states[col] = State::Add;
+            }
+        }
     }
 
     /// Old distances from the ends of inserted arcs (or arcs whose cost changed), which the
@@ -316,7 +436,7 @@ impl Graph {
     /// undirected graph a column whose seeds hang from one of them by their old optimal moves
     /// (one seed; or a door cell and the nodes behind it) is repaired in distances relative to
     /// that root (see `dynamic/repair.rs`), which spares the searches from the seeds.
-    fn old_distances(&self, plan: &mut Plan, ends: &Ends, incoming: &Incoming) {
+    fn old_distances(&self, plan: &mut Plan, ends: &Ends, isolated: &[usize], incoming: &Incoming) {
         let unit = self.costs.is_empty() && !self.directed && self.nodes_len() < 1 << 30;
         let mut needed = Vec::new();
         let mut start = 0;
@@ -329,7 +449,7 @@ impl Graph {
                         seed.old = Old::Relative(offset);
                     }
                 }
-                None => needed.extend(start..end),
+                None => needed.extend((start..end).filter(|&i| !isolated.contains(&plan.lost[i].u))),
             }
             start = end;
         }
@@ -352,6 +472,14 @@ impl Graph {
                 // A removed optimal move `u → h` gives `d(u) = c + d(h)` from a search already
                 // made from `h` (the other end of a removed edge, say).
                 let (heads, costs) = self.out_arcs(u);
+                // An isolated node it moved to is searched from: each of its neighbours needs
+                // it.
+                for s in crate::table::Slots::new(self.table.entry(u, col)) {
+                    let h = heads[s] as usize;
+                    if isolated.contains(&h) && !ends.contains_key(&h) {
+                        searched.entry(h).or_insert_with(|| self.search(h, false, incoming));
+                    }
+                }
                 let known = crate::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
                     let from_h =
                         searched.get(&(heads[s] as usize)).or_else(|| ends.get(&(heads[s] as usize)))?;

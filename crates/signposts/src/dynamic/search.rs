@@ -78,10 +78,15 @@ impl Graph {
             return Distances::Unit(dist);
         }
         let integer = self.model == CostModel::Integer;
-        let max_arc = (0..self.table.neighbors.len())
-            .map(|a| self.model.cost(self.arc_cost(a)))
-            .max()
-            .unwrap_or(Cost::ZERO);
+        // The largest arc from the stored costs, without comparing costs (which on octile
+        // ones costs more than the search's start): on integer costs the largest stored one,
+        // on octile ones a diagonal if there is one.
+        let stored = || (0..self.table.neighbors.len()).map(|a| self.arc_cost(a));
+        let max_arc = match self.model {
+            CostModel::Integer => stored().max().map_or(Cost::ZERO, |c| self.model.cost(c)),
+            CostModel::Octile if stored().any(|c| c == 2) => self.model.cost(2),
+            CostModel::Octile => self.model.cost(1),
+        };
         let mut queue = Queue::new(max_arc);
         let mut dist = vec![Cost::INFINITE; n];
         let mut settled = vec![false; n];
