@@ -133,7 +133,8 @@ struct QueryArgs {
     #[arg(long)]
     json: bool,
     /// Answer from the memory-mapped table without checking it first: instant on a large
-    /// table, but a damaged file may answer wrongly (by default the whole file is checked).
+    /// table, but a damaged file may answer wrongly or stop with a panic (by default the
+    /// whole file is checked first).
     #[arg(long)]
     no_verify: bool,
 }

@@ -7,16 +7,28 @@
 //! pointer either way (no branch on the hot path). Editing a borrowed array first copies it
 //! into a `Vec` of its own (copy on write).
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use crate::Error;
 
 /// Bytes that a [`Buf`] can borrow from: a `Vec<u8>`, a memory map, a `&'static [u8]` from
-/// `include_bytes!`, … kept alive by reference counting.
-pub(crate) type Bytes = Arc<dyn AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe>;
+/// `include_bytes!`, … kept alive by reference counting. The library only reads them, so a
+/// panic cannot leave them half-changed: they are unwind-safe whatever their type.
+pub(crate) type Bytes = Arc<AssertUnwindSafe<Box<dyn AsRef<[u8]> + Send + Sync>>>;
 
-/// Values that are plain little-endian bytes: every bit pattern is a value, there is no
-/// padding, and the alignment is the size.
+/// The slice `bytes` holds.
+pub(crate) fn slice(bytes: &Bytes) -> &[u8] {
+    (****bytes).as_ref()
+}
+
+/// `bytes` shared, as [`Bytes`].
+pub(crate) fn share(bytes: impl AsRef<[u8]> + Send + Sync + 'static) -> Bytes {
+    Arc::new(AssertUnwindSafe(Box::new(bytes)))
+}
+
+/// Values that are plain little-endian bytes: every bit pattern is a value and there is no
+/// padding.
 ///
 /// # Safety
 /// Implement only for primitive integers.
@@ -65,8 +77,12 @@ impl<T: Plain> Buf<T> {
     /// they lie inside `bytes`.
     pub(crate) fn view(bytes: &Bytes, offset: usize, count: usize) -> Buf<T> {
         let size = size_of::<T>();
-        let all: &[u8] = (**bytes).as_ref();
-        let values = &all[offset..offset + count * size];
+        let all = slice(bytes);
+        let end = count
+            .checked_mul(size)
+            .and_then(|len| len.checked_add(offset))
+            .expect("an array inside the bytes");
+        let values = &all[offset..end];
         if cfg!(target_endian = "little") && values.as_ptr().cast::<T>().is_aligned() {
             let ptr = core::ptr::NonNull::from(values).cast::<T>();
             Buf { ptr, len: count, owner: Owner::Shared(Arc::clone(bytes)) }
@@ -164,7 +180,7 @@ pub(crate) struct Origin {
 impl Origin {
     /// The file's bytes.
     pub(crate) fn bytes(&self) -> Option<&[u8]> {
-        self.file.as_ref().map(|b| (**b).as_ref())
+        self.file.as_ref().map(slice)
     }
 }
 
@@ -199,7 +215,7 @@ impl Sections {
 
     /// Bytes in the file.
     pub(crate) fn total(&self) -> usize {
-        (*self.bytes).as_ref().len()
+        slice(&self.bytes).len()
     }
 
     /// Skips `len` bytes known to be there.
@@ -232,12 +248,12 @@ impl Sections {
 
     pub(crate) fn u32(&mut self) -> Result<u32, Error> {
         let at = self.take(4)?;
-        Ok(u32::decode(&(*self.bytes).as_ref()[at..at + 4]))
+        Ok(u32::decode(&slice(&self.bytes)[at..at + 4]))
     }
 
     pub(crate) fn u64(&mut self) -> Result<u64, Error> {
         let at = self.take(8)?;
-        Ok(u64::decode(&(*self.bytes).as_ref()[at..at + 8]))
+        Ok(u64::decode(&slice(&self.bytes)[at..at + 8]))
     }
 
     /// Skips to the next multiple of 8 bytes.
@@ -260,17 +276,28 @@ impl Sections {
 #[cfg(test)]
 mod tests {
     use super::{Buf, Bytes, Sections};
-    use std::sync::Arc;
+
+    /// Words read as their little-endian bytes.
+    struct Words(Vec<u64>);
+
+    impl AsRef<[u8]> for Words {
+        fn as_ref(&self) -> &[u8] {
+            // SAFETY: the vector's initialized memory, read as bytes.
+            unsafe { core::slice::from_raw_parts(self.0.as_ptr().cast::<u8>(), 8 * self.0.len()) }
+        }
+    }
 
     #[test]
     fn views_read_in_place_and_copy_on_write() {
         let words: Vec<u64> = vec![7, 1 << 40, u64::MAX];
-        let raw: Vec<u8> = [0u8; 8].into_iter().chain(words.iter().flat_map(|w| w.to_le_bytes())).collect();
-        let bytes: Bytes = Arc::new(raw);
+        // Aligned storage, as a map's: the words are borrowed, not copied.
+        let raw: Vec<u64> = [0].into_iter().chain(words.iter().copied()).collect();
+        let bytes: Bytes = super::share(Words(raw));
         let mut sections = Sections::new(bytes);
         assert_eq!(sections.u64().unwrap(), 0);
         let mut view: Buf<u64> = sections.array(3).unwrap();
         assert_eq!(*view, *words);
+        assert!(cfg!(target_endian = "big") || view.is_shared());
         let copy = view.clone();
         view[1] = 5;
         assert!(!view.is_shared());
@@ -283,7 +310,7 @@ mod tests {
     fn misaligned_bytes_are_decoded() {
         // A view at an odd offset cannot be borrowed as `u32`s: it is decoded.
         let raw: Vec<u8> = vec![0, 1, 0, 0, 0, 2, 0, 0, 0];
-        let bytes: Bytes = Arc::new(raw);
+        let bytes: Bytes = super::share(raw);
         let view: Buf<u32> = Buf::view(&bytes, 1, 2);
         assert_eq!(&view[..], &[1, 2]);
         let mut owned: Buf<u32> = vec![3, 4].into();

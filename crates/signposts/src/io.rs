@@ -36,7 +36,8 @@
 //! naming only moves its node has), so a truncated, corrupted or foreign file is an
 //! [`Error`], never a panic.
 //!
-//! [`Graph::from_bytes`] and [`Graph::map_file`] (and theirs of the others) open a file in
+//! [`Graph::from_bytes`] and `Graph::map_file` (feature `mmap`, on by default; and theirs of
+//! the others) open a file in
 //! place: the table is read where the bytes lie, so opening costs O(1) for a compressed
 //! table, O(nodes + arcs) for a dense one (its graph is read and checked), and each query the
 //! pages it reads; a memory-mapped table costs resident memory only for the pages queries
@@ -45,8 +46,8 @@
 //! on demand, or at open with [`Check::Full`]. The trade-off: until `verify()` passes, a
 //! damaged or crafted file may answer wrongly or make a query panic, never undefined
 //! behaviour (every read is bounds-checked, and path walks are bounded). A file changed or
-//! truncated underneath a live map is the caller's responsibility (hence `map_file` is
-//! `unsafe`): the map shows the change, and a read past a truncated end faults.
+//! truncated underneath a live map is undefined behaviour that no check at open can rule
+//! out, so keeping it unchanged is the caller's responsibility (hence `map_file` is `unsafe`).
 //!
 //! The checksum only catches accidents: anyone editing a shipped table can recompute it. So
 //! the invariant checks, not the checksum, make queries total: on any table that loads (or
@@ -449,17 +450,17 @@ impl Reader<'_> {
     }
 }
 
-/// How much of a saved file to check when opening it in place
-/// ([`Graph::from_bytes`], [`Graph::map_file`] and their twins of
-/// [`CompressedGraph`](crate::CompressedGraph) and [`GridOracle`](crate::grid::GridOracle)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How much of a saved file to check when opening it in place (`from_bytes` and `map_file`
+/// of [`Graph`], [`CompressedGraph`](crate::CompressedGraph) and
+/// [`GridOracle`](crate::grid::GridOracle)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
     /// Magic, version, kind, the header's counts and every array's size against the file's
-    /// length: O(1), no page of the arrays touched, so the table answers at once. The checksum
-    /// and the invariants wait for `verify()`: until it passes, a damaged or crafted file may
-    /// answer wrongly or make a query panic, but never causes undefined behaviour (every read
-    /// is bounds-checked).
-    #[default]
+    /// length: no page of the table read, so it answers at once (a compressed table opens in
+    /// O(1); a dense one reads its graph's arrays, O(nodes + arcs); a grid oracle its grid,
+    /// O(cells)). The checksum and the table's invariants wait for `verify()`: until it
+    /// passes, a damaged or crafted file may answer wrongly or make a query panic, but never
+    /// causes undefined behaviour (every read is bounds-checked, path walks are bounded).
     Sizes,
     /// Everything [`Graph::load`] checks (the checksum and every invariant the queries rely
     /// on) before returning: O(file), reading every page once.
@@ -468,7 +469,7 @@ pub enum Check {
 
 /// `bytes` as a saved file of one of `kinds`: the kind, and its sections after the header.
 pub(crate) fn open_in_place(bytes: Bytes, kinds: &[u32]) -> Result<(Sections, u32), Error> {
-    let all: &[u8] = (*bytes).as_ref();
+    let all = crate::buf::slice(&bytes);
     let Some(header) = all.first_chunk::<HEADER>() else {
         return Err(Error::Truncated { expected: 24, actual: all.len() as u64 });
     };
@@ -501,14 +502,13 @@ pub(crate) fn verify_checksum(origin: &Origin) -> Result<(), Error> {
 /// Maps the file at `path` into memory, read-only.
 ///
 /// # Safety
-/// The file must not be changed or truncated while the map lives (see
-/// [`Graph::map_file`]).
+/// The file must not be changed or truncated while the map lives.
 #[cfg(feature = "mmap")]
 pub(crate) unsafe fn map(path: &std::path::Path) -> Result<Bytes, Error> {
     let file = std::fs::File::open(path).map_err(io_error)?;
     // SAFETY: the caller keeps the file unchanged while the map lives.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
-    Ok(Arc::new(map))
+    Ok(crate::buf::share(map))
 }
 
 #[expect(clippy::needless_pass_by_value, reason = "used as `map_err(io_error)`")]
@@ -721,6 +721,12 @@ impl Graph {
                 return Err(corrupt("an entry width is too small for its node's degree"));
             }
         }
+        // The table's size from the widths, checked before the layout multiplies it out (a
+        // crafted file's widths could make it wrap to the stored count).
+        let lane_words = widths.iter().try_fold(0u64, |sum, &log| sum.checked_add(1 << log));
+        if lane_words.and_then(|w| w.checked_mul(nodes.div_ceil(64))) != Some(words_len) {
+            return Err(corrupt("the table's size does not match the graph"));
+        }
         let mut width = widths.iter();
         let layout = Layout::assign_widths(&mut rows, |_| 1 << width.next().copied().unwrap_or(0));
         if layout.words() != words_len {
@@ -760,7 +766,7 @@ impl Graph {
     /// Opens a saved graph in place: the table's words are read where `bytes` holds them,
     /// nothing of them copied or converted, so opening costs O(nodes + arcs) (the graph's own
     /// arrays are read and checked) and each query the pages it reads. `bytes` may be a
-    /// `Vec<u8>`, a `&'static [u8]` from `include_bytes!`, a memory map, ….
+    /// `Vec<u8>`, a memory map, any bytes whose `as_ref` returns the same slice each time.
     ///
     /// With [`Check::Sizes`] the table's entries are not checked: call [`Graph::verify`]
     /// before trusting a file that may be damaged or crafted (see [`Check`]). [`Check::Full`]
@@ -768,7 +774,8 @@ impl Graph {
     /// ([`Graph::apply`] and friends) copies the table into memory of its own.
     ///
     /// The words are read in place on little-endian machines when `bytes` starts at a
-    /// multiple of 8 bytes in memory (a memory map, a `Vec<u64>`'s bytes); otherwise copied.
+    /// multiple of 8 bytes in memory (a memory map, the allocator's vectors in practice);
+    /// otherwise they are copied (`include_bytes!` data, aligned to 1, usually is).
     ///
     /// # Errors
     /// As [`Graph::load`]; [`Error::Truncated`] when the file is shorter than its header's
@@ -786,11 +793,8 @@ impl Graph {
     /// opened.verify()?;
     /// # Ok::<(), signposts::Error>(())
     /// ```
-    pub fn from_bytes(
-        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
-        check: Check,
-    ) -> Result<Graph, Error> {
-        Graph::open_in_place(Arc::new(bytes), check)
+    pub fn from_bytes(bytes: impl AsRef<[u8]> + Send + Sync + 'static, check: Check) -> Result<Graph, Error> {
+        Graph::open_in_place(crate::buf::share(bytes), check)
     }
 
     fn open_in_place(bytes: Bytes, check: Check) -> Result<Graph, Error> {
@@ -808,9 +812,10 @@ impl Graph {
     /// file is their backing).
     ///
     /// # Safety
-    /// The file must not be modified or truncated while the graph (or a clone) reads it: the
-    /// map shows such changes, and a file truncated underneath makes a read fault (`SIGBUS`).
-    /// This is the caller's responsibility, as with any memory map; ship tables read-only.
+    /// The file must not be modified or truncated, by this process or another, while the
+    /// graph or any clone of it lives: the bytes are read as they lie, so a change underneath
+    /// is undefined behaviour (a truncated file faults, `SIGBUS`). No check at open can rule
+    /// it out; ship tables read-only and write new ones under new names.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be opened or mapped; as [`Graph::from_bytes`].

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use signposts::dynamic::Change;
 use signposts::generate::{Connectivity, maze, walled_grid};
 use signposts::grid::{self, Cell, Grid, GridOracle};
+use signposts::io::Check;
 use signposts::{CompressedGraph, Error, Graph, GraphBuilder, NextHop, NodeId};
 
 /// Bytes before the body: magic, version, kind.
@@ -204,6 +205,9 @@ proptest! {
     ) {
         let graph = family(which, seed).build();
         let forged = forge(&saved_graph(&graph), &edits);
+        // Opened in place and verified, a file passes exactly when it loads.
+        let opened = Graph::from_bytes(forged.clone(), Check::Sizes).and_then(|g| g.verify().map(|()| g));
+        prop_assert_eq!(opened.is_ok(), Graph::load(forged.as_slice()).is_ok());
         if let Ok(loaded) = Graph::load(forged.as_slice()) {
             no_panic("a forged dense table's queries and edits", || query_and_edit_graph(&loaded, seed))?;
         }
@@ -217,6 +221,8 @@ proptest! {
         let mut bytes = Vec::new();
         compressed.save(&mut bytes).unwrap();
         let forged = forge(&bytes, &edits);
+        let opened = CompressedGraph::from_bytes(forged.clone(), Check::Sizes).and_then(|g| g.verify().map(|()| g));
+        prop_assert_eq!(opened.is_ok(), CompressedGraph::load(forged.as_slice()).is_ok());
         if let Ok(loaded) = CompressedGraph::load(forged.as_slice()) {
             no_panic("a forged compressed table's queries", || query_compressed(&loaded))?;
         }
@@ -236,6 +242,8 @@ proptest! {
         let mut bytes = Vec::new();
         oracle.save(&mut bytes).unwrap();
         let forged = forge(&bytes, &edits);
+        let opened = GridOracle::from_bytes(forged.clone(), Check::Sizes).and_then(|o| o.verify().map(|()| o));
+        prop_assert_eq!(opened.is_ok(), GridOracle::load(forged.as_slice()).is_ok());
         if let Ok(loaded) = GridOracle::load(forged.as_slice()) {
             no_panic("a forged grid oracle's queries and edits", || query_and_edit_oracle(&loaded, seed))?;
         }

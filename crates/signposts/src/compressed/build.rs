@@ -95,7 +95,6 @@ impl GraphBuilder {
     /// [`GraphBuilder::build_compressed_with_progress`], with the engines' AVX2 copies when
     /// `avx2` is given, and the search buffers sized by `wave_bytes` (see
     /// [`batches_per_worker`]); the tables are the same either way.
-    #[expect(clippy::too_many_lines, reason = "one build's steps in order, each a few lines")]
     pub(crate) fn build_compressed_using(
         &self,
         progress: impl Fn(Progress) + Sync,
@@ -104,6 +103,18 @@ impl GraphBuilder {
         wave_bytes: usize,
         halt: Option<&AtomicBool>,
     ) -> Result<CompressedGraph, Error> {
+        let plan = self.compressed_plan()?;
+        let rows =
+            self.search_rows(&plan, 0..plan.core_len, false, &progress, (avx2, vbmi), wave_bytes, halt);
+        if build::stopped(halt) {
+            return Err(Error::Cancelled);
+        }
+        self.finish_compressed(plan, rows)
+    }
+
+    /// What a compressed build knows before its searches, the same for every shard of it:
+    /// the graph's arrays, its components, the peeled trees and the column order.
+    pub(super) fn compressed_plan(&self) -> Result<Plan, Error> {
         // Known from the node count alone: refused before any pass over the arcs.
         let n = self.nodes_len();
         CompressedGraph::check_nodes(n)?;
@@ -131,12 +142,10 @@ impl GraphBuilder {
         }
         let offsets: Vec<u32> =
             rows.iter().map(|r| r.first).chain(core::iter::once(heads.len() as u32)).collect();
-        let (mut component, components) = components::label(&rows, &heads);
+        let (component, components) = components::label(&rows, &heads);
         // Trees hanging off the core need no row (see `build::peel`): the core is searched,
-        // its targets in depth-first order (half the runs of the dense build's ball order on
-        // Moving AI maps, for a build about a third slower), then each anchor's trees.
+        // the trees answer by interval tests.
         let mut peel = build::peel::peel(&rows, &heads);
-        // Octile maps: a nested-dissection order (see `build::order::dissection_order`).
         let around = |v: usize| &heads[offsets[v] as usize..offsets[v + 1] as usize];
         let mut order = if self.model() == CostModel::Octile {
             build::order::dissection_order(n, around, &peel.peeled)
@@ -148,6 +157,77 @@ impl GraphBuilder {
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = c as u32;
         }
+        let padded = if weighted { Vec::new() } else { build::bfs::padded(&offsets, &heads, &peel.peeled) };
+        let core_len = peel.core_len;
+        Ok(Plan { offsets, heads, costs, component, components, peel, order, column, padded, core_len })
+    }
+
+    /// The rows toward the targets of columns `columns` (of the core's), greedy or `exact`
+    /// runs (see [`RowBuilder::exact`]), their columns counted from the range's start.
+    #[expect(clippy::too_many_arguments, reason = "the build's engines and their settings, passed down")]
+    pub(super) fn search_rows(
+        &self,
+        plan: &Plan,
+        columns: core::ops::Range<usize>,
+        exact: bool,
+        progress: &(dyn Fn(Progress) + Sync),
+        (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
+        wave_bytes: usize,
+        halt: Option<&AtomicBool>,
+    ) -> Vec<RowBuilder> {
+        let Plan { offsets, heads, costs, component, peel, order, padded, .. } = plan;
+        // The engines number the targets they search from 0: a span's columns, shifted, and
+        // every other node past them.
+        let shifted: Vec<u32>;
+        let column = if columns == (0..plan.core_len) {
+            &plan.column
+        } else {
+            let span = columns.start as u32..columns.end as u32;
+            shifted = plan
+                .column
+                .iter()
+                .map(|&c| if span.contains(&c) { c - span.start } else { u32::MAX })
+                .collect();
+            &shifted
+        };
+        let targets = &order[columns];
+        if self.is_weighted() {
+            let exact_costs: Vec<Cost> = costs.iter().map(|&c| self.model().cost(c)).collect();
+            let arcs = build::dijkstra::Arcs {
+                offsets,
+                heads,
+                cost: &exact_costs,
+                in_offsets: offsets,
+                incoming: &[],
+                tails: &[],
+                integer: self.model() == CostModel::Integer,
+                symmetric: true,
+                skip: &peel.peeled,
+            };
+            let bitalg = vbmi.and_then(build::Bitalg::detect);
+            fill_runs_weighted(arcs, targets, column, progress, (avx2, bitalg), wave_bytes, halt, exact)
+        } else {
+            let adjacency = Adjacency {
+                offsets,
+                heads,
+                in_offsets: offsets,
+                tails: heads,
+                component,
+                peeled: &peel.peeled,
+                padded,
+            };
+            fill_runs_unit(adjacency, targets, column, progress, (avx2, vbmi), wave_bytes, halt, exact)
+        }
+    }
+
+    /// The table from the plan and its rows (greedy runs over every core column).
+    pub(super) fn finish_compressed(
+        &self,
+        plan: Plan,
+        rows: Vec<RowBuilder>,
+    ) -> Result<CompressedGraph, Error> {
+        let Plan { offsets, heads, costs, mut component, components, peel, order, column, .. } = plan;
+        let n = offsets.len() - 1;
         let parent_slot: Vec<u8> = (0..n)
             .map(|v| match (peel.peeled[v], peel.parent[v]) {
                 (false, _) => CORE,
@@ -158,43 +238,11 @@ impl GraphBuilder {
             })
             .collect();
         let size: Vec<u32> = order[peel.core_len..].iter().map(|&v| peel.size[v as usize]).collect();
-        let padded = if weighted { Vec::new() } else { build::bfs::padded(&offsets, &heads, &peel.peeled) };
-        let adjacency = Adjacency {
-            offsets: &offsets,
-            heads: &heads,
-            in_offsets: &offsets,
-            tails: &heads,
-            component: &component,
-            peeled: &peel.peeled,
-            padded: &padded,
-        };
-        let core = &order[..peel.core_len];
-        let row_builders = if weighted {
-            let exact: Vec<Cost> = costs.iter().map(|&c| self.model().cost(c)).collect();
-            let arcs = build::dijkstra::Arcs {
-                offsets: &offsets,
-                heads: &heads,
-                cost: &exact,
-                in_offsets: &offsets,
-                incoming: &[],
-                tails: &[],
-                integer: self.model() == CostModel::Integer,
-                symmetric: true,
-                skip: &peel.peeled,
-            };
-            let bitalg = vbmi.and_then(build::Bitalg::detect);
-            fill_runs_weighted(arcs, core, &column, &progress, (avx2, bitalg), wave_bytes, halt)
-        } else {
-            fill_runs_unit(adjacency, core, &column, &progress, (avx2, vbmi), wave_bytes, halt)
-        };
-        if build::stopped(halt) {
-            return Err(Error::Cancelled);
-        }
         if components <= 1 {
             component = Vec::new();
         }
         let degree = (0..n).map(|v| offsets[v + 1] - offsets[v]).max().unwrap_or(0) as usize;
-        let (first_moves, first_run, runs) = pack(row_builders, Packed::for_graph(n, degree))?;
+        let (first_moves, first_run, runs) = pack(rows, Packed::for_graph(n, degree))?;
         let (column, first_run) = (U24s::new(&column), RowStarts::new(&first_run));
         Ok(CompressedGraph {
             offsets: offsets.into(),
@@ -218,6 +266,21 @@ impl GraphBuilder {
             origin: crate::buf::Origin::default(),
         })
     }
+}
+
+/// See [`GraphBuilder::compressed_plan`].
+pub(super) struct Plan {
+    offsets: Vec<u32>,
+    heads: Vec<NodeId>,
+    costs: Vec<u32>,
+    component: Vec<u32>,
+    components: u32,
+    peel: build::peel::Peel,
+    /// Nodes in column order: the core's first.
+    order: Vec<NodeId>,
+    column: Vec<u32>,
+    padded: Vec<[u32; 4]>,
+    pub(super) core_len: usize,
 }
 
 /// Stores finished rows: each row's first run's moves, the index of its later runs, the runs.
@@ -274,6 +337,7 @@ fn batches_per_worker(wave_bytes: usize, batch_bytes: usize) -> usize {
 /// cores, with 2 batches a worker, the workers waited for a wave's slowest batch about 16% of
 /// the search time (larger waves wait less: [`batches_per_worker`]); searching the next wave
 /// while folding this one (two sets of buffers, `rayon::join`) measured 8% slower.
+#[expect(clippy::too_many_arguments, reason = "the engine, its settings and the rows' kind, passed down")]
 fn in_waves<S, B: Default + Send + Sync, F: Default>(
     n: usize,
     total: usize,
@@ -282,9 +346,10 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
     search: impl Fn(&mut S, usize, &mut B) + Sync + Send,
     fold: impl Fn(&mut F, usize, &mut RowBuilder, usize, &[B]) + Sync + Send,
     halt: Option<&AtomicBool>,
+    exact: bool,
 ) -> Vec<RowBuilder> {
     let wave = wave_batches(wave);
-    let mut rows = vec![RowBuilder::default(); n];
+    let mut rows = vec![if exact { RowBuilder::exact() } else { RowBuilder::default() }; n];
     let mut buffers: Vec<B> = (0..wave).map(|_| B::default()).collect();
     for first_batch in (0..total).step_by(wave) {
         if build::stopped(halt) {
@@ -347,6 +412,7 @@ fn in_waves<S, B: Default + Send + Sync, F: Default>(
 /// search, lak303d's nodes stayed live 10.2 levels a search for runs of the column order,
 /// 10.0 for balls of octets, 9.2 for balls of single targets, whose bits a fold moving one at
 /// a time then ate the time saved (brc202d 11.6 s against 10.8–12.1 s).
+#[expect(clippy::too_many_arguments, reason = "the engine, its settings and the rows' kind, passed down")]
 fn fill_runs_weighted(
     g: build::dijkstra::Arcs<'_>,
     order: &[NodeId],
@@ -355,6 +421,7 @@ fn fill_runs_weighted(
     (avx2, bitalg): (Option<build::Avx2>, Option<build::Bitalg>),
     wave_bytes: usize,
     halt: Option<&AtomicBool>,
+    exact: bool,
 ) -> Vec<RowBuilder> {
     const WIDTH: usize = build::dijkstra::BATCH;
     let n = g.offsets.len() - 1;
@@ -396,7 +463,7 @@ fn fill_runs_weighted(
             let end = order.len().min(start + wave.len() * WIDTH);
             row.push_masks(start as u32, end - start, bitmaps, arcs.len());
         };
-        return in_waves(n, total, wave, scratch, search, fold, halt);
+        return in_waves(n, total, wave, scratch, search, fold, halt, exact);
     }
     let octet_slot = octet_slots(&batched, column, span);
     let fold = |(bytes, bitmaps): &mut (Vec<u8>, Vec<u64>),
@@ -414,7 +481,7 @@ fn fill_runs_weighted(
         }
         octets.push(bitmaps, row);
     };
-    in_waves(n, total, wave, scratch, search, fold, halt)
+    in_waves(n, total, wave, scratch, search, fold, halt, exact)
 }
 
 /// One search's output in [`fill_runs_lanes`]: move lanes per node, and which nodes it reached.
@@ -434,6 +501,7 @@ impl<const LANES: usize> SearchLanes<LANES> {
 
 /// [`fill_runs_lanes`] in batches of 256 targets with AVX2, 128 without; `vbmi` is only
 /// used with AVX2 (the byte permutes take lanes of 256 targets).
+#[expect(clippy::too_many_arguments, reason = "the engine, its settings and the rows' kind, passed down")]
 fn fill_runs_unit(
     g: Adjacency<'_>,
     order: &[NodeId],
@@ -442,10 +510,13 @@ fn fill_runs_unit(
     (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
     wave_bytes: usize,
     halt: Option<&AtomicBool>,
+    exact: bool,
 ) -> Vec<RowBuilder> {
     match avx2 {
-        Some(avx2) => fill_runs_lanes::<4>(g, order, column, progress, (Some(avx2), vbmi), wave_bytes, halt),
-        None => fill_runs_lanes::<2>(g, order, column, progress, (None, None), wave_bytes, halt),
+        Some(avx2) => {
+            fill_runs_lanes::<4>(g, order, column, progress, (Some(avx2), vbmi), wave_bytes, halt, exact)
+        }
+        None => fill_runs_lanes::<2>(g, order, column, progress, (None, None), wave_bytes, halt, exact),
     }
 }
 
@@ -473,6 +544,7 @@ fn fill_runs_unit(
 /// 813,170 → 1,261,133; no faster); 512 targets a batch compiled for AVX-512 (AR0602SR's
 /// searches 4.3–4.6 s → 7.0–7.2 s); streaming (non-temporal) stores of the searches' output
 /// lanes (no faster).
+#[expect(clippy::too_many_arguments, reason = "the engine, its settings and the rows' kind, passed down")]
 fn fill_runs_lanes<const LANES: usize>(
     g: Adjacency<'_>,
     order: &[NodeId],
@@ -481,6 +553,7 @@ fn fill_runs_lanes<const LANES: usize>(
     (avx2, vbmi): (Option<build::Avx2>, Option<build::Vbmi>),
     wave_bytes: usize,
     halt: Option<&AtomicBool>,
+    exact: bool,
 ) -> Vec<RowBuilder> {
     let n = g.nodes();
     // Move bitmaps kept per node: as many as the largest degree.
@@ -554,7 +627,7 @@ fn fill_runs_lanes<const LANES: usize>(
         }
         octets.push(bitmaps, row);
     };
-    in_waves(n, total, wave, || build::bfs::BfsBatch::<LANES>::new(n), search, fold, halt)
+    in_waves(n, total, wave, || build::bfs::BfsBatch::<LANES>::new(n), search, fold, halt, exact)
 }
 
 #[cfg(test)]

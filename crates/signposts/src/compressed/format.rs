@@ -175,7 +175,8 @@ impl RowStarts {
 
     #[inline]
     pub(super) fn start(&self, i: usize) -> usize {
-        self.base[i >> self.shift] as usize + usize::from(self.offset[i])
+        // Saturating: a crafted file's sums could pass `usize` on 32-bit targets.
+        (self.base[i >> self.shift] as usize).saturating_add(usize::from(self.offset[i]))
     }
 
     /// Asks for the cache lines [`RowStarts::row`] reads for row `v`.
@@ -202,19 +203,41 @@ impl RowStarts {
 }
 
 /// One node's row while it is being built: closed runs and the open one.
+///
+/// Runs are cut greedily (the fewest runs: a run grows while its moves' intersection stays
+/// non-empty), or, for a shard of a build ([`RowBuilder::exact`]), wherever the entry
+/// changes: exact runs, which fold greedily into the same runs as their entries one by one,
+/// so that shards built apart join into the table one build would make.
 #[derive(Debug, Clone, Default)]
 pub(super) struct RowBuilder {
     runs: Vec<(u32, u8)>,
     start: u32,
     moves: u8,
+    exact: bool,
 }
 
 impl RowBuilder {
-    /// Adds the entry `mask` of the next target, column `col`.
+    /// A row of exact runs: a run ends wherever the next non-empty entry differs.
+    pub(super) fn exact() -> RowBuilder {
+        RowBuilder { exact: true, ..RowBuilder::default() }
+    }
+
+    /// Adds the entry `mask` of the next target, column `col` (or, alike, an exact run of
+    /// such entries starting there).
     #[inline]
-    fn push(&mut self, col: u32, mask: u8) {
+    pub(super) fn push(&mut self, col: u32, mask: u8) {
         if mask == 0 {
             return; // no move: fits any run
+        }
+        if self.exact {
+            if mask != self.moves {
+                if self.moves != 0 {
+                    self.runs.push((self.start, self.moves));
+                }
+                self.start = col;
+                self.moves = mask;
+            }
+            return;
         }
         if self.moves & mask == 0 {
             if self.moves != 0 {
@@ -246,7 +269,11 @@ impl RowBuilder {
                     return;
                 }
                 let any = (0..moves).fold(0, |u, i| u | masks[i * words + x]);
-                let changes = if self.moves == 0 {
+                let changes = if self.exact {
+                    // Non-empty entries that differ from the open run's moves in some move.
+                    let open = |i: usize| if self.moves >> i & 1 == 1 { !0 } else { 0 };
+                    any & (0..moves).fold(0, |d, i| d | (masks[i * words + x] ^ open(i)))
+                } else if self.moves == 0 {
                     any
                 } else {
                     (0..moves)
@@ -292,21 +319,38 @@ mod tests {
                 .map(|_| choices[(rng.next_u64() % choices.len() as u64) as usize] & ((1 << moves) - 1))
                 .collect();
             let split = (rng.next_u64() % (len as u64 + 1)) as usize;
-            let (mut fast, mut slow) = (RowBuilder::default(), RowBuilder::default());
-            for (first, part) in [(0, &entries[..split]), (split, &entries[split..])] {
-                let words = part.len().div_ceil(64);
-                let mut masks = vec![0u64; moves * words];
-                for (p, &e) in part.iter().enumerate() {
-                    for i in 0..moves {
-                        masks[i * words + p / 64] |= u64::from(e >> i & 1) << (p % 64);
+            let mut built = Vec::new();
+            for row in [RowBuilder::default(), RowBuilder::exact()] {
+                let (mut fast, mut slow) = (row.clone(), row);
+                for (first, part) in [(0, &entries[..split]), (split, &entries[split..])] {
+                    let words = part.len().div_ceil(64);
+                    let mut masks = vec![0u64; moves * words];
+                    for (p, &e) in part.iter().enumerate() {
+                        for i in 0..moves {
+                            masks[i * words + p / 64] |= u64::from(e >> i & 1) << (p % 64);
+                        }
                     }
+                    fast.push_masks(first as u32, part.len(), &masks, moves);
                 }
-                fast.push_masks(first as u32, part.len(), &masks, moves);
+                for (i, &e) in entries.iter().enumerate() {
+                    slow.push(i as u32, e);
+                }
+                let runs = fast.finish();
+                assert_eq!(runs, slow.finish(), "entries {entries:?}");
+                built.push(runs);
             }
-            for (i, &e) in entries.iter().enumerate() {
-                slow.push(i as u32, e);
+            // Exact runs: every entry of a run equal (or empty), and folded greedily they
+            // give the greedy runs of the entries.
+            let exact = &built[1];
+            for (k, &(start, moves)) in exact.iter().enumerate() {
+                let end = exact.get(k + 1).map_or(len, |&(next, _)| next as usize);
+                assert!(entries[start as usize..end].iter().all(|&e| e == 0 || e == moves));
             }
-            assert_eq!(fast.finish(), slow.finish(), "entries {entries:?}");
+            let mut folded = RowBuilder::default();
+            for &(start, moves) in exact {
+                folded.push(start, moves);
+            }
+            assert_eq!(folded.finish(), built[0], "entries {entries:?}");
         }
     }
 

@@ -65,7 +65,8 @@ impl CompressedGraph {
 
     /// Opens a saved oracle in place: its arrays are read where `bytes` holds them, nothing is
     /// copied or converted, so opening costs O(1) and each query the pages it reads. `bytes`
-    /// may be a `Vec<u8>`, a `&'static [u8]` from `include_bytes!`, a memory map, ….
+    /// may be a `Vec<u8>`, a memory map, any bytes whose `as_ref` returns the same slice each
+    /// time.
     ///
     /// With [`Check::Sizes`] only the header and the arrays' sizes are checked: call
     /// [`CompressedGraph::verify`] before trusting a file that may be damaged or crafted (see
@@ -73,7 +74,8 @@ impl CompressedGraph {
     /// [`CompressedGraph::load`] checks before returning.
     ///
     /// Arrays are read in place on little-endian machines when `bytes` starts at a multiple
-    /// of 8 bytes in memory (a memory map, a `Vec<u64>`'s bytes); otherwise each is copied.
+    /// of 8 bytes in memory (a memory map, the allocator's vectors in practice); otherwise
+    /// each is copied (`include_bytes!` data, aligned to 1, usually is).
     ///
     /// # Errors
     /// As [`CompressedGraph::load`]; [`Error::Truncated`] when the file is shorter than its
@@ -91,10 +93,10 @@ impl CompressedGraph {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn from_bytes(
-        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
+        bytes: impl AsRef<[u8]> + Send + Sync + 'static,
         check: Check,
     ) -> Result<CompressedGraph, Error> {
-        CompressedGraph::open_in_place(std::sync::Arc::new(bytes), check)
+        CompressedGraph::open_in_place(crate::buf::share(bytes), check)
     }
 
     fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<CompressedGraph, Error> {
@@ -112,9 +114,8 @@ impl CompressedGraph {
     /// pressure: the file is their backing).
     ///
     /// # Safety
-    /// The file must not be modified or truncated while the oracle (or a clone) lives: the
-    /// map shows such changes, and a file truncated underneath makes a read fault (`SIGBUS`).
-    /// This is the caller's responsibility, as with any memory map; ship tables read-only.
+    /// As [`Graph::map_file`](crate::Graph::map_file): the file must not be modified or
+    /// truncated while the oracle or any clone of it lives.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be opened or mapped; as
@@ -349,6 +350,31 @@ impl CompressedGraph {
 mod tests {
     use super::CompressedGraph;
     use crate::Error;
+
+    /// Bytes at a multiple of 8 in memory, as a map's are.
+    struct Aligned(Vec<u64>, usize);
+
+    impl AsRef<[u8]> for Aligned {
+        fn as_ref(&self) -> &[u8] {
+            // SAFETY: the words' memory, `self.1 <= 8 * len` bytes of it, read as bytes.
+            unsafe { core::slice::from_raw_parts(self.0.as_ptr().cast::<u8>(), self.1) }
+        }
+    }
+
+    /// Opened from aligned bytes, the arrays are read where the bytes lie, not copied.
+    #[test]
+    fn aligned_bytes_are_read_in_place() {
+        let builder = crate::generate::walled_grid(10, 10, 0.2, 4, crate::generate::Connectivity::Four);
+        let built = builder.build_compressed().unwrap();
+        let mut bytes = Vec::new();
+        built.save(&mut bytes).unwrap();
+        let len = bytes.len();
+        bytes.resize(len.next_multiple_of(8), 0);
+        let words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+        let opened = CompressedGraph::from_bytes(Aligned(words, len), crate::io::Check::Full).unwrap();
+        assert!(cfg!(target_endian = "big") || (opened.runs.bytes.is_shared() && opened.heads.is_shared()));
+        assert_eq!(opened, built);
+    }
 
     /// Files with a valid checksum but broken contents are refused by the invariant checks.
     #[test]

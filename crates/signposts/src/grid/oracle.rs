@@ -969,10 +969,10 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn from_bytes(
-        bytes: impl AsRef<[u8]> + Send + Sync + std::panic::RefUnwindSafe + 'static,
+        bytes: impl AsRef<[u8]> + Send + Sync + 'static,
         check: Check,
     ) -> Result<GridOracle, Error> {
-        GridOracle::open_in_place(std::sync::Arc::new(bytes), check)
+        GridOracle::open_in_place(crate::buf::share(bytes), check)
     }
 
     fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<GridOracle, Error> {
@@ -989,8 +989,8 @@ impl GridOracle {
     /// (see [`CompressedGraph::map_file`]).
     ///
     /// # Safety
-    /// The file must not be modified or truncated while the oracle (or a clone) reads it; see
-    /// [`Graph::map_file`].
+    /// As [`Graph::map_file`]: the file must not be modified or truncated while the oracle or
+    /// any clone of it lives.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be opened or mapped; as [`GridOracle::from_bytes`].
