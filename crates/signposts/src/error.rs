@@ -148,6 +148,15 @@ pub enum Error {
     ///
     /// Fix: nothing to fix; the caller asked for it (start the build again to have a table).
     Cancelled,
+    /// Shards of a compressed build that do not make one table: of another graph or another
+    /// column order, of another shard count, or a span missing or given twice.
+    ///
+    /// Fix: merge every shard `0..k` of one `k`, each built from the same map, options and
+    /// signposts version.
+    ShardMismatch {
+        /// What does not match.
+        message: String,
+    },
 }
 
 /// The error returned by [`GraphBuilder::try_build`](crate::GraphBuilder::try_build): the
@@ -193,6 +202,7 @@ impl fmt::Display for Error {
                 write!(f, "{nodes} nodes is too many: at most {max} are supported")
             }
             Error::Cancelled => write!(f, "the build was cancelled"),
+            Error::ShardMismatch { ref message } => write!(f, "the shards do not make one table: {message}"),
         }
     }
 }

@@ -73,6 +73,8 @@ pub(crate) const KIND_GRAPH: u32 = 1;
 pub(crate) const KIND_GRID: u32 = 2;
 pub(crate) const KIND_COMPRESSED: u32 = 3;
 pub(crate) const KIND_GRID_COMPRESSED: u32 = 4;
+pub(crate) const KIND_SHARD: u32 = 5;
+pub(crate) const KIND_GRID_SHARD: u32 = 6;
 
 const FLAG_DIRECTED: u32 = 1;
 const FLAG_WEIGHTED: u32 = 2;
@@ -269,6 +271,8 @@ fn check_header(header: &[u8; HEADER], kinds: &[u32]) -> Result<u32, Error> {
             KIND_GRID => "a grid oracle",
             KIND_COMPRESSED => "a compressed graph",
             KIND_GRID_COMPRESSED => "a compressed grid oracle",
+            KIND_SHARD => "a shard of a compressed graph",
+            KIND_GRID_SHARD => "a shard of a compressed grid oracle",
             _ => "an unknown kind",
         };
         let wanted: Vec<&str> = kinds.iter().map(|&k| name(k)).collect();

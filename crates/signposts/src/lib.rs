@@ -211,7 +211,7 @@ pub(crate) mod table;
 
 pub use build::{Cancel, Progress};
 pub use builder::{GraphBuilder, MAX_NODES};
-pub use compressed::CompressedGraph;
+pub use compressed::{CompressedGraph, CompressedShard};
 pub use crowd::{Crowd, CrowdStep};
 pub use dist::Cost;
 pub use error::{BuildError, Error};

@@ -277,7 +277,7 @@ pub(super) struct Plan {
     components: u32,
     peel: build::peel::Peel,
     /// Nodes in column order: the core's first.
-    order: Vec<NodeId>,
+    pub(super) order: Vec<NodeId>,
     column: Vec<u32>,
     padded: Vec<[u32; 4]>,
     pub(super) core_len: usize,
@@ -314,7 +314,7 @@ fn wave_batches(wave: usize) -> usize {
 
 /// Bytes the searches' buffers may take: each worker takes as many batches a wave
 /// (from 2 to 8) as fit in it.
-const WAVE_BYTES: usize = 512 << 20;
+pub(super) const WAVE_BYTES: usize = 512 << 20;
 
 /// Batches per worker in a wave of a build whose searches leave `batch_bytes` each, within
 /// `wave_bytes` ([`WAVE_BYTES`] but in tests).

@@ -156,7 +156,7 @@ impl CompressedGraph {
 
     /// Checks every invariant a query relies on (after reading a file), in an order that lets
     /// each check rely on the ones before: no check can panic on any bytes.
-    fn check(&self) -> Result<(), Error> {
+    pub(super) fn check(&self) -> Result<(), Error> {
         use crate::io::corrupt;
         let n = self.nodes_len();
         let nodes = n as u64;

@@ -44,6 +44,7 @@ mod build;
 mod fold;
 mod format;
 mod query;
+mod shard;
 // After the queries: rustdoc lists `CompressedGraph`'s methods in module order.
 mod io;
 
@@ -51,6 +52,7 @@ use crate::NodeId;
 use crate::buf::{Buf, Origin};
 use crate::builder::CostModel;
 use format::{Packed, RowStarts, U24s};
+pub use shard::{CompressedShard, shard_columns};
 
 /// The widest neighbour list the compressed engine supports: one byte of moves per run.
 pub const MAX_DEGREE: usize = 8;

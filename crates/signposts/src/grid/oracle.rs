@@ -5,7 +5,10 @@ use core::fmt;
 use super::{Cell, Connectivity, Direction, Grid};
 use crate::builder::CostModel;
 use crate::io::{Check, KIND_GRID, KIND_GRID_COMPRESSED, Source};
+
+mod shard;
 use crate::{Cancel, CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
+pub use shard::GridShard;
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;

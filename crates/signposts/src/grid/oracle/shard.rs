@@ -1,0 +1,177 @@
+//! Grid oracles built in shards: a part file holds the grid and one shard, so that joining
+//! the parts needs nothing else.
+
+use super::{Connectivity, Grid, GridOracle, Table};
+use crate::io::{KIND_GRID_SHARD, Reader, Source, Writer, corrupt};
+use crate::{CompressedGraph, CompressedShard, Error, Progress};
+
+/// One shard of a grid's compressed table, with the grid it belongs to: what
+/// `signposts build --shard i/k` writes and `signposts merge` joins. See
+/// [`GraphBuilder::build_compressed_shard`](crate::GraphBuilder::build_compressed_shard).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GridShard {
+    grid: Grid,
+    connectivity: Connectivity,
+    shard: CompressedShard,
+}
+
+impl GridShard {
+    /// The shard of the table.
+    #[must_use]
+    pub fn shard(&self) -> &CompressedShard {
+        &self.shard
+    }
+
+    /// The grid.
+    #[must_use]
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// How the grid is connected.
+    #[must_use]
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
+    /// Writes the part: the grid, then the shard (see the [`io`](crate::io) module).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when writing fails.
+    pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
+        let mut w = Writer::new(sink);
+        w.header(KIND_GRID_SHARD)?;
+        write_grid(&mut w, &self.grid, self.connectivity)?;
+        self.shard.write_body(&mut w)?;
+        w.finish()
+    }
+
+    /// [`GridShard::save`] to a file.
+    ///
+    /// # Errors
+    /// As [`GridShard::save`].
+    pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
+        self.save(std::fs::File::create(path).map_err(crate::io::io_error)?)
+    }
+
+    /// Reads a part written by [`GridShard::save`], checking it as
+    /// [`CompressedShard::load`] checks a shard, and that the shard is of the stored grid.
+    ///
+    /// # Errors
+    /// As [`GridOracle::load`].
+    pub fn load(source: impl std::io::Read) -> Result<GridShard, Error> {
+        let mut r = Reader::open(source, KIND_GRID_SHARD)?;
+        let (grid, connectivity) = read_grid(&mut r)?;
+        let shard = CompressedShard::read_body(&mut r)?;
+        r.finish()?;
+        let (builder, _, _) = GridOracle::graph_of(&grid, connectivity, &grid.passable)?;
+        if builder.fingerprint() != shard.fingerprint() {
+            return Err(corrupt("the shard does not belong to the stored grid"));
+        }
+        Ok(GridShard { grid, connectivity, shard })
+    }
+
+    /// [`GridShard::load`] from a file.
+    ///
+    /// # Errors
+    /// As [`GridShard::load`].
+    pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<GridShard, Error> {
+        let file = std::fs::File::open(path).map_err(crate::io::io_error)?;
+        GridShard::load(std::io::BufReader::new(file))
+    }
+}
+
+/// Width, height, connectivity and the open cells, a bit each.
+fn write_grid<W: std::io::Write>(
+    w: &mut Writer<W>,
+    grid: &Grid,
+    connectivity: Connectivity,
+) -> Result<(), Error> {
+    w.u32(grid.width())?;
+    w.u32(grid.height())?;
+    w.u32(match connectivity {
+        Connectivity::Four => 4,
+        Connectivity::Eight => 8,
+    })?;
+    let bits: Vec<u64> = grid
+        .passable
+        .chunks(64)
+        .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
+        .collect();
+    w.u64s(&bits)
+}
+
+fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Error> {
+    let (width, height) = (r.u32()?, r.u32()?);
+    let connectivity = match r.u32()? {
+        4 => Connectivity::Four,
+        8 => Connectivity::Eight,
+        _ => return Err(corrupt("unknown connectivity")),
+    };
+    let cells = u64::from(width) * u64::from(height);
+    if cells > crate::MAX_NODES as u64 {
+        return Err(corrupt("grid too large"));
+    }
+    let bits = r.array::<u64>(cells.div_ceil(64))?;
+    let passable: Vec<bool> = (0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect();
+    Ok((Grid::from_slice(width, height, &passable)?, connectivity))
+}
+
+impl GridOracle {
+    /// Builds shard `index` of `count` of `grid`'s compressed table (see
+    /// [`GraphBuilder::build_compressed_shard`](crate::GraphBuilder::build_compressed_shard)),
+    /// with the grid, so that [`GridOracle::merge_shards`] needs nothing else.
+    ///
+    /// # Errors
+    /// As [`GridOracle::build_compressed`]; [`Error::Unsupported`] when `index` is not below
+    /// `count`.
+    ///
+    /// ```
+    /// use signposts::grid::{Connectivity, Grid, GridOracle};
+    /// let grid = Grid::from_fn(20, 12, |c| (c.x * 3 + c.y * 5) % 7 != 0);
+    /// let parts = (0..2).map(|i| GridOracle::build_shard(&grid, Connectivity::Eight, i, 2, |_| {})).collect::<Result<Vec<_>, _>>()?;
+    /// let (mut merged, mut whole) = (Vec::new(), Vec::new());
+    /// GridOracle::merge_shards(&parts)?.save(&mut merged)?;
+    /// GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {})?.save(&mut whole)?;
+    /// assert_eq!(merged, whole); // byte for byte
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn build_shard(
+        grid: &Grid,
+        connectivity: Connectivity,
+        index: u32,
+        count: u32,
+        progress: impl Fn(Progress) + Sync,
+    ) -> Result<GridShard, Error> {
+        CompressedGraph::check_nodes(grid.passable_len())?;
+        let (builder, _, _) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
+        let shard = builder.build_compressed_shard(index, count, progress)?;
+        Ok(GridShard { grid: grid.clone(), connectivity, shard })
+    }
+
+    /// Joins the parts `0..k` of one grid's sharded build, in any order, into its compressed
+    /// oracle: byte for byte what [`GridOracle::build_compressed`] builds.
+    ///
+    /// # Errors
+    /// [`Error::ShardMismatch`] for parts of different grids or connectivities, and as
+    /// [`GraphBuilder::merge_compressed`](crate::GraphBuilder::merge_compressed); no parts at
+    /// all is a mismatch too.
+    pub fn merge_shards(parts: &[GridShard]) -> Result<GridOracle, Error> {
+        let Some(first) = parts.first() else {
+            return Err(Error::ShardMismatch { message: "no shards to merge".into() });
+        };
+        if let Some(other) =
+            parts.iter().find(|p| p.grid != first.grid || p.connectivity != first.connectivity)
+        {
+            let (i, k) = other.shard.index();
+            return Err(Error::ShardMismatch {
+                message: format!("shard {i} of {k} is of another grid or connectivity than the first"),
+            });
+        }
+        let (grid, connectivity) = (&first.grid, first.connectivity);
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
+        let shards: Vec<CompressedShard> = parts.iter().map(|p| p.shard.clone()).collect();
+        let table = builder.merge_compressed(&shards)?;
+        Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(table), node, cell })
+    }
+}
