@@ -39,8 +39,12 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build the oracle of a Moving AI `.map` and save it.
+    /// Build the oracle of a Moving AI `.map` and save it (or, with `--shard I/K`, one shard
+    /// of its compressed table, for `merge`).
     Build(BuildArgs),
+    /// Join the parts of a sharded build (`build --shard I/K`, every I of one K, any order)
+    /// into the table one build would save, byte for byte.
+    Merge(MergeArgs),
     /// Ask a saved oracle for the way from one cell to another.
     Query(QueryArgs),
     /// Check every line of a `.scen` file against the oracle of its map.
@@ -112,9 +116,40 @@ struct BuildArgs {
     output: PathBuf,
     #[command(flatten)]
     making: Making,
+    /// Build only shard I of K of the compressed table (its searches toward one K-th of the
+    /// targets), to join with the others by `merge`; implies `--compressed`. The spans
+    /// follow from the map and K alone, so each machine of a build farm takes one I.
+    #[arg(long, value_name = "I/K", value_parser = parse_shard, conflicts_with = "dense")]
+    shard: Option<(u32, u32)>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The part files, from `build --shard I/K`.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// Where to save the joined oracle.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `I/K` with `I < K`.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let (i, k) = text.split_once('/').ok_or_else(|| format!("{text:?} is not I/K (say 2/8)"))?;
+    let (i, k): (u32, u32) = (
+        i.trim().parse().map_err(|e| format!("shard index {i:?}: {e}"))?,
+        k.trim().parse().map_err(|e| format!("shard count {k:?}: {e}"))?,
+    );
+    if k == 0 || i >= k {
+        return Err(format!("shard {i} of {k}: the index counts from 0 and stays below the count"));
+    }
+    Ok((i, k))
 }
 
 #[derive(Args)]
@@ -229,7 +264,11 @@ mod rooms;
 /// that cannot be built or saved; the message names the file or the flag.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Build(args) => build(&args),
+        Command::Build(args) => match args.shard {
+            Some(shard) => build_shard(&args, shard),
+            None => build(&args),
+        },
+        Command::Merge(args) => merge(&args),
         Command::Query(args) => query(&args),
         Command::Scen(args) => scen(&args),
         Command::Render(args) => render(&args),
@@ -388,6 +427,124 @@ fn build(args: &BuildArgs) -> Result<()> {
         );
         out!("table: {why}");
         out!("built in {seconds:.2} s, {} bytes, saved to {}", oracle.memory_bytes(), args.output.display());
+    }
+    Ok(())
+}
+
+/// `build --shard I/K`: one shard of the compressed table, saved with the grid.
+fn build_shard(args: &BuildArgs, (index, count): (u32, u32)) -> Result<()> {
+    let grid = read_map(&args.map)?;
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} shard [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let part = GridOracle::build_shard(&grid, connectivity(&args.making), index, count, |p| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    });
+    bar.finish_and_clear();
+    let part =
+        part.with_context(|| format!("building shard {index} of {count} of {}", args.map.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    part.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
+    let shard = part.shard();
+    let columns = shard.columns();
+    // Linux's peak resident memory of this process, the shard's build included.
+    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        let kb = s
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))?
+            .trim()
+            .strip_suffix("kB")?
+            .trim()
+            .parse::<u64>()
+            .ok()?;
+        Some(kb * 1024)
+    });
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "map": args.map.display().to_string(),
+                "output": args.output.display().to_string(),
+                "shard": index,
+                "shards": count,
+                "columns": [columns.start, columns.end],
+                "runs": shard.runs_len(),
+                "bytes": shard.memory_bytes(),
+                "peak_bytes": peak,
+                "seconds": seconds,
+            })
+        );
+    } else {
+        out!(
+            "{}: shard {index} of {count}, target columns {}..{}: {} exact runs, {} bytes, built in {seconds:.2} s{}, saved to {}",
+            args.map.display(),
+            columns.start,
+            columns.end,
+            shard.runs_len(),
+            shard.memory_bytes(),
+            peak.map_or(String::new(), |p| format!(" (peak memory {p} bytes)")),
+            args.output.display()
+        );
+    }
+    Ok(())
+}
+
+/// `merge PART... -o TABLE`: the parts joined, each refusal naming its file.
+fn merge(args: &MergeArgs) -> Result<()> {
+    let start = Instant::now();
+    let mut parts = Vec::with_capacity(args.parts.len());
+    let mut seen: std::collections::HashMap<(u32, u32), &PathBuf> = std::collections::HashMap::new();
+    for path in &args.parts {
+        let part = signposts::grid::GridShard::load_from(path)
+            .with_context(|| format!("loading {}", path.display()))?;
+        if let Some(first) = parts.first() {
+            let first: &signposts::grid::GridShard = first;
+            if part.shard().fingerprint() != first.shard().fingerprint() {
+                bail!(
+                    "{} is a shard of another map or other options than {}",
+                    path.display(),
+                    args.parts[0].display()
+                );
+            }
+        }
+        if let Some(twin) = seen.insert(part.shard().index(), path) {
+            let (i, k) = part.shard().index();
+            bail!("{} and {} are both shard {i} of {k}", twin.display(), path.display());
+        }
+        parts.push(part);
+    }
+    let oracle = GridOracle::merge_shards(&parts).with_context(|| {
+        let names: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
+        format!("merging {}", names.join(", "))
+    })?;
+    oracle.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "parts": args.parts.len(),
+                "output": args.output.display().to_string(),
+                "nodes": oracle.nodes_len(),
+                "bytes": oracle.memory_bytes(),
+                "seconds": seconds,
+            })
+        );
+    } else {
+        out!(
+            "merged {} parts in {seconds:.2} s: {} nodes, {} bytes, saved to {}",
+            args.parts.len(),
+            oracle.nodes_len(),
+            oracle.memory_bytes(),
+            args.output.display()
+        );
     }
     Ok(())
 }

@@ -56,6 +56,7 @@ pub fn check(cli: &Cli, width: u32, height: u32) -> Result<Sizes> {
             Ok(Sizes { image: Some((w, h)), image_bytes: u64::from(w) * u64::from(h) })
         }
         Command::Build(_)
+        | Command::Merge(_)
         | Command::Query(_)
         | Command::Scen(_)
         | Command::Rooms(_)

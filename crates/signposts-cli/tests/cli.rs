@@ -626,3 +626,66 @@ fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() 
     assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn sharded_builds_merge_into_the_bytes_of_one_build_and_refusals_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let map = maps().join("den312d.map");
+    let map = map.to_str().unwrap();
+    for (moves, count) in [(&["--diagonal"][..], 3u32), (&[][..], 2)] {
+        let whole = path("whole.sp");
+        let mut args = vec!["build", map, "--compressed", "-o", &whole, "--json"];
+        args.extend(moves);
+        json(&signposts(&args));
+        let mut parts = Vec::new();
+        for i in (0..count).rev() {
+            let (part, shard) = (path(&format!("part-{i}.sp")), format!("{i}/{count}"));
+            let mut args = vec!["build", map, "--shard", &shard, "-o", &part, "--json"];
+            args.extend(moves);
+            let report = json(&signposts(&args));
+            assert_eq!(
+                (report["shard"].as_u64(), report["shards"].as_u64()),
+                (Some(u64::from(i)), Some(count.into()))
+            );
+            parts.push(part);
+        }
+        let merged = path("merged.sp");
+        let mut args = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend(["-o", &merged, "--json"]);
+        json(&signposts(&args));
+        assert!(
+            std::fs::read(&merged).unwrap() == std::fs::read(&whole).unwrap(),
+            "{moves:?}: merged bytes differ"
+        );
+    }
+    // Refusals, each naming what is wrong.
+    let part = |i: u32| path(&format!("part-{i}.sp"));
+    let refused = |args: &[&str], says: &str| {
+        let out = signposts(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{args:?}: {err}");
+    };
+    refused(&["merge", &part(0), "-o", &path("x.sp")], "shard 1 of 2 is missing");
+    refused(&["merge", &part(0), &part(0), &part(1), "-o", &path("x.sp")], "are both shard 0 of 2");
+    let arena = maps().join("arena.map");
+    json(&signposts(&[
+        "build",
+        arena.to_str().unwrap(),
+        "--shard",
+        "1/2",
+        "-o",
+        &path("other.sp"),
+        "--json",
+    ]));
+    refused(
+        &["merge", &part(0), &path("other.sp"), "-o", &path("x.sp")],
+        "other.sp is a shard of another map",
+    );
+    std::fs::write(path("cut.sp"), &std::fs::read(part(1)).unwrap()[..300]).unwrap();
+    refused(&["merge", &part(0), &path("cut.sp"), "-o", &path("x.sp")], "cut.sp");
+    refused(&["build", map, "--shard", "2/2", "-o", &path("x.sp")], "below the count");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -87,7 +87,7 @@ fn shards_that_do_not_make_one_table_are_refused() {
     let shard = |b: &GraphBuilder, i, k| b.build_compressed_shard(i, k, |_| {}).unwrap();
     let refused = |shards: &[CompressedShard], why: &str| match builder.merge_compressed(shards) {
         Err(Error::ShardMismatch { message }) => {
-            assert!(message.contains(why), "{message:?} should say {why:?}")
+            assert!(message.contains(why), "{message:?} should say {why:?}");
         }
         other => panic!("expected a mismatch saying {why:?}, got {other:?}"),
     };
