@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! magic "SIGNPOST" | format version u32 | kind u32 (1 graph, 2 grid oracle, 3 compressed
-//!                                                    graph, 4 compressed grid oracle)
+//!                                                    graph, 4 compressed grid oracle,
+//!                                                    5 and 6 their shards)
 //! [grid oracle: width u32 | height u32 | connectivity u32 | open cells, a bit each, u64 words
 //!               | cells with a node, a bit each, u64 words]
 //! graph:      nodes u64 | arcs u64 | edges u64 | components u32 | flags u32 | words u64
@@ -21,6 +22,10 @@
 //!             | columns 3 bytes×n + 1 | labels u32 | parent slots u8×n
 //!             | tree sizes u32×(n − core) | anchors u64 | first moves u8×n
 //!             | row block starts u32 | row offsets u16×(n+1) | runs (width × runs + 1 bytes)
+//! compressed shard (kind 5; kind 6 with the grid before it, open cells only):
+//!             fingerprint u64 | column order's fingerprint u64 | nodes u32 | core nodes u32
+//!             | index u32 | count u32 | runs u64 | row starts u32×(n+1)
+//!             | run first columns u32×runs | run moves u8×runs
 //! checksum u64 over every byte before it
 //! ```
 //!
