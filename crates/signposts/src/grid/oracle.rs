@@ -853,22 +853,10 @@ impl GridOracle {
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
         let mut w = crate::io::Writer::new(sink);
         w.header(if self.is_compressed() { KIND_GRID_COMPRESSED } else { KIND_GRID })?;
-        w.u32(self.grid.width())?;
-        w.u32(self.grid.height())?;
-        w.u32(match self.connectivity {
-            Connectivity::Four => 4,
-            Connectivity::Eight => 8,
-        })?;
-        let pack = |flags: &mut dyn Iterator<Item = bool>| -> Vec<u64> {
-            let flags: Vec<bool> = flags.collect();
-            flags
-                .chunks(64)
-                .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
-                .collect()
-        };
-        w.u64s(&pack(&mut self.grid.passable.iter().copied()))?;
+        shard::write_grid(&mut w, &self.grid, self.connectivity)?;
         // Cells with a node: the open ones, and those blocked after the build.
-        w.u64s(&pack(&mut self.node.iter().map(|&n| n != NO_NODE)))?;
+        let has_node: Vec<bool> = self.node.iter().map(|&n| n != NO_NODE).collect();
+        w.u64s(&shard::bits(&has_node))?;
         match &self.table {
             Table::Dense(graph) => graph.write_body(&mut w)?,
             Table::Compressed(graph) => graph.write_body(&mut w)?,
@@ -899,26 +887,11 @@ impl GridOracle {
     /// checked as `check` says.
     fn read_body(r: &mut impl Source, kind: u32, check: Check) -> Result<GridOracle, Error> {
         use crate::io::corrupt;
-        let (width, height) = (r.u32()?, r.u32()?);
-        let connectivity = match r.u32()? {
-            4 => Connectivity::Four,
-            8 => Connectivity::Eight,
-            _ => return Err(corrupt("unknown connectivity")),
-        };
-        let cells = u64::from(width) * u64::from(height);
-        if cells > crate::MAX_NODES as u64 {
-            return Err(corrupt("grid too large"));
-        }
-        let mut unpack = || -> Result<Vec<bool>, Error> {
-            let bits = r.array::<u64>(cells.div_ceil(64))?;
-            Ok((0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect())
-        };
-        let passable = unpack()?;
-        let has_node = unpack()?;
-        if passable.iter().zip(&has_node).any(|(&p, &n)| p && !n) {
+        let (grid, connectivity) = shard::read_grid(r)?;
+        let has_node = shard::unpack(r, grid.passable.len())?;
+        if grid.passable.iter().zip(&has_node).any(|(&p, &n)| p && !n) {
             return Err(corrupt("an open cell has no node"));
         }
-        let grid = Grid::from_slice(width, height, &passable)?;
         let table = if kind == KIND_GRID_COMPRESSED {
             Table::Compressed(CompressedGraph::read_body(r, check)?)
         } else {

@@ -81,8 +81,9 @@ impl GridShard {
     }
 }
 
-/// Width, height, connectivity and the open cells, a bit each.
-fn write_grid<W: std::io::Write>(
+/// Width, height, connectivity and the open cells, a bit each: how every saved grid file
+/// starts (oracles and parts).
+pub(super) fn write_grid<W: std::io::Write>(
     w: &mut Writer<W>,
     grid: &Grid,
     connectivity: Connectivity,
@@ -93,15 +94,22 @@ fn write_grid<W: std::io::Write>(
         Connectivity::Four => 4,
         Connectivity::Eight => 8,
     })?;
-    let bits: Vec<u64> = grid
-        .passable
-        .chunks(64)
-        .map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i))
-        .collect();
-    w.u64s(&bits)
+    w.u64s(&bits(&grid.passable))
 }
 
-fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Error> {
+/// Flags packed a bit each, 64 a word.
+pub(super) fn bits(flags: &[bool]) -> Vec<u64> {
+    flags.chunks(64).map(|c| c.iter().enumerate().fold(0u64, |w, (i, &p)| w | u64::from(p) << i)).collect()
+}
+
+/// `cells` flags packed by [`bits`].
+pub(super) fn unpack(r: &mut impl Source, cells: usize) -> Result<Vec<bool>, Error> {
+    let words = r.array::<u64>(cells.div_ceil(64) as u64)?;
+    Ok((0..cells).map(|i| words[i / 64] >> (i % 64) & 1 == 1).collect())
+}
+
+/// What [`write_grid`] wrote.
+pub(super) fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Error> {
     let (width, height) = (r.u32()?, r.u32()?);
     let connectivity = match r.u32()? {
         4 => Connectivity::Four,
@@ -112,8 +120,7 @@ fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Error> {
     if cells > crate::MAX_NODES as u64 {
         return Err(corrupt("grid too large"));
     }
-    let bits = r.array::<u64>(cells.div_ceil(64))?;
-    let passable: Vec<bool> = (0..cells as usize).map(|i| bits[i / 64] >> (i % 64) & 1 == 1).collect();
+    let passable = unpack(r, cells as usize)?;
     Ok((Grid::from_slice(width, height, &passable)?, connectivity))
 }
 
