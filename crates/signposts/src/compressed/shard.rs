@@ -61,6 +61,12 @@ impl CompressedShard {
         self.fingerprint
     }
 
+    /// The columns of the core (the nodes searched as targets; peeled trees answer without).
+    #[must_use]
+    pub fn core_len(&self) -> usize {
+        self.core_len as usize
+    }
+
     /// The core columns this shard searched.
     #[must_use]
     pub fn columns(&self) -> core::ops::Range<usize> {
