@@ -26,15 +26,18 @@ import ray
 
 
 @ray.remote
-def build_shard(signposts, map_name, map_bytes, index, count, options, shared):
-    """Builds shard `index` of `count`; returns its report, and its bytes unless `shared`."""
+def build_shard(signposts, map_name, map_bytes, index, count, options, shared, threads):
+    """Builds shard `index` of `count` on `threads` threads; returns its report, and its bytes
+    unless `shared`."""
     with tempfile.TemporaryDirectory(prefix="signposts-shard-") as work:
         map_path = os.path.join(work, map_name)
         with open(map_path, "wb") as f:
             f.write(map_bytes)
         out = os.path.join(shared or work, f"part-{index}-of-{count}.sp")
         command = [signposts, "build", map_path, *options, "--shard", f"{index}/{count}", "-o", out, "--json"]
-        done = subprocess.run(command, capture_output=True, text=True)
+        # The build uses every core it sees unless told: as many threads as Ray reserved.
+        env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+        done = subprocess.run(command, capture_output=True, text=True, env=env)
         if done.returncode != 0:
             raise RuntimeError(f"shard {index} of {count} failed on {os.uname().nodename}: {done.stderr.strip()}")
         report = json.loads(done.stdout)
@@ -54,7 +57,7 @@ def main():
     parser.add_argument("--address", default=None, help="a Ray cluster's address ('auto' inside one); default: a local instance")
     parser.add_argument("--shared", default=None, help="a directory every node mounts: parts are written there, not returned")
     parser.add_argument("--signposts", default="signposts", help="the signposts binary, at this path on every node")
-    parser.add_argument("--cpus-per-shard", type=float, default=2, help="CPUs Ray reserves for each shard (its build uses all it is given)")
+    parser.add_argument("--cpus-per-shard", type=float, default=2, help="CPUs Ray reserves for each shard, and the threads its build runs")
     parser.add_argument("--num-cpus", type=int, default=None, help="CPUs of a local Ray instance")
     args = parser.parse_args()
     if args.shards < 1:
@@ -71,8 +74,9 @@ def main():
     map_ref = ray.put(map_bytes)
     start = time.time()
     task = build_shard.options(num_cpus=args.cpus_per_shard)
+    threads = max(1, int(args.cpus_per_shard))
     futures = [
-        task.remote(signposts, os.path.basename(args.map), map_ref, i, args.shards, options, shared)
+        task.remote(signposts, os.path.basename(args.map), map_ref, i, args.shards, options, shared, threads)
         for i in range(args.shards)
     ]
     results = ray.get(futures)

@@ -11,6 +11,11 @@ for need in slurmctld slurmd munged sbatch squeue; do
     command -v "$need" >/dev/null || { echo "SKIPPED: $need is not installed"; exit 0; }
 done
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: a single-node Slurm needs root here"; exit 0; }
+# Never touch a Slurm this machine already runs: the test's daemons would meet it.
+if pgrep -x -r R,S,D slurmctld >/dev/null || pgrep -x -r R,S,D slurmd >/dev/null; then
+    echo "SKIPPED: a Slurm already runs on this machine"
+    exit 0
+fi
 [ -x "$signposts" ] && [ -f "$map" ] || { echo "missing $signposts or $map" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/signposts-slurm-XXXXXX)
@@ -22,6 +27,8 @@ export SLURM_CONF=$work/slurm.conf
 cat >"$SLURM_CONF" <<CONF
 ClusterName=signposts-test
 SlurmctldHost=$host
+SlurmctldPort=16817
+SlurmdPort=16818
 AuthType=auth/munge
 CredType=cred/munge
 SlurmUser=root
@@ -50,17 +57,18 @@ if [ ! -s /etc/munge/munge.key ]; then
 fi
 chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge
 chmod 400 /etc/munge/munge.key
-started_munge=0
-if ! pgrep -x munged >/dev/null; then
-    runuser -u munge -- munged
-    started_munge=1
+munge_pid=""
+if ! pgrep -x -r R,S,D munged >/dev/null; then
+    runuser -u munge -- munged --pid-file=/run/munge/signposts-test.pid
+    munge_pid=$(cat /run/munge/signposts-test.pid)
 fi
 stop() {
-    scontrol shutdown >/dev/null 2>&1 || true
+    # Only the daemons this test started, by their pid files.
+    for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid"; do
+        [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    [ -n "$munge_pid" ] && kill "$munge_pid" 2>/dev/null || true
     sleep 1
-    pkill -f "slurmctld -f $SLURM_CONF" 2>/dev/null || true
-    pkill -f "slurmd -f $SLURM_CONF" 2>/dev/null || true
-    [ "$started_munge" = 1 ] && pkill -x munged 2>/dev/null || true
     rm -rf "$work"
 }
 trap stop EXIT

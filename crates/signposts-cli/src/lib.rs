@@ -463,17 +463,7 @@ fn build_shard(args: &BuildArgs, (index, count): (u32, u32)) -> Result<()> {
     let shard = part.shard();
     let columns = shard.columns();
     // Linux's peak resident memory of this process, the shard's build included.
-    let peak = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
-        let kb = s
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))?
-            .trim()
-            .strip_suffix("kB")?
-            .trim()
-            .parse::<u64>()
-            .ok()?;
-        Some(kb * 1024)
-    });
+    let peak = peak_memory();
     if args.json {
         out!(
             "{}",
@@ -573,9 +563,10 @@ fn plan_shards(args: &BuildArgs, counts: &[u32]) -> Result<()> {
         return Ok(());
     }
     out!(
-        "{}: {core} target columns; {} calibration shards of {span} columns, {seconds:.2} s each, at most {:.0} runs a column{}",
+        "{}: {core} target columns; {} calibration shards of {span} columns on {} threads, {seconds:.2} s each, at most {:.0} runs a column{}",
         args.map.display(),
         picks.len(),
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
         runs / span as f64,
         peak.map_or(String::new(), |p| format!(", peak memory {p} bytes"))
     );

@@ -54,10 +54,7 @@ fn merged_shards_are_byte_for_byte_one_build() {
 #[test]
 fn merged_grid_parts_are_byte_for_byte_one_build_of_a_real_map() {
     let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    let Ok(text) = std::fs::read(maps.join("den312d.map")) else {
-        println!("skipped: ../shared/maps/den312d.map is not here");
-        return;
-    };
+    let text = std::fs::read(maps.join("den312d.map")).expect("the Moving AI maps in ../shared/maps");
     let grid = parse_map(&text).unwrap();
     for connectivity in [grid::Connectivity::Four, grid::Connectivity::Eight] {
         let mut whole = Vec::new();
@@ -93,6 +90,13 @@ fn shards_that_do_not_make_one_table_are_refused() {
     };
     refused(&[shard(&builder, 0, 3), shard(&builder, 2, 3)], "shard 1 of 3 is missing");
     refused(&[shard(&builder, 0, 2), shard(&builder, 1, 2), shard(&builder, 1, 2)], "given twice");
+    refused(&[shard(&builder, 0, 2), shard(&builder, 0, 2)], "given twice");
+    refused(
+        &[shard(&builder, 0, 1), shard(&walled_grid(20, 15, 0.2, 8, Connectivity::Four), 0, 1)],
+        "another graph",
+    );
+    let smaller = walled_grid(15, 15, 0.2, 5, Connectivity::Four);
+    refused(&[shard(&smaller, 0, 2), shard(&smaller, 1, 2)], "a graph of");
     refused(&[shard(&builder, 0, 2), shard(&builder, 1, 3)], "shards of 3 and of 2");
     refused(&[shard(&builder, 0, 2), shard(&other, 1, 2)], "another graph");
     assert!(matches!(builder.build_compressed_shard(3, 3, |_| {}), Err(Error::Unsupported { .. })));

@@ -42,8 +42,12 @@ pub struct CompressedShard {
 
 /// The span of core columns shard `index` of `count` searches: `core_len · index / count` up
 /// to the next shard's.
+///
+/// # Panics
+/// If `index` is not below `count`.
 #[must_use]
 pub fn shard_columns(core_len: usize, index: u32, count: u32) -> core::ops::Range<usize> {
+    assert!(index < count, "shard {index} of {count}: the index must be below the count");
     let at = |i: u32| (core_len as u64 * u64::from(i) / u64::from(count)) as usize;
     at(index)..at(index + 1)
 }
@@ -251,38 +255,48 @@ impl GraphBuilder {
     /// order (another signposts version) or another shard count, or a span missing or given
     /// twice; as [`GraphBuilder::build_compressed`].
     pub fn merge_compressed(&self, shards: &[CompressedShard]) -> Result<CompressedGraph, Error> {
+        self.merge_shards(&shards.iter().collect::<Vec<_>>())
+    }
+
+    /// [`GraphBuilder::merge_compressed`] of borrowed shards.
+    pub(crate) fn merge_shards(&self, shards: &[&CompressedShard]) -> Result<CompressedGraph, Error> {
         let mismatch = |message: String| Error::ShardMismatch { message };
         let plan = self.compressed_plan()?;
         let (fingerprint, order) = (self.fingerprint(), order_fingerprint(&plan));
         let count = shards.first().map_or(1, |s| s.count);
-        let mut by_index: Vec<Option<&CompressedShard>> = vec![None; count as usize];
-        for shard in shards {
-            if shard.fingerprint != fingerprint {
+        for &shard in shards {
+            let (i, k) = (shard.index, shard.count);
+            if k != count {
+                return Err(mismatch(format!("shards of {k} and of {count} shards")));
+            }
+            if shard.nodes as usize != self.nodes_len() || shard.rows.len() != self.nodes_len() + 1 {
                 return Err(mismatch(format!(
-                    "shard {} of {} is of another graph",
-                    shard.index, shard.count
+                    "shard {i} of {k} is of a graph of {} nodes, not {}",
+                    shard.nodes,
+                    self.nodes_len()
                 )));
+            }
+            if shard.fingerprint != fingerprint {
+                return Err(mismatch(format!("shard {i} of {k} is of another graph")));
             }
             if shard.order != order || shard.core_len as usize != plan.core_len {
                 return Err(mismatch(format!(
-                    "shard {} of {} has another column order (built by another signposts version?)",
-                    shard.index, shard.count
+                    "shard {i} of {k} has another column order (built by another signposts version?)"
                 )));
             }
-            if shard.count != count {
-                return Err(mismatch(format!("shards of {} and of {count} shards", shard.count)));
-            }
-            let slot = &mut by_index[shard.index as usize];
-            if slot.is_some() {
-                return Err(mismatch(format!("shard {} of {count} is given twice", shard.index)));
-            }
-            *slot = Some(shard);
         }
-        let ordered: Vec<&CompressedShard> = by_index
-            .iter()
-            .enumerate()
-            .map(|(i, s)| s.ok_or_else(|| mismatch(format!("shard {i} of {count} is missing"))))
-            .collect::<Result<_, _>>()?;
+        // In index order; each index once, none missing (nothing allocated by the count).
+        let mut ordered: Vec<&CompressedShard> = shards.to_vec();
+        ordered.sort_by_key(|s| s.index);
+        if let Some(twin) = ordered.windows(2).find(|p| p[0].index == p[1].index) {
+            return Err(mismatch(format!("shard {} of {count} is given twice", twin[0].index)));
+        }
+        if let Some(missing) = (0..count).zip(&ordered).find(|&(i, s)| s.index != i).map(|(i, _)| i) {
+            return Err(mismatch(format!("shard {missing} of {count} is missing")));
+        }
+        if ordered.len() < count as usize {
+            return Err(mismatch(format!("shard {} of {count} is missing", ordered.len())));
+        }
         let n = self.nodes_len();
         let rows: Vec<RowBuilder> = (0..n)
             .map(|v| {

@@ -177,8 +177,8 @@ impl GridOracle {
         }
         let (grid, connectivity) = (&first.grid, first.connectivity);
         let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let shards: Vec<CompressedShard> = parts.iter().map(|p| p.shard.clone()).collect();
-        let table = builder.merge_compressed(&shards)?;
+        let shards: Vec<&CompressedShard> = parts.iter().map(|p| &p.shard).collect();
+        let table = builder.merge_shards(&shards)?;
         Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(table), node, cell })
     }
 }
