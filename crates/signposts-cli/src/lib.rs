@@ -347,16 +347,20 @@ struct Built {
     why: String,
 }
 
+/// A progress bar on standard error drawn by `template` (hidden when `quiet`, and by
+/// indicatif when standard error is not a terminal).
+pub(crate) fn progress_bar(quiet: bool, template: &str) -> ProgressBar {
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(ProgressStyle::with_template(template).expect("a valid template").progress_chars("=> "));
+    bar
+}
+
 /// Builds with a progress bar on standard error (hidden when not a terminal), choosing the
 /// table by [`choose_table`].
 fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
-    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
+    let bar = progress_bar(
+        quiet,
+        "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
     );
     let (compressed, why) = choose_table(grid, making);
     let progress = |p: signposts::Progress| {
@@ -442,13 +446,9 @@ fn build(args: &BuildArgs) -> Result<()> {
 fn build_shard(args: &BuildArgs, (index, count): (u32, u32)) -> Result<()> {
     let output = args.output.as_deref().context("-o is required")?;
     let grid = read_map(&args.map)?;
-    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} shard [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
+    let bar = progress_bar(
+        args.json,
+        "{spinner} shard [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
     );
     let start = Instant::now();
     let part = GridOracle::build_shard(&grid, connectivity(&args.making), index, count, |p| {

@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use signposts_rooms::{
     DoorState, ExactRooms, ExactStage, NavMesh, NavMeshBuilder, Path as RoomsPath, Point, RegionId, Rooms,
@@ -66,14 +65,8 @@ fn build_exact(rooms: &Rooms, budget: u64, quiet: bool) -> Result<ExactRooms> {
     let states: Vec<DoorState> = (0..mesh.doors_len() as u32)
         .map(|d| rooms.door_state(signposts_rooms::DoorId(d)).unwrap_or(DoorState::Open))
         .collect();
-    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} exact index: {msg} [{bar:40}] {pos}/{len} corners, {elapsed}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
+    let bar =
+        crate::progress_bar(quiet, "{spinner} exact index: {msg} [{bar:40}] {pos}/{len} corners, {elapsed}");
     let exact = ExactRooms::builder(mesh)
         .door_states(states)
         .memory_budget(budget)
