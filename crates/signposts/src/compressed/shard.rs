@@ -10,8 +10,6 @@
 //! graph's fingerprint and its column order's, so the merge refuses shards of another map,
 //! other options or another version's order.
 
-use core::sync::atomic::AtomicBool;
-
 use super::CompressedGraph;
 use super::build::Plan;
 use super::format::RowBuilder;
@@ -202,7 +200,12 @@ impl GraphBuilder {
         count: u32,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<CompressedShard, Error> {
-        self.build_compressed_shard_using(index, count, &progress, None)
+        self.build_compressed_shard_using(
+            index,
+            count,
+            &progress,
+            (build::Avx2::detect(), build::Vbmi::detect()),
+        )
     }
 
     pub(crate) fn build_compressed_shard_using(
@@ -210,19 +213,15 @@ impl GraphBuilder {
         index: u32,
         count: u32,
         progress: &(dyn Fn(Progress) + Sync),
-        halt: Option<&AtomicBool>,
+        engines: (Option<build::Avx2>, Option<build::Vbmi>),
     ) -> Result<CompressedShard, Error> {
         if count == 0 || index >= count {
             return Err(Error::Unsupported { what: "a shard index not below the shard count" });
         }
         let plan = self.compressed_plan()?;
         let span = shard_columns(plan.core_len, index, count);
-        let engines = (build::Avx2::detect(), build::Vbmi::detect());
         let found =
-            self.search_rows(&plan, span.clone(), true, progress, engines, super::build::WAVE_BYTES, halt);
-        if build::stopped(halt) {
-            return Err(Error::Cancelled);
-        }
+            self.search_rows(&plan, span.clone(), true, progress, engines, super::build::WAVE_BYTES, None);
         let (mut rows, mut starts, mut moves) = (Vec::with_capacity(found.len() + 1), Vec::new(), Vec::new());
         let too_many = || Error::Unsupported { what: "more than 2^32 runs in one shard" };
         rows.push(0);
@@ -313,5 +312,33 @@ impl GraphBuilder {
         let graph = self.finish_compressed(plan, rows)?;
         graph.check()?;
         Ok(graph)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::build::{Avx2, Vbmi};
+    use crate::grid::{Connectivity, Grid, GridOracle};
+
+    /// A farm's machines differ: shards searched by the SIMD engines and by the portable ones
+    /// merge into the same bytes as one build.
+    #[test]
+    fn shards_of_different_engines_merge_into_one_build() {
+        let grid = Grid::from_fn(26, 17, |c| (c.x * 5 + c.y * 11) % 7 != 0 || c.y == 3);
+        for connectivity in [Connectivity::Four, Connectivity::Eight] {
+            let builder = GridOracle::graph_builder(&grid, connectivity);
+            let mut whole = Vec::new();
+            builder.build_compressed().unwrap().save(&mut whole).unwrap();
+            let simd = (Avx2::detect(), Vbmi::detect());
+            let shards: Vec<_> = (0..3)
+                .map(|i| {
+                    let engines = if i == 1 { (None, None) } else { simd };
+                    builder.build_compressed_shard_using(i, 3, &|_| {}, engines).unwrap()
+                })
+                .collect();
+            let mut merged = Vec::new();
+            builder.merge_compressed(&shards).unwrap().save(&mut merged).unwrap();
+            assert!(merged == whole, "{connectivity:?}");
+        }
     }
 }
