@@ -476,8 +476,16 @@ pub enum Check {
     Full,
 }
 
-/// `bytes` as a saved file of one of `kinds`: the kind, and its sections after the header.
-pub(crate) fn open_in_place(bytes: Bytes, kinds: &[u32]) -> Result<(Sections, u32), Error> {
+/// Opens `bytes` in place as a saved file of one of `kinds`: `read` reads its body (the
+/// kind found is passed; sizes checked, nothing of the arrays read), then exactly the checksum
+/// must be left, and with [`Check::Full`] `verify` checks the rest.
+pub(crate) fn open_in_place<T>(
+    bytes: Bytes,
+    kinds: &[u32],
+    check: Check,
+    read: impl FnOnce(&mut Sections, u32) -> Result<T, Error>,
+    verify: impl FnOnce(&T) -> Result<(), Error>,
+) -> Result<T, Error> {
     let all = crate::buf::slice(&bytes);
     let Some(header) = all.first_chunk::<HEADER>() else {
         return Err(Error::Truncated { expected: 24, actual: all.len() as u64 });
@@ -485,17 +493,17 @@ pub(crate) fn open_in_place(bytes: Bytes, kinds: &[u32]) -> Result<(Sections, u3
     let kind = check_header(header, kinds)?;
     let mut sections = Sections::new(bytes);
     sections.skip(HEADER);
-    Ok((sections, kind))
-}
-
-/// After a body read in place: exactly the checksum must be left.
-pub(crate) fn end_in_place(sections: &Sections) -> Result<(), Error> {
+    let body = read(&mut sections, kind)?;
     let (at, len) = (sections.position() as u64, sections.total() as u64);
     match len.cmp(&(at + 8)) {
-        core::cmp::Ordering::Less => Err(Error::Truncated { expected: at + 8, actual: len }),
-        core::cmp::Ordering::Greater => Err(corrupt("unexpected bytes after the data")),
-        core::cmp::Ordering::Equal => Ok(()),
+        core::cmp::Ordering::Less => return Err(Error::Truncated { expected: at + 8, actual: len }),
+        core::cmp::Ordering::Greater => return Err(corrupt("unexpected bytes after the data")),
+        core::cmp::Ordering::Equal => {}
     }
+    if check == Check::Full {
+        verify(&body)?;
+    }
+    Ok(body)
 }
 
 /// Checks the checksum of a file read in place (nothing to check for a table in memory).
@@ -807,13 +815,7 @@ impl Graph {
     }
 
     fn open_in_place(bytes: Bytes, check: Check) -> Result<Graph, Error> {
-        let (mut sections, _) = open_in_place(bytes, &[KIND_GRAPH])?;
-        let graph = Graph::read_body(&mut sections, Check::Sizes)?;
-        end_in_place(&sections)?;
-        if check == Check::Full {
-            graph.verify()?;
-        }
-        Ok(graph)
+        open_in_place(bytes, &[KIND_GRAPH], check, |r, _| Graph::read_body(r, Check::Sizes), Graph::verify)
     }
 
     /// Opens a saved graph memory-mapped: [`Graph::from_bytes`] over the file's pages, which

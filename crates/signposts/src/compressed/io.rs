@@ -100,13 +100,8 @@ impl CompressedGraph {
     }
 
     fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<CompressedGraph, Error> {
-        let (mut sections, _) = crate::io::open_in_place(bytes, &[crate::io::KIND_COMPRESSED])?;
-        let graph = CompressedGraph::read_body(&mut sections, Check::Sizes)?;
-        crate::io::end_in_place(&sections)?;
-        if check == Check::Full {
-            graph.verify()?;
-        }
-        Ok(graph)
+        let read = |r: &mut crate::buf::Sections, _| CompressedGraph::read_body(r, Check::Sizes);
+        crate::io::open_in_place(bytes, &[crate::io::KIND_COMPRESSED], check, read, CompressedGraph::verify)
     }
 
     /// Opens a saved oracle memory-mapped: [`CompressedGraph::from_bytes`] over the file's

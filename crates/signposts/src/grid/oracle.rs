@@ -952,13 +952,8 @@ impl GridOracle {
     }
 
     fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<GridOracle, Error> {
-        let (mut sections, kind) = crate::io::open_in_place(bytes, &[KIND_GRID, KIND_GRID_COMPRESSED])?;
-        let oracle = GridOracle::read_body(&mut sections, kind, Check::Sizes)?;
-        crate::io::end_in_place(&sections)?;
-        if check == Check::Full {
-            oracle.verify()?;
-        }
-        Ok(oracle)
+        let read = |r: &mut crate::buf::Sections, kind| GridOracle::read_body(r, kind, Check::Sizes);
+        crate::io::open_in_place(bytes, &[KIND_GRID, KIND_GRID_COMPRESSED], check, read, GridOracle::verify)
     }
 
     /// Opens a saved oracle memory-mapped: [`GridOracle::from_bytes`] over the file's pages
