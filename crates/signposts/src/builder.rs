@@ -7,6 +7,13 @@ use crate::error::{Error, panic_with};
 use crate::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
 use crate::{Cost, Graph, NodeId, components};
 
+/// The GPU context a build may run on: none can exist without the `gpu` feature.
+#[cfg(feature = "gpu")]
+pub(crate) type Gpu = crate::gpu::GpuContext;
+/// The GPU context a build may run on: none can exist without the `gpu` feature.
+#[cfg(not(feature = "gpu"))]
+pub(crate) type Gpu = core::convert::Infallible;
+
 /// The largest node count a [`Graph`] supports: ids are `u32` and `u32::MAX` is reserved.
 pub const MAX_NODES: usize = u32::MAX as usize;
 
@@ -597,7 +604,7 @@ impl GraphBuilder {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, None)
+        self.build_inner(&progress, None, None, None)
     }
 
     /// [`GraphBuilder::build_with_progress`] that stops early when `cancel` is cancelled (from
@@ -620,16 +627,22 @@ impl GraphBuilder {
         progress: impl Fn(Progress) + Sync,
         cancel: &Cancel,
     ) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, Some(cancel.flag()))
+        self.build_inner(&progress, None, None, Some(cancel.flag()))
     }
 
-    /// The build, with the batch width forced in tests.
-    fn build_inner(
+    /// The build, with the batch width forced in tests, on the GPU when `gpu` is given.
+    pub(crate) fn build_inner(
         &self,
         progress: &(dyn Fn(Progress) + Sync),
         batch: Option<usize>,
+        gpu: Option<&Gpu>,
         halt: Option<&AtomicBool>,
     ) -> Result<Graph, Error> {
+        if gpu.is_some() && (self.is_directed() || self.is_weighted()) {
+            return Err(Error::Unsupported {
+                what: "GPU builds of graphs with arc costs or one-way arcs (build them on the CPU)",
+            });
+        }
         if self.reserve_degree > MAX_ENTRY_DEGREE {
             return Err(Error::Unsupported {
                 what: "reserve_degree above 2^31: entries that wide cannot be stored",
@@ -671,7 +684,7 @@ impl GraphBuilder {
             self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress, halt)
         } else {
             costs = Vec::new(); // every arc costs 1
-            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, batch, halt)
+            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, (batch, gpu), halt)?
         };
         if build::stopped(halt) {
             return Err(Error::Cancelled);
@@ -689,7 +702,7 @@ impl GraphBuilder {
     }
 
     /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
-    /// core. Returns the column order and the components.
+    /// core (on the GPU when `gpu` is given). Returns the column order and the components.
     #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
     fn fill_unit(
         rows: &[NodeRow],
@@ -698,9 +711,9 @@ impl GraphBuilder {
         layout: Layout,
         words: &[AtomicU64],
         progress: &(dyn Fn(Progress) + Sync),
-        batch: Option<usize>,
+        (batch, gpu): (Option<usize>, Option<&Gpu>),
         halt: Option<&AtomicBool>,
-    ) -> (Vec<NodeId>, Vec<u32>, u32) {
+    ) -> Result<(Vec<NodeId>, Vec<u32>, u32), Error> {
         let (component, components) = components::label(rows, neighbors);
         let mut peel = build::peel::peel(rows, neighbors);
         let batch = batch.unwrap_or_else(|| build::batch_width(peel.core_len));
@@ -720,15 +733,40 @@ impl GraphBuilder {
             peeled: &peel.peeled,
             padded: &padded,
         };
-        let total = peel.core_len.div_ceil(batch) + usize::from(!peel.is_trivial());
+        let trees = usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);
+        let core = &order[..peel.core_len];
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = gpu {
+            let graph = crate::gpu::unit::UnitGraph { offsets, heads: neighbors, skip: &peel.peeled };
+            let output = crate::gpu::unit::Output::Dense { rows, layout };
+            let plan = crate::gpu::unit::plan(gpu, graph, core.len(), output)?;
+            let total = plan.chunks + trees;
+            let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+            crate::gpu::unit::run(gpu, graph, core, output, plan, |chunk| {
+                // The chunk's blocks of columns are one stretch of the table's words.
+                let start = chunk.first / 64 * layout.lane_words as usize;
+                for (word, value) in words[start..].iter().zip(crate::gpu::unit::words(chunk.bytes)) {
+                    word.store(value, Ordering::Relaxed);
+                }
+                step();
+            }, halt)?;
+            if !peel.is_trivial() && !build::stopped(halt) {
+                peel.fill(rows, layout, neighbors, &column, &component, words);
+                step();
+            }
+            return Ok((order, component, components));
+        }
+        #[cfg(not(feature = "gpu"))]
+        let _ = gpu;
+        let total = peel.core_len.div_ceil(batch) + trees;
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::fill_unit(adjacency, rows, layout, &order[..peel.core_len], batch, words, &step, halt);
+        build::fill_unit(adjacency, rows, layout, core, batch, words, &step, halt);
         if !peel.is_trivial() && !build::stopped(halt) {
             peel.fill(rows, layout, neighbors, &column, &component, words);
             step();
         }
-        (order, component, components)
+        Ok((order, component, components))
     }
 
     /// Fills the table of a weighted or directed graph: one Dijkstra search per target.

@@ -157,6 +157,28 @@ pub enum Error {
         /// What does not match.
         message: String,
     },
+    /// A GPU build (feature `gpu`) could not use the GPU: no adapter (no GPU, no driver, no
+    /// Vulkan loader), a device that could not be opened or was lost, or an error its driver
+    /// reported.
+    ///
+    /// Fix: `message` says which; install the GPU's driver (on Linux its Vulkan driver and
+    /// `libvulkan1`), or build on the CPU, which takes every graph.
+    Gpu {
+        /// What went wrong, in the words of wgpu or the driver.
+        message: String,
+    },
+    /// A GPU build's buffers do not fit the device: even its smallest chunk of targets passes
+    /// a limit (`limit`: the device's largest buffer, or the context's memory limit), or the
+    /// device refused the memory (`limit` is `None`). Nothing was left allocated.
+    ///
+    /// Fix: raise `GpuContext::with_memory_limit` where it was set, use a larger device, or
+    /// build on the CPU.
+    GpuMemory {
+        /// Bytes the build needs on the device (one buffer when a buffer limit refused it).
+        needed: u64,
+        /// The limit it passed, when one did.
+        limit: Option<u64>,
+    },
 }
 
 /// The error returned by [`GraphBuilder::try_build`](crate::GraphBuilder::try_build): the
@@ -203,6 +225,18 @@ impl fmt::Display for Error {
             }
             Error::Cancelled => write!(f, "the build was cancelled"),
             Error::ShardMismatch { ref message } => write!(f, "the shards do not make one table: {message}"),
+            Error::Gpu { ref message } => write!(f, "GPU: {message}"),
+            Error::GpuMemory { needed, limit: Some(limit) } => write!(
+                f,
+                "the GPU build needs {needed} bytes ({}) on the device, over its limit of {limit} bytes ({})",
+                human_bytes(needed),
+                human_bytes(limit)
+            ),
+            Error::GpuMemory { needed, limit: None } => write!(
+                f,
+                "the GPU refused the {needed} bytes ({}) the build needs on the device",
+                human_bytes(needed)
+            ),
         }
     }
 }

@@ -188,6 +188,9 @@
 //! ## Features
 //!
 //! - `parallel` (default): build on all cores with rayon. Answers are identical without it.
+//! - `mmap` (default): open saved tables memory-mapped (`map_file`, memmap2).
+//! - `gpu`: build dense and compressed tables of unit-cost graphs on the GPU (the `gpu` module: wgpu
+//!   compute shaders on Vulkan, Metal or DirectX 12), byte for byte the CPU build's tables.
 
 mod buf;
 pub(crate) mod build;
@@ -199,6 +202,8 @@ mod dist;
 pub mod dynamic;
 mod error;
 pub mod generate;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 mod graph;
 pub mod grid;
 pub mod io;

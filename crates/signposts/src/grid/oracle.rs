@@ -226,6 +226,46 @@ impl GridOracle {
         Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
     }
 
+    /// Builds the `kind` of table for a 4-connected `grid` on the GPU (feature `gpu`): the
+    /// same oracle as [`GridOracle::build_table`], byte for byte (see
+    /// [`GraphBuilder::build_gpu`] and [`GraphBuilder::build_compressed_gpu`]).
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for [`Connectivity::Eight`] (octile costs: build those on the
+    /// CPU); as [`GraphBuilder::build_gpu`] or [`GraphBuilder::build_compressed_gpu`].
+    ///
+    /// ```no_run
+    /// use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
+    /// let gpu = signposts::gpu::GpuContext::new()?;
+    /// let grid = Grid::new(100, 100);
+    /// let oracle = GridOracle::build_gpu(&grid, Connectivity::Four, TableKind::Dense, &gpu, |_| {})?;
+    /// assert_eq!(oracle.nodes_len(), 10_000);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    #[cfg(feature = "gpu")]
+    pub fn build_gpu(
+        grid: &Grid,
+        connectivity: Connectivity,
+        kind: TableKind,
+        gpu: &crate::gpu::GpuContext,
+        progress: impl Fn(Progress) + Sync,
+    ) -> Result<GridOracle, Error> {
+        if connectivity == Connectivity::Eight {
+            return Err(Error::Unsupported {
+                what: "GPU builds of 8-connected grids (octile costs: build them on the CPU)",
+            });
+        }
+        if kind == TableKind::Compressed {
+            CompressedGraph::check_nodes(grid.passable_len())?;
+        }
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
+        let table = match kind {
+            TableKind::Dense => Table::Dense(builder.build_gpu(gpu, progress)?),
+            TableKind::Compressed => Table::Compressed(builder.build_compressed_gpu(gpu, progress)?),
+        };
+        Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
+    }
+
     /// The compressed table, when the oracle has one: its size and runs.
     #[must_use]
     pub fn compressed_table(&self) -> Option<&CompressedGraph> {

@@ -1,0 +1,178 @@
+//! [`GpuContext`]: the device the builds run on, its limits, and its errors as [`Error`]s.
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::Error;
+
+/// A GPU device and queue for table builds, with the limits the builds size their chunks by.
+///
+/// Made once and reused: the first build compiles the kernels (a few milliseconds on a GPU,
+/// longer on a software one) and keeps them. `Send + Sync`; builds on one context from several
+/// threads queue on its device.
+///
+/// ```no_run
+/// use signposts::gpu::GpuContext;
+/// let gpu = GpuContext::new()?;
+/// println!("building on {}", gpu.adapter_name());
+/// # Ok::<(), signposts::Error>(())
+/// ```
+pub struct GpuContext {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    /// Bytes one storage binding may take.
+    binding_limit: u64,
+    /// Bytes one buffer may take.
+    buffer_limit: u64,
+    /// Bytes a build may take on the device, all buffers together.
+    memory_limit: Option<u64>,
+    /// Errors the device reported outside any error scope (the default handler panics).
+    errors: Arc<Mutex<Vec<String>>>,
+    pub(super) kernels: OnceLock<super::unit::Kernels>,
+}
+
+impl core::fmt::Debug for GpuContext {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GpuContext")
+            .field("adapter", &self.info.name)
+            .field("backend", &self.info.backend)
+            .field("binding_limit", &self.binding_limit)
+            .field("buffer_limit", &self.buffer_limit)
+            .field("memory_limit", &self.memory_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl GpuContext {
+    /// The highest-performance adapter wgpu finds (a discrete GPU before an integrated one,
+    /// a software one such as Mesa's lavapipe last), with the adapter's own limits.
+    ///
+    /// wgpu's environment variables choose another: `WGPU_BACKEND` (`vulkan`, `metal`,
+    /// `dx12`), `WGPU_ADAPTER_NAME` (part of the name), `WGPU_POWER_PREF` (`low`, `high`).
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when no adapter can be made (no GPU, no driver, or on Linux no Vulkan
+    /// loader: `libvulkan1`) or the device cannot be opened.
+    pub fn new() -> Result<GpuContext, Error> {
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(&instance, None))
+            .map_err(|e| Error::Gpu {
+                message: format!(
+                    "no GPU adapter ({e}); on Linux install a Vulkan driver and its loader \
+                     (Debian: libvulkan1 with mesa-vulkan-drivers or the vendor's driver)"
+                ),
+            })?;
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("signposts"),
+            required_features: wgpu::Features::empty(),
+            required_limits: limits,
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|e| Error::Gpu { message: format!("could not open {}: {e}", info.name) })?;
+        Ok(GpuContext::from_device(device, queue, info))
+    }
+
+    /// A context on a device the caller opened (a game's render device, so that the build
+    /// shares it): the builds size their chunks by `device.limits()`.
+    ///
+    /// Errors the device reports outside an error scope are kept and returned by the next
+    /// build as [`Error::Gpu`] (wgpu's default handler panics); a handler the caller set
+    /// before is replaced.
+    #[must_use]
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue, info: wgpu::AdapterInfo) -> GpuContext {
+        let limits = device.limits();
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&errors);
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(e.to_string());
+        }));
+        GpuContext {
+            device,
+            queue,
+            info,
+            binding_limit: u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size),
+            buffer_limit: limits.max_buffer_size,
+            memory_limit: None,
+            errors,
+            kernels: OnceLock::new(),
+        }
+    }
+
+    /// Holds every buffer to at most `bytes` (at least 4 KiB): below the device's own limit,
+    /// builds take smaller chunks of targets (WebGPU's default is 128 MiB; tests use small
+    /// limits to build in many chunks).
+    #[must_use]
+    pub fn with_binding_limit(mut self, bytes: u64) -> GpuContext {
+        let bytes = bytes.max(4096);
+        self.binding_limit = self.binding_limit.min(bytes);
+        self.buffer_limit = self.buffer_limit.min(bytes);
+        self
+    }
+
+    /// Holds a build's buffers on the device to `bytes` in all: a build that cannot fit
+    /// returns [`Error::GpuMemory`] before allocating. Without it a build takes up to
+    /// a quarter of what it would need for all its targets at once and relies on the
+    /// device refusing an allocation, which is also [`Error::GpuMemory`].
+    #[must_use]
+    pub fn with_memory_limit(mut self, bytes: u64) -> GpuContext {
+        self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// The adapter's name, as its driver reports it ("NVIDIA H100", "llvmpipe (LLVM 15.0.6,
+    /// 256 bits)").
+    #[must_use]
+    pub fn adapter_name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// The adapter: name, vendor, device type, backend and driver.
+    #[must_use]
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// The device the builds run on.
+    #[must_use]
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// Whether the adapter is a software one (lavapipe, WARP): correct, and slower than the
+    /// CPU build.
+    #[must_use]
+    pub fn is_software(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    pub(super) fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    pub(super) fn binding_limit(&self) -> u64 {
+        self.binding_limit
+    }
+
+    pub(super) fn buffer_limit(&self) -> u64 {
+        self.buffer_limit
+    }
+
+    pub(super) fn memory_limit(&self) -> Option<u64> {
+        self.memory_limit
+    }
+
+    /// An error the device reported since the last look, as [`Error::Gpu`].
+    pub(super) fn take_error(&self) -> Result<(), Error> {
+        let mut errors = self.errors.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let message = errors.join("; ");
+        errors.clear();
+        Err(Error::Gpu { message: format!("the device reported: {message}") })
+    }
+}

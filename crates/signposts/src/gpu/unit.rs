@@ -1,0 +1,464 @@
+//! The unit-cost engine on the GPU: the host side of `unit.wgsl`.
+//!
+//! A build's core targets are searched in chunks of lanes of 32 targets. For each chunk the
+//! host writes the targets, clears the two state buffers, and queues the levels in groups
+//! (64, doubling to 1,024), reading between groups the last level that reached a node; once
+//! a group ends past it the search is over (the levels queued after the end return at once).
+//! One more dispatch writes the chunk's output (the dense table's words, or each move's
+//! bitmap), copied to one of two mappable buffers. A consumer thread reads each chunk's
+//! output while the device searches the next one.
+
+use core::num::NonZeroU64;
+use core::sync::atomic::AtomicBool;
+use std::borrow::Cow;
+use std::sync::mpsc;
+
+use super::GpuContext;
+use crate::table::{BLOCK, Layout, NodeRow};
+use crate::{Error, NodeId};
+
+/// Nodes a workgroup.
+const WORKGROUP: u32 = 256;
+/// A dispatch's largest workgroup count in one dimension.
+const MAX_GROUPS: u32 = 65_535;
+/// Levels queued in the first group of a chunk, and in the largest.
+const FIRST_GROUP: u32 = 64;
+const LAST_GROUP: u32 = 1024;
+/// Device bytes a build takes when its context sets no limit.
+const DEFAULT_BUDGET: u64 = 1 << 30;
+/// Bit 31 of a node's first info word: the search does not enter it.
+const SKIP: u32 = 1 << 31;
+
+/// The compiled kernels and their one bind group layout.
+pub(crate) struct Kernels {
+    layout: wgpu::BindGroupLayout,
+    init: wgpu::ComputePipeline,
+    level: wgpu::ComputePipeline,
+    masks_out: wgpu::ComputePipeline,
+    dense_out: wgpu::ComputePipeline,
+}
+
+impl Kernels {
+    fn new(device: &wgpu::Device) -> Kernels {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("signposts unit"),
+            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(include_str!("unit.wgsl"))),
+        });
+        let entry = |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: dynamic, min_binding_size: None },
+            count: None,
+        };
+        let read = wgpu::BufferBindingType::Storage { read_only: true };
+        let write = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("signposts unit"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform, false),
+                entry(1, wgpu::BufferBindingType::Uniform, true),
+                entry(2, read, false),
+                entry(3, read, false),
+                entry(4, read, false),
+                entry(5, read, false),
+                entry(6, write, false),
+                entry(7, write, false),
+                entry(8, write, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("signposts unit"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |name: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(name),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(name),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            })
+        };
+        Kernels {
+            init: pipeline("init"),
+            level: pipeline("level"),
+            masks_out: pipeline("masks_out"),
+            dense_out: pipeline("dense_out"),
+            layout,
+        }
+    }
+}
+
+/// The graph as the kernels read it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UnitGraph<'a> {
+    /// Out-arcs of `v`: `heads[offsets[v]..offsets[v + 1]]`, in table slot order.
+    pub offsets: &'a [u32],
+    pub heads: &'a [NodeId],
+    /// Nodes the searches do not enter (peeled trees), a flag per node, or empty.
+    pub skip: &'a [bool],
+}
+
+/// What a chunk writes out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Output<'a> {
+    /// The dense table's words of the chunk's blocks of columns, laid out by `layout`.
+    Dense { rows: &'a [NodeRow], layout: Layout },
+    /// Per node, `moves` bitmaps of the chunk's columns (one per out-arc, the rest unused).
+    Masks { moves: usize },
+}
+
+/// How a build's targets are cut into chunks, and what the device holds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plan {
+    /// Columns a chunk (a multiple of 256 for dense tables, of 64 for masks).
+    pub columns: usize,
+    /// Chunks in all.
+    pub chunks: usize,
+    /// Bytes on the device.
+    pub device_bytes: u64,
+}
+
+/// The bytes of one chunk of `lanes` lanes of 32 targets.
+fn chunk_buffers(n: u64, lanes: u64, output: Output<'_>) -> (u64, u64) {
+    let state = n * lanes * 8;
+    let out = match output {
+        // Two lanes of 32 a table lane of 64 columns, `Σ width` words of 8 bytes each.
+        Output::Dense { layout, .. } => lanes / 2 * layout.lane_words * 8,
+        Output::Masks { moves } => n * moves as u64 * lanes * 4,
+    };
+    (state, out)
+}
+
+/// Chooses the chunk size: as many targets as fit the device's limits and the budget.
+///
+/// # Errors
+/// [`Error::GpuMemory`] when even the smallest chunk does not fit; [`Error::Unsupported`]
+/// for a dense table whose row offsets pass 31 bits.
+pub(crate) fn plan(gpu: &GpuContext, g: UnitGraph<'_>, targets: usize, output: Output<'_>) -> Result<Plan, Error> {
+    let n = g.offsets.len() as u64 - 1;
+    let fixed = 4 * (n + 1) + 4 * (g.heads.len() as u64).max(1) + 8 * n.max(1) + 256 * (1 + LAST_GROUP as u64);
+    // Lanes of 32 targets a step of chunk size: a block of 256 columns for dense tables (its
+    // words are contiguous in the table), 64 columns (one word a move) for masks.
+    let step = match output {
+        Output::Dense { layout, .. } => {
+            if layout.lane_words >= u64::from(SKIP) {
+                return Err(Error::Unsupported { what: "GPU builds of dense tables over 2^31 words a lane" });
+            }
+            (BLOCK / 32) as u64
+        }
+        Output::Masks { .. } => 2,
+    };
+    let needed_lanes = (targets as u64).div_ceil(32).next_multiple_of(step).max(step);
+    let budget = gpu.memory_limit().unwrap_or(DEFAULT_BUDGET);
+    let fits = |lanes: u64| {
+        let (state, out) = chunk_buffers(n, lanes, output);
+        let control = 4 * (1 + lanes * 32);
+        let total = fixed + 2 * state + 3 * out + control;
+        let each = state.max(out).max(control);
+        (each <= gpu.binding_limit() && out <= gpu.buffer_limit(), total)
+    };
+    let (smallest_fits, smallest_total) = fits(step);
+    if !smallest_fits || smallest_total > budget {
+        let (state, out) = chunk_buffers(n, step, output);
+        return Err(Error::GpuMemory {
+            needed: if smallest_fits { smallest_total } else { state.max(out) },
+            limit: Some(if smallest_fits { budget } else { gpu.binding_limit() }),
+        });
+    }
+    // The largest multiple of `step` that fits, by bisection over multiples.
+    let (mut lo, mut hi) = (1u64, needed_lanes / step);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let (ok, total) = fits(mid * step);
+        if ok && total <= budget && mid * step <= u64::from(MAX_GROUPS) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let lanes = lo * step;
+    let (state, out) = chunk_buffers(n, lanes, output);
+    let columns = (lanes * 32) as usize;
+    Ok(Plan {
+        columns,
+        chunks: targets.div_ceil(columns),
+        device_bytes: fixed + 2 * state + 3 * out + 4 * (1 + lanes * 32),
+    })
+}
+
+/// One chunk's output, mapped: handed to the consumer, which drops it to give the buffer back.
+pub(crate) struct Chunk<'a> {
+    /// The chunk's first column.
+    pub first: usize,
+    /// Columns with a target in this chunk.
+    pub columns: usize,
+    /// The lanes of 32 targets the kernels ran (the output's shape).
+    pub lanes: usize,
+    pub bytes: &'a [u8],
+}
+
+/// Little-endian words of 64 bits from the device's bytes.
+pub(crate) fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")))
+}
+
+/// Searches `targets` (column `c` holds `targets[c]`) in the chunks of `plan`, calling
+/// `consume` with each chunk's output, in column order, on a thread of its own while the
+/// device searches the next chunk. No chunk starts once `halt` is set.
+///
+/// # Errors
+/// [`Error::GpuMemory`] when the device refuses a buffer; [`Error::Gpu`] when it reports
+/// another error (a lost device, a driver's validation error).
+pub(crate) fn run(
+    gpu: &GpuContext,
+    g: UnitGraph<'_>,
+    targets: &[NodeId],
+    output: Output<'_>,
+    plan: Plan,
+    consume: impl FnMut(Chunk<'_>) + Send,
+    halt: Option<&AtomicBool>,
+) -> Result<(), Error> {
+    let device = gpu.device();
+    let kernels = gpu.kernels.get_or_init(|| Kernels::new(device));
+    gpu.take_error()?;
+    let n = g.offsets.len() - 1;
+    let lanes = plan.columns / 32;
+    let (state_bytes, out_bytes) = chunk_buffers(n as u64, lanes as u64, output);
+
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let storage = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: size.max(4).next_multiple_of(4),
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let copy_in = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+    let offsets = storage("offsets", 4 * g.offsets.len() as u64, copy_in);
+    let heads = storage("heads", 4 * g.heads.len() as u64, copy_in);
+    let info = storage("node info", 8 * n as u64, copy_in);
+    let ping = storage("states a", state_bytes, copy_in);
+    let pong = storage("states b", state_bytes, copy_in);
+    let control = storage("control", 4 * (1 + plan.columns as u64), copy_in | wgpu::BufferUsages::COPY_SRC);
+    let out = storage("out", out_bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+    let mappable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+    let staging = [storage("out copy a", out_bytes, mappable), storage("out copy b", out_bytes, mappable)];
+    let flag = storage("level read", 4, mappable);
+    let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+    let shape = storage("shape", 32, uniform);
+    let stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
+    let levels = storage("levels", stride * u64::from(LAST_GROUP), uniform);
+    let invalid = pollster::block_on(invalid.pop());
+    if pollster::block_on(oom.pop()).is_some() {
+        return Err(Error::GpuMemory { needed: plan.device_bytes, limit: None });
+    }
+    if let Some(e) = invalid {
+        return Err(Error::Gpu { message: format!("the device refused the build's buffers: {e}") });
+    }
+
+    let queue = gpu.queue();
+    queue.write_buffer(&offsets, 0, &le_bytes(g.offsets.iter().copied()));
+    queue.write_buffer(&heads, 0, &le_bytes(g.heads.iter().copied()));
+    let node_info: Vec<u32> = (0..n)
+        .flat_map(|v| {
+            let skip = if crate::build::flagged(g.skip, v) { SKIP } else { 0 };
+            let (offset, log2) = match output {
+                Output::Dense { rows, .. } => (rows[v].offset() as u32, rows[v].width_bits().trailing_zeros()),
+                Output::Masks { .. } => (0, 0),
+            };
+            [skip | offset, log2]
+        })
+        .collect();
+    queue.write_buffer(&info, 0, &le_bytes(node_info.iter().copied()));
+
+    // Bind group `a` reads `ping` and writes `pong`; `b` the other way.
+    let group = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
+        let buffers =
+            [(&shape, None), (&levels, Some(16)), (&offsets, None), (&heads, None), (&info, None)];
+        let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+            .into_iter()
+            .enumerate()
+            .map(|(i, (b, size))| wgpu::BindGroupEntry { binding: i as u32, resource: binding(b, size) })
+            .collect();
+        for (i, b) in [from, to, &control, &out].into_iter().enumerate() {
+            entries.push(wgpu::BindGroupEntry { binding: 5 + i as u32, resource: binding(b, None) });
+        }
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("signposts unit"),
+            layout: &kernels.layout,
+            entries: &entries,
+        })
+    };
+    let (a, b) = (group(&ping, &pong), group(&pong, &ping));
+
+    let node_groups = (n as u32).div_ceil(WORKGROUP).max(1);
+    let blocks_x = node_groups.min(MAX_GROUPS);
+    let rows_z = node_groups.div_ceil(blocks_x);
+    let (table_lanes, lane_words) = match output {
+        Output::Dense { layout, .. } => (layout.lanes as u32, layout.lane_words as u32),
+        Output::Masks { moves } => (0, moves as u32),
+    };
+
+    // The consumer reads the mapped copies on its own thread; `free` hands each copy back.
+    let (full_tx, full_rx) = mpsc::sync_channel::<(usize, usize, usize, usize)>(1);
+    let (free_tx, free_rx) = mpsc::sync_channel::<usize>(2);
+    free_tx.send(0).expect("open");
+    free_tx.send(1).expect("open");
+    std::thread::scope(|scope| {
+        let staging = &staging;
+        let consumer = scope.spawn(move || {
+            let mut consume = consume;
+            for (copy, first, columns, lanes) in full_rx {
+                {
+                    let view = staging[copy].slice(..).get_mapped_range();
+                    let used = chunk_buffers(n as u64, lanes as u64, output).1 as usize;
+                    consume(Chunk { first, columns, lanes, bytes: &view[..used] });
+                }
+                staging[copy].unmap();
+                if free_tx.send(copy).is_err() {
+                    break;
+                }
+            }
+        });
+        let result = (|| {
+            for chunk in 0..plan.chunks {
+                if crate::build::stopped(halt) {
+                    break;
+                }
+                let first = chunk * plan.columns;
+                let these = &targets[first..targets.len().min(first + plan.columns)];
+                let chunk_lanes = match output {
+                    // Every table lane of the chunk's blocks, the last block's up to the table's end.
+                    Output::Dense { layout, .. } => {
+                        let first_lane = first / 64;
+                        let end = (first_lane + plan.columns / 64).min(layout.lanes as usize);
+                        2 * (end - first_lane)
+                    }
+                    Output::Masks { .. } => 2 * these.len().div_ceil(64),
+                };
+                let shape_words = [
+                    n as u32,
+                    chunk_lanes as u32,
+                    these.len() as u32,
+                    (first / 64) as u32,
+                    table_lanes,
+                    lane_words,
+                    blocks_x,
+                    0,
+                ];
+                queue.write_buffer(&shape, 0, &le_bytes(shape_words.into_iter()));
+                queue.write_buffer(&control, 0, &le_bytes(core::iter::once(0).chain(these.iter().copied())));
+                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+                encoder.clear_buffer(&ping, 0, None);
+                encoder.clear_buffer(&pong, 0, None);
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                    pass.set_pipeline(&kernels.init);
+                    // `b` writes `ping`, which level 1 reads.
+                    pass.set_bind_group(0, &b, &[0]);
+                    pass.dispatch_workgroups((these.len() as u32).div_ceil(WORKGROUP).max(1), 1, 1);
+                }
+                let (mut level, mut size) = (1u32, FIRST_GROUP);
+                loop {
+                    let mut stamps = vec![0u8; (stride * u64::from(size)) as usize];
+                    for i in 0..size {
+                        let at = (stride * u64::from(i)) as usize;
+                        stamps[at..at + 4].copy_from_slice(&(level + i).to_le_bytes());
+                    }
+                    queue.write_buffer(&levels, 0, &stamps);
+                    {
+                        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                        pass.set_pipeline(&kernels.level);
+                        for i in 0..size {
+                            let group = if (level + i) % 2 == 1 { &a } else { &b };
+                            pass.set_bind_group(0, group, &[(stride * u64::from(i)) as u32]);
+                            pass.dispatch_workgroups(blocks_x, chunk_lanes as u32, rows_z);
+                        }
+                    }
+                    encoder.copy_buffer_to_buffer(&control, 0, &flag, 0, 4);
+                    queue.submit([encoder.finish()]);
+                    let last = read_word(device, &flag)?;
+                    level += size;
+                    if last + 1 < level || level as usize > n {
+                        break;
+                    }
+                    size = (size * 2).min(LAST_GROUP);
+                    encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+                }
+                gpu.take_error()?;
+                // Both state buffers hold the final states (see `level` in unit.wgsl).
+                let copy = free_rx.recv().map_err(|_| consumer_gone())?;
+                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                    pass.set_pipeline(match output {
+                        Output::Dense { .. } => &kernels.dense_out,
+                        Output::Masks { .. } => &kernels.masks_out,
+                    });
+                    pass.set_bind_group(0, &a, &[0]);
+                    pass.dispatch_workgroups(blocks_x, chunk_lanes as u32, rows_z);
+                }
+                let used = chunk_buffers(n as u64, chunk_lanes as u64, output).1;
+                encoder.copy_buffer_to_buffer(&out, 0, &staging[copy], 0, used.max(4).next_multiple_of(4));
+                queue.submit([encoder.finish()]);
+                map(device, &staging[copy])?;
+                gpu.take_error()?;
+                full_tx.send((copy, first, these.len(), chunk_lanes)).map_err(|_| consumer_gone())?;
+            }
+            Ok(())
+        })();
+        drop(full_tx);
+        if consumer.join().is_err() {
+            return Err(Error::Gpu { message: "the thread reading the GPU's output panicked".into() });
+        }
+        result
+    })
+}
+
+fn consumer_gone() -> Error {
+    Error::Gpu { message: "the thread reading the GPU's output stopped".into() }
+}
+
+/// Waits for the device and maps `buffer` for reading.
+fn map(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<(), Error> {
+    let (tx, rx) = mpsc::channel();
+    buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
+        let _ = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::Gpu { message: format!("waiting for the device: {e}") })?;
+    rx.recv()
+        .map_err(|_| Error::Gpu { message: "the device dropped a read".into() })?
+        .map_err(|e| Error::Gpu { message: format!("reading the device's output: {e}") })
+}
+
+/// The first word of `buffer`, once the device is done.
+fn read_word(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<u32, Error> {
+    map(device, buffer)?;
+    let word = {
+        let view = buffer.slice(..).get_mapped_range();
+        u32::from_le_bytes(view[..4].try_into().expect("four bytes"))
+    };
+    buffer.unmap();
+    Ok(word)
+}
+
+/// A whole buffer (or its first `size` bytes) as a binding.
+fn binding(buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset: 0, size: size.and_then(NonZeroU64::new) })
+}
+
+/// Words as the device reads them.
+fn le_bytes(words: impl Iterator<Item = u32>) -> Vec<u8> {
+    let mut bytes: Vec<u8> = words.flat_map(u32::to_le_bytes).collect();
+    if bytes.is_empty() {
+        bytes.resize(4, 0);
+    }
+    bytes
+}
