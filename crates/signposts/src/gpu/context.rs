@@ -54,7 +54,24 @@ impl GpuContext {
     /// [`Error::Gpu`] when no adapter can be made (no GPU, no driver, or on Linux no Vulkan
     /// loader: `libvulkan1`) or the device cannot be opened.
     pub fn new() -> Result<GpuContext, Error> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        GpuContext::with_backends(wgpu::Backends::all())
+    }
+
+    /// As [`GpuContext::new`], looking only at adapters of `backends` (say
+    /// `wgpu::Backends::VULKAN`); `WGPU_BACKEND` still overrides.
+    ///
+    /// # Errors
+    /// As [`GpuContext::new`].
+    ///
+    /// ```
+    /// use signposts::gpu::{GpuContext, wgpu};
+    /// let none = GpuContext::with_backends(wgpu::Backends::empty());
+    /// assert!(matches!(none, Err(signposts::Error::Gpu { .. })));
+    /// ```
+    pub fn with_backends(backends: wgpu::Backends) -> Result<GpuContext, Error> {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+        descriptor.backends = backends;
+        let instance = wgpu::Instance::new(descriptor.with_env());
         let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(&instance, None))
             .map_err(|e| Error::Gpu {
                 message: format!(
