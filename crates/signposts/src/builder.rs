@@ -743,14 +743,22 @@ impl GraphBuilder {
             let plan = crate::gpu::unit::plan(gpu, graph, core.len(), output)?;
             let total = plan.chunks + trees;
             let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-            crate::gpu::unit::run(gpu, graph, core, output, plan, |chunk| {
-                // The chunk's blocks of columns are one stretch of the table's words.
-                let start = chunk.first / 64 * layout.lane_words as usize;
-                for (word, value) in words[start..].iter().zip(crate::gpu::unit::words(chunk.bytes)) {
-                    word.store(value, Ordering::Relaxed);
-                }
-                step();
-            }, halt)?;
+            crate::gpu::unit::run(
+                gpu,
+                graph,
+                core,
+                output,
+                plan,
+                |chunk| {
+                    // The chunk's blocks of columns are one stretch of the table's words.
+                    let start = chunk.first / 64 * layout.lane_words as usize;
+                    for (word, value) in words[start..].iter().zip(crate::gpu::unit::words(chunk.bytes)) {
+                        word.store(value, Ordering::Relaxed);
+                    }
+                    step();
+                },
+                halt,
+            )?;
             if !peel.is_trivial() && !build::stopped(halt) {
                 peel.fill(rows, layout, neighbors, &column, &component, words);
                 step();

@@ -125,7 +125,8 @@ fn a_moving_ai_map_is_built_the_same() {
     for kind in [TableKind::Dense, TableKind::Compressed] {
         let cpu = GridOracle::build_table(&grid, Connectivity::Four, kind, None, |_| {}, &Cancel::new())
             .expect("a CPU build");
-        let on_gpu = GridOracle::build_gpu(&grid, Connectivity::Four, kind, gpu, |_| {}).expect("a GPU build");
+        let on_gpu =
+            GridOracle::build_gpu(&grid, Connectivity::Four, kind, gpu, |_| {}).expect("a GPU build");
         let (mut a, mut b) = (Vec::new(), Vec::new());
         cpu.save(&mut a).expect("saved");
         on_gpu.save(&mut b).expect("saved");

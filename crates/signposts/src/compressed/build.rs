@@ -144,7 +144,12 @@ impl GraphBuilder {
             let masks: Vec<u64> = unit::words(chunk.bytes).collect();
             let fold_node = |(v, row): (usize, &mut RowBuilder)| {
                 let at = v * moves * words;
-                row.push_masks(chunk.first as u32, chunk.columns, &masks[at..at + degree(v) * words], degree(v));
+                row.push_masks(
+                    chunk.first as u32,
+                    chunk.columns,
+                    &masks[at..at + degree(v) * words],
+                    degree(v),
+                );
             };
             #[cfg(feature = "parallel")]
             {

@@ -1,5 +1,6 @@
 //! [`GpuContext`]: the device the builds run on, its limits, and its errors as [`Error`]s.
 
+use core::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::Error;
@@ -29,6 +30,56 @@ pub struct GpuContext {
     /// Errors the device reported outside any error scope (the default handler panics).
     errors: Arc<Mutex<Vec<String>>>,
     pub(super) kernels: OnceLock<super::unit::Kernels>,
+    /// Work counted for [`GpuContext::stats`].
+    pub(super) counted: Counters,
+}
+
+/// What the builds on a [`GpuContext`] did, counted since it was made: for benchmarks and
+/// diagnostics ([`GpuContext::stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GpuStats {
+    /// Chunks of targets searched.
+    pub chunks: u64,
+    /// Levels that ran (a level after the end of a chunk's search returns at once and is not
+    /// counted).
+    pub levels: u64,
+    /// Invocations of those levels: nodes × lanes of 32 targets × levels. Each reads its
+    /// node's state and writes it (16 bytes), and reads its neighbours' states, most of them
+    /// from cache: `16 · lane_levels` bytes is the floor of the searches' memory traffic.
+    pub lane_levels: u64,
+    /// Bytes of output copied back to the host.
+    pub bytes_back: u64,
+}
+
+impl GpuStats {
+    /// The work done between `earlier` (an earlier [`GpuContext::stats`]) and these.
+    #[must_use]
+    pub fn since(self, earlier: GpuStats) -> GpuStats {
+        GpuStats {
+            chunks: self.chunks - earlier.chunks,
+            levels: self.levels - earlier.levels,
+            lane_levels: self.lane_levels - earlier.lane_levels,
+            bytes_back: self.bytes_back - earlier.bytes_back,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Counters {
+    chunks: AtomicU64,
+    levels: AtomicU64,
+    lane_levels: AtomicU64,
+    bytes_back: AtomicU64,
+}
+
+impl Counters {
+    pub(super) fn chunk(&self, levels: u64, lane_levels: u64, bytes_back: u64) {
+        self.chunks.fetch_add(1, Ordering::Relaxed);
+        self.levels.fetch_add(levels, Ordering::Relaxed);
+        self.lane_levels.fetch_add(lane_levels, Ordering::Relaxed);
+        self.bytes_back.fetch_add(bytes_back, Ordering::Relaxed);
+    }
 }
 
 impl core::fmt::Debug for GpuContext {
@@ -111,11 +162,12 @@ impl GpuContext {
             device,
             queue,
             info,
-            binding_limit: u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size),
+            binding_limit: limits.max_storage_buffer_binding_size.min(limits.max_buffer_size),
             buffer_limit: limits.max_buffer_size,
             memory_limit: None,
             errors,
             kernels: OnceLock::new(),
+            counted: Counters::default(),
         }
     }
 
@@ -157,6 +209,18 @@ impl GpuContext {
     #[must_use]
     pub fn device(&self) -> &wgpu::Device {
         &self.device
+    }
+
+    /// The work the builds on this context did since it was made.
+    #[must_use]
+    pub fn stats(&self) -> GpuStats {
+        let c = &self.counted;
+        GpuStats {
+            chunks: c.chunks.load(Ordering::Relaxed),
+            levels: c.levels.load(Ordering::Relaxed),
+            lane_levels: c.lane_levels.load(Ordering::Relaxed),
+            bytes_back: c.bytes_back.load(Ordering::Relaxed),
+        }
     }
 
     /// Whether the adapter is a software one (lavapipe, WARP): correct, and slower than the

@@ -21,13 +21,13 @@
 //!   or compressed.
 //!
 //! Graphs with arc costs (octile grids, weighted or one-way arcs) are refused with
-//! [`Error::Unsupported`]: their engine is the CPU's.
+//! [`Error::Unsupported`](crate::Error::Unsupported): their engine is the CPU's.
 //!
 //! Memory: chunks of targets are sized so that every buffer fits the device's limits
 //! (WebGPU's default is 128 MiB a storage binding; native adapters allow more) and the budget
 //! of [`GpuContext::with_memory_limit`]; the bytes a build needs on the device are known
-//! before it allocates, and a device too small is [`Error::GpuMemory`]. A machine with no
-//! adapter gets [`Error::Gpu`] from [`GpuContext::new`]; the CPU build stays the default.
+//! before it allocates, and a device too small is [`Error::GpuMemory`](crate::Error::GpuMemory). A machine with no
+//! adapter gets [`Error::Gpu`](crate::Error::Gpu) from [`GpuContext::new`]; the CPU build stays the default.
 //!
 //! ```no_run
 //! use signposts::gpu::GpuContext;
@@ -42,7 +42,7 @@ mod build;
 mod context;
 pub(crate) mod unit;
 
-pub use context::GpuContext;
+pub use context::{GpuContext, GpuStats};
 /// The wgpu this crate was built with: pass a game's own device to
 /// [`GpuContext::from_device`] through the same version.
 pub use wgpu;

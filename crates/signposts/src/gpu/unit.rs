@@ -137,9 +137,15 @@ fn chunk_buffers(n: u64, lanes: u64, output: Output<'_>) -> (u64, u64) {
 /// # Errors
 /// [`Error::GpuMemory`] when even the smallest chunk does not fit; [`Error::Unsupported`]
 /// for a dense table whose row offsets pass 31 bits.
-pub(crate) fn plan(gpu: &GpuContext, g: UnitGraph<'_>, targets: usize, output: Output<'_>) -> Result<Plan, Error> {
+pub(crate) fn plan(
+    gpu: &GpuContext,
+    g: UnitGraph<'_>,
+    targets: usize,
+    output: Output<'_>,
+) -> Result<Plan, Error> {
     let n = g.offsets.len() as u64 - 1;
-    let fixed = 4 * (n + 1) + 4 * (g.heads.len() as u64).max(1) + 8 * n.max(1) + 256 * (1 + LAST_GROUP as u64);
+    let fixed =
+        4 * (n + 1) + 4 * (g.heads.len() as u64).max(1) + 8 * n.max(1) + 256 * (1 + u64::from(LAST_GROUP));
     // Lanes of 32 targets a step of chunk size: a block of 256 columns for dense tables (its
     // words are contiguous in the table), 64 columns (one word a move) for masks.
     let step = match output {
@@ -221,96 +227,15 @@ pub(crate) fn run(
     consume: impl FnMut(Chunk<'_>) + Send,
     halt: Option<&AtomicBool>,
 ) -> Result<(), Error> {
-    let device = gpu.device();
-    let kernels = gpu.kernels.get_or_init(|| Kernels::new(device));
-    gpu.take_error()?;
-    let n = g.offsets.len() - 1;
-    let lanes = plan.columns / 32;
-    let (state_bytes, out_bytes) = chunk_buffers(n as u64, lanes as u64, output);
-
-    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-    let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let storage = |label: &str, size: u64, usage: wgpu::BufferUsages| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: size.max(4).next_multiple_of(4),
-            usage,
-            mapped_at_creation: false,
-        })
-    };
-    let copy_in = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
-    let offsets = storage("offsets", 4 * g.offsets.len() as u64, copy_in);
-    let heads = storage("heads", 4 * g.heads.len() as u64, copy_in);
-    let info = storage("node info", 8 * n as u64, copy_in);
-    let ping = storage("states a", state_bytes, copy_in);
-    let pong = storage("states b", state_bytes, copy_in);
-    let control = storage("control", 4 * (1 + plan.columns as u64), copy_in | wgpu::BufferUsages::COPY_SRC);
-    let out = storage("out", out_bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
-    let mappable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-    let staging = [storage("out copy a", out_bytes, mappable), storage("out copy b", out_bytes, mappable)];
-    let flag = storage("level read", 4, mappable);
-    let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
-    let shape = storage("shape", 32, uniform);
-    let stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
-    let levels = storage("levels", stride * u64::from(LAST_GROUP), uniform);
-    let invalid = pollster::block_on(invalid.pop());
-    if pollster::block_on(oom.pop()).is_some() {
-        return Err(Error::GpuMemory { needed: plan.device_bytes, limit: None });
-    }
-    if let Some(e) = invalid {
-        return Err(Error::Gpu { message: format!("the device refused the build's buffers: {e}") });
-    }
-
-    let queue = gpu.queue();
-    queue.write_buffer(&offsets, 0, &le_bytes(g.offsets.iter().copied()));
-    queue.write_buffer(&heads, 0, &le_bytes(g.heads.iter().copied()));
-    let node_info: Vec<u32> = (0..n)
-        .flat_map(|v| {
-            let skip = if crate::build::flagged(g.skip, v) { SKIP } else { 0 };
-            let (offset, log2) = match output {
-                Output::Dense { rows, .. } => (rows[v].offset() as u32, rows[v].width_bits().trailing_zeros()),
-                Output::Masks { .. } => (0, 0),
-            };
-            [skip | offset, log2]
-        })
-        .collect();
-    queue.write_buffer(&info, 0, &le_bytes(node_info.iter().copied()));
-
-    // Bind group `a` reads `ping` and writes `pong`; `b` the other way.
-    let group = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
-        let buffers =
-            [(&shape, None), (&levels, Some(16)), (&offsets, None), (&heads, None), (&info, None)];
-        let mut entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-            .into_iter()
-            .enumerate()
-            .map(|(i, (b, size))| wgpu::BindGroupEntry { binding: i as u32, resource: binding(b, size) })
-            .collect();
-        for (i, b) in [from, to, &control, &out].into_iter().enumerate() {
-            entries.push(wgpu::BindGroupEntry { binding: 5 + i as u32, resource: binding(b, None) });
-        }
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("signposts unit"),
-            layout: &kernels.layout,
-            entries: &entries,
-        })
-    };
-    let (a, b) = (group(&ping, &pong), group(&pong, &ping));
-
-    let node_groups = (n as u32).div_ceil(WORKGROUP).max(1);
-    let blocks_x = node_groups.min(MAX_GROUPS);
-    let rows_z = node_groups.div_ceil(blocks_x);
-    let (table_lanes, lane_words) = match output {
-        Output::Dense { layout, .. } => (layout.lanes as u32, layout.lane_words as u32),
-        Output::Masks { moves } => (0, moves as u32),
-    };
-
+    let engine = Engine::new(gpu, g, output, plan)?;
+    let n = engine.n;
     // The consumer reads the mapped copies on its own thread; `free` hands each copy back.
     let (full_tx, full_rx) = mpsc::sync_channel::<(usize, usize, usize, usize)>(1);
     let (free_tx, free_rx) = mpsc::sync_channel::<usize>(2);
     free_tx.send(0).expect("open");
     free_tx.send(1).expect("open");
     std::thread::scope(|scope| {
-        let staging = &staging;
+        let staging = &engine.staging;
         let consumer = scope.spawn(move || {
             let mut consume = consume;
             for (copy, first, columns, lanes) in full_rx {
@@ -332,83 +257,21 @@ pub(crate) fn run(
                 }
                 let first = chunk * plan.columns;
                 let these = &targets[first..targets.len().min(first + plan.columns)];
-                let chunk_lanes = match output {
+                let lanes = match output {
                     // Every table lane of the chunk's blocks, the last block's up to the table's end.
                     Output::Dense { layout, .. } => {
                         let first_lane = first / 64;
-                        let end = (first_lane + plan.columns / 64).min(layout.lanes as usize);
-                        2 * (end - first_lane)
+                        2 * ((first_lane + plan.columns / 64).min(layout.lanes as usize) - first_lane)
                     }
                     Output::Masks { .. } => 2 * these.len().div_ceil(64),
                 };
-                let shape_words = [
-                    n as u32,
-                    chunk_lanes as u32,
-                    these.len() as u32,
-                    (first / 64) as u32,
-                    table_lanes,
-                    lane_words,
-                    blocks_x,
-                    0,
-                ];
-                queue.write_buffer(&shape, 0, &le_bytes(shape_words.into_iter()));
-                queue.write_buffer(&control, 0, &le_bytes(core::iter::once(0).chain(these.iter().copied())));
-                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-                encoder.clear_buffer(&ping, 0, None);
-                encoder.clear_buffer(&pong, 0, None);
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-                    pass.set_pipeline(&kernels.init);
-                    // `b` writes `ping`, which level 1 reads.
-                    pass.set_bind_group(0, &b, &[0]);
-                    pass.dispatch_workgroups((these.len() as u32).div_ceil(WORKGROUP).max(1), 1, 1);
-                }
-                let (mut level, mut size) = (1u32, FIRST_GROUP);
-                loop {
-                    let mut stamps = vec![0u8; (stride * u64::from(size)) as usize];
-                    for i in 0..size {
-                        let at = (stride * u64::from(i)) as usize;
-                        stamps[at..at + 4].copy_from_slice(&(level + i).to_le_bytes());
-                    }
-                    queue.write_buffer(&levels, 0, &stamps);
-                    {
-                        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-                        pass.set_pipeline(&kernels.level);
-                        for i in 0..size {
-                            let group = if (level + i) % 2 == 1 { &a } else { &b };
-                            pass.set_bind_group(0, group, &[(stride * u64::from(i)) as u32]);
-                            pass.dispatch_workgroups(blocks_x, chunk_lanes as u32, rows_z);
-                        }
-                    }
-                    encoder.copy_buffer_to_buffer(&control, 0, &flag, 0, 4);
-                    queue.submit([encoder.finish()]);
-                    let last = read_word(device, &flag)?;
-                    level += size;
-                    if last + 1 < level || level as usize > n {
-                        break;
-                    }
-                    size = (size * 2).min(LAST_GROUP);
-                    encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-                }
-                gpu.take_error()?;
-                // Both state buffers hold the final states (see `level` in unit.wgsl).
+                let last = engine.search(first, these, lanes)?;
                 let copy = free_rx.recv().map_err(|_| consumer_gone())?;
-                let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-                    pass.set_pipeline(match output {
-                        Output::Dense { .. } => &kernels.dense_out,
-                        Output::Masks { .. } => &kernels.masks_out,
-                    });
-                    pass.set_bind_group(0, &a, &[0]);
-                    pass.dispatch_workgroups(blocks_x, chunk_lanes as u32, rows_z);
-                }
-                let used = chunk_buffers(n as u64, chunk_lanes as u64, output).1;
-                encoder.copy_buffer_to_buffer(&out, 0, &staging[copy], 0, used.max(4).next_multiple_of(4));
-                queue.submit([encoder.finish()]);
-                map(device, &staging[copy])?;
-                gpu.take_error()?;
-                full_tx.send((copy, first, these.len(), chunk_lanes)).map_err(|_| consumer_gone())?;
+                let used = engine.write_out(lanes, copy)?;
+                // Levels 1 to `last + 1` ran; those after returned at once.
+                let ran = u64::from(last) + 1;
+                gpu.counted.chunk(ran, ran * n as u64 * lanes as u64, used);
+                full_tx.send((copy, first, these.len(), lanes)).map_err(|_| consumer_gone())?;
             }
             Ok(())
         })();
@@ -418,6 +281,222 @@ pub(crate) fn run(
         }
         result
     })
+}
+
+/// A build's buffers and bind groups on the device.
+struct Engine<'a> {
+    gpu: &'a GpuContext,
+    kernels: &'a Kernels,
+    output: Output<'a>,
+    n: usize,
+    shape: wgpu::Buffer,
+    levels: wgpu::Buffer,
+    control: wgpu::Buffer,
+    out: wgpu::Buffer,
+    flag: wgpu::Buffer,
+    /// Two mappable copies of the output: the consumer reads one while the next is written.
+    staging: [wgpu::Buffer; 2],
+    /// Bind group `a` reads the first state buffer and writes the second; `b` the other way.
+    a: wgpu::BindGroup,
+    b: wgpu::BindGroup,
+    states: [wgpu::Buffer; 2],
+    /// Bytes between the levels' uniforms (the device's dynamic offset alignment).
+    stride: u64,
+    /// A dispatch over the nodes: workgroups a row, rows.
+    blocks_x: u32,
+    rows_z: u32,
+}
+
+impl<'a> Engine<'a> {
+    /// Allocates the buffers of `plan`'s chunks and uploads the graph.
+    fn new(
+        gpu: &'a GpuContext,
+        g: UnitGraph<'_>,
+        output: Output<'a>,
+        plan: Plan,
+    ) -> Result<Engine<'a>, Error> {
+        let device = gpu.device();
+        let kernels = gpu.kernels.get_or_init(|| Kernels::new(device));
+        gpu.take_error()?;
+        let n = g.offsets.len() - 1;
+        let (state_bytes, out_bytes) = chunk_buffers(n as u64, (plan.columns / 32) as u64, output);
+
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.max(4).next_multiple_of(4),
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let copy_in = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let offsets = buffer("offsets", 4 * g.offsets.len() as u64, copy_in);
+        let heads = buffer("heads", 4 * g.heads.len() as u64, copy_in);
+        let info = buffer("node info", 8 * n as u64, copy_in);
+        let states = [buffer("states a", state_bytes, copy_in), buffer("states b", state_bytes, copy_in)];
+        let control =
+            buffer("control", 4 * (1 + plan.columns as u64), copy_in | wgpu::BufferUsages::COPY_SRC);
+        let out = buffer("out", out_bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC);
+        let mappable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let staging = [buffer("out copy a", out_bytes, mappable), buffer("out copy b", out_bytes, mappable)];
+        let flag = buffer("level read", 4, mappable);
+        let uniform = wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST;
+        let shape = buffer("shape", 32, uniform);
+        let stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
+        let levels = buffer("levels", stride * u64::from(LAST_GROUP), uniform);
+        let invalid = pollster::block_on(invalid.pop());
+        if pollster::block_on(oom.pop()).is_some() {
+            return Err(Error::GpuMemory { needed: plan.device_bytes, limit: None });
+        }
+        if let Some(e) = invalid {
+            return Err(Error::Gpu { message: format!("the device refused the build's buffers: {e}") });
+        }
+
+        let queue = gpu.queue();
+        queue.write_buffer(&offsets, 0, &le_bytes(g.offsets.iter().copied()));
+        queue.write_buffer(&heads, 0, &le_bytes(g.heads.iter().copied()));
+        let node_info = (0..n).flat_map(|v| {
+            let skip = if crate::build::flagged(g.skip, v) { SKIP } else { 0 };
+            let (offset, log2) = match output {
+                Output::Dense { rows, .. } => {
+                    (rows[v].offset() as u32, rows[v].width_bits().trailing_zeros())
+                }
+                Output::Masks { .. } => (0, 0),
+            };
+            [skip | offset, log2]
+        });
+        queue.write_buffer(&info, 0, &le_bytes(node_info));
+
+        let group = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
+            let bound = [
+                (&shape, None),
+                (&levels, Some(16)),
+                (&offsets, None),
+                (&heads, None),
+                (&info, None),
+                (from, None),
+                (to, None),
+                (&control, None),
+                (&out, None),
+            ];
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = bound
+                .into_iter()
+                .enumerate()
+                .map(|(i, (b, size))| wgpu::BindGroupEntry { binding: i as u32, resource: binding(b, size) })
+                .collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("signposts unit"),
+                layout: &kernels.layout,
+                entries: &entries,
+            })
+        };
+        let (a, b) = (group(&states[0], &states[1]), group(&states[1], &states[0]));
+        let node_groups = (n as u32).div_ceil(WORKGROUP).max(1);
+        let blocks_x = node_groups.min(MAX_GROUPS);
+        Ok(Engine {
+            gpu,
+            kernels,
+            output,
+            n,
+            shape,
+            levels,
+            control,
+            out,
+            flag,
+            staging,
+            a,
+            b,
+            states,
+            stride,
+            blocks_x,
+            rows_z: node_groups.div_ceil(blocks_x),
+        })
+    }
+
+    /// Searches one chunk: the targets `these` from column `first`, in `lanes` lanes of 32.
+    /// Returns the last level that reached a node.
+    fn search(&self, first: usize, these: &[NodeId], lanes: usize) -> Result<u32, Error> {
+        let (device, queue) = (self.gpu.device(), self.gpu.queue());
+        let (table_lanes, lane_words) = match self.output {
+            Output::Dense { layout, .. } => (layout.lanes as u32, layout.lane_words as u32),
+            Output::Masks { moves } => (0, moves as u32),
+        };
+        let shape = [
+            self.n as u32,
+            lanes as u32,
+            these.len() as u32,
+            (first / 64) as u32,
+            table_lanes,
+            lane_words,
+            self.blocks_x,
+            0,
+        ];
+        queue.write_buffer(&self.shape, 0, &le_bytes(shape.into_iter()));
+        queue.write_buffer(&self.control, 0, &le_bytes(core::iter::once(0).chain(these.iter().copied())));
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        encoder.clear_buffer(&self.states[0], 0, None);
+        encoder.clear_buffer(&self.states[1], 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&self.kernels.init);
+            // `b` writes the first buffer, which level 1 reads.
+            pass.set_bind_group(0, &self.b, &[0]);
+            pass.dispatch_workgroups((these.len() as u32).div_ceil(WORKGROUP).max(1), 1, 1);
+        }
+        let (mut level, mut size) = (1u32, FIRST_GROUP);
+        loop {
+            let mut stamps = vec![0u8; (self.stride * u64::from(size)) as usize];
+            for i in 0..size {
+                let at = (self.stride * u64::from(i)) as usize;
+                stamps[at..at + 4].copy_from_slice(&(level + i).to_le_bytes());
+            }
+            queue.write_buffer(&self.levels, 0, &stamps);
+            {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+                pass.set_pipeline(&self.kernels.level);
+                for i in 0..size {
+                    let group = if (level + i) % 2 == 1 { &self.a } else { &self.b };
+                    pass.set_bind_group(0, group, &[(self.stride * u64::from(i)) as u32]);
+                    pass.dispatch_workgroups(self.blocks_x, lanes as u32, self.rows_z);
+                }
+            }
+            encoder.copy_buffer_to_buffer(&self.control, 0, &self.flag, 0, 4);
+            queue.submit([encoder.finish()]);
+            let last = read_word(device, &self.flag)?;
+            level += size;
+            if last + 1 < level || level as usize > self.n {
+                self.gpu.take_error()?;
+                return Ok(last);
+            }
+            size = (size * 2).min(LAST_GROUP);
+            encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        }
+    }
+
+    /// Writes the searched chunk's output and maps it in staging buffer `copy`; returns its
+    /// bytes.
+    fn write_out(&self, lanes: usize, copy: usize) -> Result<u64, Error> {
+        let device = self.gpu.device();
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(match self.output {
+                Output::Dense { .. } => &self.kernels.dense_out,
+                Output::Masks { .. } => &self.kernels.masks_out,
+            });
+            // Both state buffers hold the final states (see `level` in unit.wgsl).
+            pass.set_bind_group(0, &self.a, &[0]);
+            pass.dispatch_workgroups(self.blocks_x, lanes as u32, self.rows_z);
+        }
+        let used = chunk_buffers(self.n as u64, lanes as u64, self.output).1;
+        encoder.copy_buffer_to_buffer(&self.out, 0, &self.staging[copy], 0, used.max(4).next_multiple_of(4));
+        self.gpu.queue().submit([encoder.finish()]);
+        map(device, &self.staging[copy])?;
+        self.gpu.take_error()?;
+        Ok(used)
+    }
 }
 
 fn consumer_gone() -> Error {
@@ -451,7 +530,11 @@ fn read_word(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<u32, Error>
 
 /// A whole buffer (or its first `size` bytes) as a binding.
 fn binding(buffer: &wgpu::Buffer, size: Option<u64>) -> wgpu::BindingResource<'_> {
-    wgpu::BindingResource::Buffer(wgpu::BufferBinding { buffer, offset: 0, size: size.and_then(NonZeroU64::new) })
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer,
+        offset: 0,
+        size: size.and_then(NonZeroU64::new),
+    })
 }
 
 /// Words as the device reads them.
