@@ -638,9 +638,9 @@ impl GraphBuilder {
         gpu: Option<&Gpu>,
         halt: Option<&AtomicBool>,
     ) -> Result<Graph, Error> {
-        if gpu.is_some() && (self.is_directed() || self.is_weighted()) {
+        if gpu.is_some() && (self.is_directed() || (self.is_weighted() && self.model != CostModel::Octile)) {
             return Err(Error::Unsupported {
-                what: "GPU builds of graphs with arc costs or one-way arcs (build them on the CPU)",
+                what: "GPU builds of graphs with integer arc costs or one-way arcs (build them on the CPU)",
             });
         }
         if self.reserve_degree > MAX_ENTRY_DEGREE {
@@ -681,7 +681,7 @@ impl GraphBuilder {
         let edges = self.edges_len();
 
         let (order, component, components) = if directed || weighted {
-            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress, halt)
+            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress, gpu, halt)?
         } else {
             costs = Vec::new(); // every arc costs 1
             Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, (batch, gpu), halt)?
@@ -738,30 +738,21 @@ impl GraphBuilder {
         let core = &order[..peel.core_len];
         #[cfg(feature = "gpu")]
         if let Some(gpu) = gpu {
-            let graph = crate::gpu::unit::UnitGraph { offsets, heads: neighbors, skip: &peel.peeled };
-            let output = crate::gpu::unit::Output::Dense { rows, layout };
-            let plan = crate::gpu::unit::plan(gpu, graph, core.len(), output)?;
-            let total = plan.chunks + trees;
-            let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-            crate::gpu::unit::run(
+            let graph =
+                crate::gpu::engine::DeviceGraph { offsets, heads: neighbors, costs: &[], skip: &peel.peeled };
+            let total = crate::gpu::engine::fill_dense(
                 gpu,
                 graph,
+                rows,
+                layout,
                 core,
-                output,
-                plan,
-                |chunk| {
-                    // The chunk's blocks of columns are one stretch of the table's words.
-                    let start = chunk.first / 64 * layout.lane_words as usize;
-                    for (word, value) in words[start..].iter().zip(crate::gpu::unit::words(chunk.bytes)) {
-                        word.store(value, Ordering::Relaxed);
-                    }
-                    step();
-                },
+                words,
+                (progress, &done, trees),
                 halt,
             )?;
             if !peel.is_trivial() && !build::stopped(halt) {
                 peel.fill(rows, layout, neighbors, &column, &component, words);
-                step();
+                progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
             }
             return Ok((order, component, components));
         }
@@ -777,7 +768,8 @@ impl GraphBuilder {
         Ok((order, component, components))
     }
 
-    /// Fills the table of a weighted or directed graph: one Dijkstra search per target.
+    /// Fills the table of a weighted or directed graph: one Dijkstra search per target, or on
+    /// the GPU (octile graphs) when `gpu` is given.
     #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
     fn fill_weighted(
         &self,
@@ -788,8 +780,9 @@ impl GraphBuilder {
         layout: Layout,
         words: &[AtomicU64],
         progress: &(dyn Fn(Progress) + Sync),
+        gpu: Option<&Gpu>,
         halt: Option<&AtomicBool>,
-    ) -> (Vec<NodeId>, Vec<u32>, u32) {
+    ) -> Result<(Vec<NodeId>, Vec<u32>, u32), Error> {
         let n = rows.len();
         let mut tails = Vec::with_capacity(heads.len());
         for (v, row) in rows.iter().enumerate() {
@@ -812,6 +805,24 @@ impl GraphBuilder {
         let cost: Vec<Cost> = costs.iter().map(|&c| self.model.cost(c)).collect();
         let (component, components) = components::label_weak(offsets, heads, &in_offsets, &in_arcs, &tails);
         let order = build::order::ball_order(rows, heads, &[], build::dijkstra::BATCH);
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = gpu {
+            let graph = crate::gpu::engine::DeviceGraph { offsets, heads, costs, skip: &[] };
+            let done = AtomicUsize::new(0);
+            crate::gpu::engine::fill_dense(
+                gpu,
+                graph,
+                rows,
+                layout,
+                &order,
+                words,
+                (progress, &done, 0),
+                halt,
+            )?;
+            return Ok((order, component, components));
+        }
+        #[cfg(not(feature = "gpu"))]
+        let _ = gpu;
         let arcs = build::dijkstra::Arcs {
             offsets,
             heads,
@@ -827,7 +838,7 @@ impl GraphBuilder {
         let done = AtomicUsize::new(0);
         let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
         build::dijkstra::fill(arcs, rows, layout, &order, words, &step, halt);
-        (order, component, components)
+        Ok((order, component, components))
     }
 
     #[inline]

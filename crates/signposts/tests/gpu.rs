@@ -35,13 +35,14 @@ fn gpu() -> Option<&'static GpuContext> {
     }
 }
 
-/// The same adapter with buffers held to a few hundred bytes per node of `builder`, so that
-/// its builds run in many chunks: a dense table's chunk takes 64 bytes of state per node and
-/// block of 256 columns, and `32 · width` bytes of output (128 on a 4-connected grid, 256 on
-/// an 8-connected one); a compressed one's, 16 and `8 · degree` bytes per 64 columns.
-fn small(builder: &GraphBuilder) -> Option<GpuContext> {
+/// The same adapter with buffers held to `per_node` bytes per node of `builder`, so that its
+/// builds run in many chunks. A unit-cost dense chunk takes 64 bytes of state per node and
+/// block of 256 columns, and `32 · width` bytes of output (128 on a 4-connected grid); a
+/// compressed one, 16 bytes of state and `8 · degree` of output per 64 columns. The octile
+/// engine keeps 32 times the state (a cost per target, not two bits).
+fn small(builder: &GraphBuilder, per_node: u64) -> Option<GpuContext> {
     gpu()?;
-    let bytes = 300 * builder.nodes_len() as u64;
+    let bytes = per_node * builder.nodes_len() as u64;
     Some(GpuContext::new().expect("made once already").with_binding_limit(bytes))
 }
 
@@ -72,8 +73,27 @@ fn same_tables(gpu: &GpuContext, builder: &GraphBuilder, name: &str) {
     }
 }
 
+/// An octile grid (arcs of 1 and √2, no corner cutting) of `w × h` cells, a quarter blocked.
+fn octile(w: usize, h: usize, seed: u64) -> GraphBuilder {
+    let mut rng = signposts::generate::SplitMix64::new(seed);
+    let mut text = format!("type octile\nheight {h}\nwidth {w}\nmap\n");
+    for _ in 0..h {
+        text.extend((0..w).map(|_| if rng.chance(0.25) { '@' } else { '.' }));
+        text.push('\n');
+    }
+    GridOracle::graph_builder(&parse_map(text.as_bytes()).expect("a valid map"), Connectivity::Eight)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Octile grids: the GPU's octile engine against the CPU's Dijkstra (dense) and level
+    /// engine (compressed).
+    #[test]
+    fn octile_tables_are_the_cpu_tables(w in 1usize..24, h in 1usize..24, seed in any::<u64>()) {
+        let Some(gpu) = gpu() else { return Ok(()) };
+        same_tables(gpu, &octile(w, h, seed), "octile");
+    }
 
     /// Grids of both connectivities, mazes, sparse graphs, trees, odd cycles, complete graphs
     /// (entries wider than 64 bits), pieces with isolated nodes.
@@ -99,13 +119,14 @@ proptest! {
 #[test]
 fn chunked_builds_are_the_cpu_tables() {
     // A perfect maze is all trees: no core to search, one step filling the trees.
-    for (name, builder, least) in [
-        ("walled 4-grid", walled_grid(65, 57, 0.3, 5, Connectivity::Four), 4),
-        ("walled 8-grid", walled_grid(61, 49, 0.25, 6, Connectivity::Eight), 4),
-        ("maze", maze(40, 40, 7), 1),
-        ("open 4-grid", grid(50, 40, Connectivity::Four), 4),
+    for (name, builder, least, per_node) in [
+        ("walled 4-grid", walled_grid(65, 57, 0.3, 5, Connectivity::Four), 4, 300),
+        ("walled 8-grid", walled_grid(61, 49, 0.25, 6, Connectivity::Eight), 4, 300),
+        ("maze", maze(40, 40, 7), 1, 300),
+        ("open 4-grid", grid(50, 40, Connectivity::Four), 4, 300),
+        ("octile grid", octile(60, 50, 8), 4, 1200),
     ] {
-        let Some(gpu) = small(&builder) else { return };
+        let Some(gpu) = small(&builder, per_node) else { return };
         let chunks = AtomicUsize::new(0);
         let built = builder.build_gpu(&gpu, |p| {
             chunks.fetch_max(p.total, Ordering::Relaxed);
@@ -116,28 +137,29 @@ fn chunked_builds_are_the_cpu_tables() {
     }
 }
 
-/// den312d, a Moving AI map, 4-connected: the grid oracle built on the GPU is the CPU's, dense
-/// and compressed.
+/// den312d, a Moving AI map, 4-connected and octile: the grid oracle built on the GPU is the
+/// CPU's, dense and compressed.
 #[test]
 fn a_moving_ai_map_is_built_the_same() {
     let Some(gpu) = gpu() else { return };
     let grid = parse_map(&std::fs::read(maps_dir().join("den312d.map")).expect("the map")).expect("a map");
-    for kind in [TableKind::Dense, TableKind::Compressed] {
-        let cpu = GridOracle::build_table(&grid, Connectivity::Four, kind, None, |_| {}, &Cancel::new())
-            .expect("a CPU build");
-        let on_gpu =
-            GridOracle::build_gpu(&grid, Connectivity::Four, kind, gpu, |_| {}).expect("a GPU build");
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        cpu.save(&mut a).expect("saved");
-        on_gpu.save(&mut b).expect("saved");
-        assert!(a == b, "{kind:?} tables differ");
+    for connectivity in [Connectivity::Four, Connectivity::Eight] {
+        for kind in [TableKind::Dense, TableKind::Compressed] {
+            let cpu = GridOracle::build_table(&grid, connectivity, kind, None, |_| {}, &Cancel::new())
+                .expect("a CPU build");
+            let on_gpu = GridOracle::build_gpu(&grid, connectivity, kind, gpu, |_| {}).expect("a GPU build");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            cpu.save(&mut a).expect("saved");
+            on_gpu.save(&mut b).expect("saved");
+            assert!(a == b, "{connectivity:?} {kind:?} tables differ");
+        }
     }
 }
 
 #[test]
 fn progress_reaches_its_total_once_per_chunk() {
     let builder = walled_grid(40, 40, 0.2, 3, Connectivity::Four);
-    let Some(gpu) = small(&builder) else { return };
+    let Some(gpu) = small(&builder, 300) else { return };
     for compressed in [false, true] {
         let calls = AtomicUsize::new(0);
         let last = AtomicUsize::new(0);
@@ -159,7 +181,7 @@ fn progress_reaches_its_total_once_per_chunk() {
 }
 
 #[test]
-fn graphs_with_costs_and_octile_grids_are_refused_before_any_work() {
+fn integer_costs_and_one_way_arcs_are_refused_before_any_work() {
     let Some(gpu) = gpu() else { return };
     let unsupported = |r: Result<(), Error>| matches!(r, Err(Error::Unsupported { .. }));
     let mut weighted = GraphBuilder::new(3);
@@ -169,10 +191,11 @@ fn graphs_with_costs_and_octile_grids_are_refused_before_any_work() {
     let mut directed = GraphBuilder::new(3);
     directed.connect(0, 1).connect_directed(1, 2);
     assert!(unsupported(directed.build_gpu(gpu, |_| {}).map(drop)));
-    let grid = signposts::grid::Grid::new(5, 5);
-    for kind in [TableKind::Dense, TableKind::Compressed] {
-        assert!(unsupported(GridOracle::build_gpu(&grid, Connectivity::Eight, kind, gpu, |_| {}).map(drop)));
-    }
+    // An octile grid whose rows were given room for 64 neighbours: entries wider than the
+    // octile kernels pack.
+    let mut wide = octile(6, 6, 1);
+    wide.reserve_degree(64);
+    assert!(unsupported(wide.build_gpu(gpu, |_| {}).map(drop)));
 }
 
 #[test]
@@ -197,7 +220,7 @@ fn a_device_too_small_is_an_error_naming_the_bytes() {
 #[test]
 fn a_cancelled_build_starts_no_chunk() {
     let builder = grid(40, 40, Connectivity::Four);
-    let Some(gpu) = small(&builder) else { return };
+    let Some(gpu) = small(&builder, 300) else { return };
     let cancel = Cancel::new();
     cancel.cancel();
     assert!(matches!(builder.build_gpu_with_cancel(&gpu, |_| {}, &cancel), Err(Error::Cancelled)));

@@ -12,8 +12,8 @@
 //! only (what a software adapter manages in seconds). `--gpu-only` skips the CPU builds (and
 //! the byte check). `--bandwidth` is the GPU's memory bandwidth in GB/s (3350 for an H100
 //! SXM), to print the fraction of it the searches' floor traffic takes: every invocation of a
-//! level reads its node's state and writes it, 16 bytes (`GpuStats::lane_levels`), plus the
-//! output copied back. Throughput is in (source, target) pairs a second: nodes × targets
+//! level reads its node's state and writes it (`GpuStats::state_bytes`), and the output is
+//! written and copied back. Throughput is in (source, target) pairs a second: nodes × targets
 //! searched over the build's seconds.
 
 use std::path::PathBuf;
@@ -149,7 +149,7 @@ fn run(
         assert!(gpu_bytes == cpu_bytes, "{case}: the GPU table differs from the CPU table");
     }
     let work = after.since(before);
-    let traffic = (16 * work.lane_levels + 2 * work.bytes_back) as f64 / on_gpu / 1e9;
+    let traffic = (work.state_bytes + 2 * work.bytes_back) as f64 / on_gpu / 1e9;
     let pairs = n * n;
     println!(
         "{:<16} {:>9} {:>9} {:>10.3} {:>10.3} {:>8.2} {:>12.3e} {:>12.3e} {:>9.1} {:>6}",
@@ -169,7 +169,7 @@ fn run(
         "",
         work.chunks,
         work.levels,
-        16.0 * work.lane_levels as f64 / 1e9,
+        work.state_bytes as f64 / 1e9,
         work.bytes_back as f64 / 1e9,
         if gpu_only { "" } else { "; the same bytes as the CPU build" }
     );

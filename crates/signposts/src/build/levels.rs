@@ -89,7 +89,7 @@ const UNREACHED: u32 = u32::MAX;
 
 /// `frac(√2)` in 29 bits, in bits 1 to 29.
 #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "below 2^29")]
-const SQRT_2_FRAC: u32 = ((SQRT_2 - 1.0) * (1u64 << 29) as f64 + 0.5) as u32 * 2;
+pub(crate) const SQRT_2_FRAC: u32 = ((SQRT_2 - 1.0) * (1u64 << 29) as f64 + 0.5) as u32 * 2;
 
 /// The level field's unit.
 const LEVEL: u32 = 1 << 30;

@@ -112,9 +112,10 @@ impl GraphBuilder {
         self.finish_compressed(plan, rows)
     }
 
-    /// The compressed table of an undirected unit-cost graph with the searches on the GPU:
-    /// each chunk of columns comes back as every node's move bitmaps, folded into the rows on
-    /// all cores while the device searches the next chunk. The same table as the CPU build.
+    /// The compressed table of an undirected graph of unit or octile costs with the searches
+    /// on the GPU: each chunk of columns comes back as every node's move bitmaps, folded into
+    /// the rows on all cores while the device searches the next chunk. The same table as the
+    /// CPU build.
     #[cfg(feature = "gpu")]
     pub(crate) fn build_compressed_on_gpu(
         &self,
@@ -122,26 +123,31 @@ impl GraphBuilder {
         progress: &(dyn Fn(Progress) + Sync),
         halt: Option<&AtomicBool>,
     ) -> Result<CompressedGraph, Error> {
-        use crate::gpu::unit;
-        if self.is_weighted() {
+        use crate::gpu::engine;
+        if self.is_weighted() && self.model() != CostModel::Octile {
             return Err(Error::Unsupported {
-                what: "GPU builds of graphs with arc costs (build them on the CPU)",
+                what: "GPU builds of graphs with integer arc costs (build them on the CPU)",
             });
         }
         let plan = self.compressed_plan()?;
         let n = plan.offsets.len() - 1;
         let degree = |v: usize| (plan.offsets[v + 1] - plan.offsets[v]) as usize;
         let moves = (0..n).map(degree).max().unwrap_or(0).max(1);
-        let graph = unit::UnitGraph { offsets: &plan.offsets, heads: &plan.heads, skip: &plan.peel.peeled };
-        let output = unit::Output::Masks { moves };
+        let graph = engine::DeviceGraph {
+            offsets: &plan.offsets,
+            heads: &plan.heads,
+            costs: &plan.costs,
+            skip: &plan.peel.peeled,
+        };
+        let output = engine::Output::Masks { moves };
         let targets = &plan.order[..plan.core_len];
-        let chunks = unit::plan(gpu, graph, targets.len(), output)?;
+        let chunks = engine::plan(gpu, graph, targets.len(), output)?;
         let mut rows = vec![RowBuilder::default(); n];
         let done = AtomicUsize::new(0);
-        let fold = |chunk: unit::Chunk<'_>| {
+        let fold = |chunk: engine::Chunk<'_>| {
             // Per node, `moves` bitmaps of `words` words: node `v`'s first `degree(v)` of them.
             let words = chunk.lanes / 2;
-            let masks: Vec<u64> = unit::words(chunk.bytes).collect();
+            let masks: Vec<u64> = engine::words(chunk.bytes).collect();
             let fold_node = |(v, row): (usize, &mut RowBuilder)| {
                 let at = v * moves * words;
                 row.push_masks(
@@ -160,7 +166,7 @@ impl GraphBuilder {
             rows.iter_mut().enumerate().for_each(fold_node);
             progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total: chunks.chunks });
         };
-        unit::run(gpu, graph, targets, output, chunks, fold, halt)?;
+        engine::run(gpu, graph, targets, output, chunks, fold, halt)?;
         if build::stopped(halt) {
             return Err(Error::Cancelled);
         }

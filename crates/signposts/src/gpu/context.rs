@@ -29,7 +29,8 @@ pub struct GpuContext {
     memory_limit: Option<u64>,
     /// Errors the device reported outside any error scope (the default handler panics).
     errors: Arc<Mutex<Vec<String>>>,
-    pub(super) kernels: OnceLock<super::unit::Kernels>,
+    /// Each engine's kernels, compiled on first use: `[unit, octile]`.
+    pub(super) kernels: [OnceLock<super::engine::Kernels>; 2],
     /// Work counted for [`GpuContext::stats`].
     pub(super) counted: Counters,
 }
@@ -44,10 +45,11 @@ pub struct GpuStats {
     /// Levels that ran (a level after the end of a chunk's search returns at once and is not
     /// counted).
     pub levels: u64,
-    /// Invocations of those levels: nodes × lanes of 32 targets × levels. Each reads its
-    /// node's state and writes it (16 bytes), and reads its neighbours' states, most of them
-    /// from cache: `16 · lane_levels` bytes is the floor of the searches' memory traffic.
-    pub lane_levels: u64,
+    /// The floor of the searches' memory traffic: every invocation of a level that ran reads
+    /// its node's state and writes it (16 bytes toward a lane of 32 targets in the unit
+    /// engine, 8 toward one target in the octile engine). Neighbours' states are read too,
+    /// most of them from cache, and are not counted.
+    pub state_bytes: u64,
     /// Bytes of output copied back to the host.
     pub bytes_back: u64,
 }
@@ -59,7 +61,7 @@ impl GpuStats {
         GpuStats {
             chunks: self.chunks - earlier.chunks,
             levels: self.levels - earlier.levels,
-            lane_levels: self.lane_levels - earlier.lane_levels,
+            state_bytes: self.state_bytes - earlier.state_bytes,
             bytes_back: self.bytes_back - earlier.bytes_back,
         }
     }
@@ -69,15 +71,15 @@ impl GpuStats {
 pub(super) struct Counters {
     chunks: AtomicU64,
     levels: AtomicU64,
-    lane_levels: AtomicU64,
+    state_bytes: AtomicU64,
     bytes_back: AtomicU64,
 }
 
 impl Counters {
-    pub(super) fn chunk(&self, levels: u64, lane_levels: u64, bytes_back: u64) {
+    pub(super) fn chunk(&self, levels: u64, state_bytes: u64, bytes_back: u64) {
         self.chunks.fetch_add(1, Ordering::Relaxed);
         self.levels.fetch_add(levels, Ordering::Relaxed);
-        self.lane_levels.fetch_add(lane_levels, Ordering::Relaxed);
+        self.state_bytes.fetch_add(state_bytes, Ordering::Relaxed);
         self.bytes_back.fetch_add(bytes_back, Ordering::Relaxed);
     }
 }
@@ -166,7 +168,7 @@ impl GpuContext {
             buffer_limit: limits.max_buffer_size,
             memory_limit: None,
             errors,
-            kernels: OnceLock::new(),
+            kernels: [OnceLock::new(), OnceLock::new()],
             counted: Counters::default(),
         }
     }
@@ -218,7 +220,7 @@ impl GpuContext {
         GpuStats {
             chunks: c.chunks.load(Ordering::Relaxed),
             levels: c.levels.load(Ordering::Relaxed),
-            lane_levels: c.lane_levels.load(Ordering::Relaxed),
+            state_bytes: c.state_bytes.load(Ordering::Relaxed),
             bytes_back: c.bytes_back.load(Ordering::Relaxed),
         }
     }

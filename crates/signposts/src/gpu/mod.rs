@@ -40,7 +40,7 @@
 
 mod build;
 mod context;
-pub(crate) mod unit;
+pub(crate) mod engine;
 
 pub use context::{GpuContext, GpuStats};
 /// The wgpu this crate was built with: pass a game's own device to

@@ -226,13 +226,12 @@ impl GridOracle {
         Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
     }
 
-    /// Builds the `kind` of table for a 4-connected `grid` on the GPU (feature `gpu`): the
-    /// same oracle as [`GridOracle::build_table`], byte for byte (see
-    /// [`GraphBuilder::build_gpu`] and [`GraphBuilder::build_compressed_gpu`]).
+    /// Builds the `kind` of table for `grid` on the GPU (feature `gpu`): the same oracle as
+    /// [`GridOracle::build_table`], byte for byte (see [`GraphBuilder::build_gpu`] and
+    /// [`GraphBuilder::build_compressed_gpu`]), 4-connected or octile.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for [`Connectivity::Eight`] (octile costs: build those on the
-    /// CPU); as [`GraphBuilder::build_gpu`] or [`GraphBuilder::build_compressed_gpu`].
+    /// As [`GraphBuilder::build_gpu`] or [`GraphBuilder::build_compressed_gpu`].
     ///
     /// ```no_run
     /// use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
@@ -250,11 +249,6 @@ impl GridOracle {
         gpu: &crate::gpu::GpuContext,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
-        if connectivity == Connectivity::Eight {
-            return Err(Error::Unsupported {
-                what: "GPU builds of 8-connected grids (octile costs: build them on the CPU)",
-            });
-        }
         if kind == TableKind::Compressed {
             CompressedGraph::check_nodes(grid.passable_len())?;
         }

@@ -1,4 +1,5 @@
-//! The unit-cost engine on the GPU: the host side of `unit.wgsl`.
+//! The GPU engines' host side: the unit-cost BFS of `unit.wgsl` and the octile search of
+//! `octile.wgsl`, which share their buffers, bindings and driving loop.
 //!
 //! A build's core targets are searched in chunks of lanes of 32 targets. For each chunk the
 //! host writes the targets, clears the two state buffers, and queues the levels in groups
@@ -9,13 +10,13 @@
 //! output while the device searches the next one.
 
 use core::num::NonZeroU64;
-use core::sync::atomic::AtomicBool;
+use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::borrow::Cow;
 use std::sync::mpsc;
 
 use super::GpuContext;
 use crate::table::{BLOCK, Layout, NodeRow};
-use crate::{Error, NodeId};
+use crate::{Error, NodeId, Progress};
 
 /// Nodes a workgroup.
 const WORKGROUP: u32 = 256;
@@ -28,6 +29,8 @@ const LAST_GROUP: u32 = 1024;
 const DEFAULT_BUDGET: u64 = 1 << 30;
 /// Bit 31 of a node's first info word: the search does not enter it.
 const SKIP: u32 = 1 << 31;
+/// Bit 31 of an arc's head in the octile engine: a √2 arc.
+const DIAGONAL: u32 = 1 << 31;
 
 /// The compiled kernels and their one bind group layout.
 pub(crate) struct Kernels {
@@ -39,10 +42,16 @@ pub(crate) struct Kernels {
 }
 
 impl Kernels {
-    fn new(device: &wgpu::Device) -> Kernels {
+    /// The kernels of `kind`'s engine: each engine's module has the same four entry points
+    /// over the same bindings.
+    fn new(device: &wgpu::Device, kind: Kind) -> Kernels {
+        let source = match kind {
+            Kind::Unit => include_str!("unit.wgsl"),
+            Kind::Octile => include_str!("octile.wgsl"),
+        };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("signposts unit"),
-            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(include_str!("unit.wgsl"))),
+            label: Some(kind.label()),
+            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(source)),
         });
         let entry = |binding: u32, ty: wgpu::BufferBindingType, dynamic: bool| wgpu::BindGroupLayoutEntry {
             binding,
@@ -91,14 +100,58 @@ impl Kernels {
     }
 }
 
+/// Which engine a build runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Every arc costs 1: the bit-parallel BFS, a lane of 32 targets an invocation.
+    Unit,
+    /// Arcs cost 1 or √2 (octile grids): one target an invocation.
+    Octile,
+}
+
+impl Kind {
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Unit => "signposts unit",
+            Kind::Octile => "signposts octile",
+        }
+    }
+
+    /// Device bytes of one node's state toward a lane of 32 targets.
+    fn state_bytes(self) -> u64 {
+        match self {
+            Kind::Unit => 8,
+            Kind::Octile => 4 * 32,
+        }
+    }
+
+    /// Levels that reach nothing before a search is over: costs of band `L` come from bands
+    /// `L - 1` and, behind a √2 arc, `L - 2`.
+    fn quiet_levels(self) -> u32 {
+        match self {
+            Kind::Unit => 1,
+            Kind::Octile => 2,
+        }
+    }
+}
+
 /// The graph as the kernels read it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct UnitGraph<'a> {
+pub(crate) struct DeviceGraph<'a> {
     /// Out-arcs of `v`: `heads[offsets[v]..offsets[v + 1]]`, in table slot order.
     pub offsets: &'a [u32],
     pub heads: &'a [NodeId],
+    /// The arcs' stored costs under the octile model (1 straight, 2 diagonal), or empty when
+    /// every arc costs 1.
+    pub costs: &'a [u32],
     /// Nodes the searches do not enter (peeled trees), a flag per node, or empty.
     pub skip: &'a [bool],
+}
+
+impl DeviceGraph<'_> {
+    fn kind(&self) -> Kind {
+        if self.costs.is_empty() { Kind::Unit } else { Kind::Octile }
+    }
 }
 
 /// What a chunk writes out.
@@ -121,9 +174,9 @@ pub(crate) struct Plan {
     pub device_bytes: u64,
 }
 
-/// The bytes of one chunk of `lanes` lanes of 32 targets.
-fn chunk_buffers(n: u64, lanes: u64, output: Output<'_>) -> (u64, u64) {
-    let state = n * lanes * 8;
+/// The bytes of one chunk of `lanes` lanes of 32 targets: each state buffer, the output.
+fn chunk_buffers(kind: Kind, n: u64, lanes: u64, output: Output<'_>) -> (u64, u64) {
+    let state = n * lanes * kind.state_bytes();
     let out = match output {
         // Two lanes of 32 a table lane of 64 columns, `Σ width` words of 8 bytes each.
         Output::Dense { layout, .. } => lanes / 2 * layout.lane_words * 8,
@@ -139,11 +192,20 @@ fn chunk_buffers(n: u64, lanes: u64, output: Output<'_>) -> (u64, u64) {
 /// for a dense table whose row offsets pass 31 bits.
 pub(crate) fn plan(
     gpu: &GpuContext,
-    g: UnitGraph<'_>,
+    g: DeviceGraph<'_>,
     targets: usize,
     output: Output<'_>,
 ) -> Result<Plan, Error> {
+    let kind = g.kind();
     let n = g.offsets.len() as u64 - 1;
+    if kind == Kind::Octile && n >= u64::from(DIAGONAL) {
+        return Err(Error::Unsupported { what: "GPU builds of octile graphs of 2^31 nodes or more" });
+    }
+    // A dispatch's y dimension is a lane of 32 targets (unit), or one target (octile).
+    let most_lanes = match kind {
+        Kind::Unit => u64::from(MAX_GROUPS),
+        Kind::Octile => u64::from(MAX_GROUPS) / 32,
+    };
     let fixed =
         4 * (n + 1) + 4 * (g.heads.len() as u64).max(1) + 8 * n.max(1) + 256 * (1 + u64::from(LAST_GROUP));
     // Lanes of 32 targets a step of chunk size: a block of 256 columns for dense tables (its
@@ -153,6 +215,11 @@ pub(crate) fn plan(
             if layout.lane_words >= u64::from(SKIP) {
                 return Err(Error::Unsupported { what: "GPU builds of dense tables over 2^31 words a lane" });
             }
+            if kind == Kind::Octile && layout.lane_words > 32 * n {
+                return Err(Error::Unsupported {
+                    what: "GPU builds of octile tables with entries wider than 32 bits (reserve_degree)",
+                });
+            }
             (BLOCK / 32) as u64
         }
         Output::Masks { .. } => 2,
@@ -160,7 +227,7 @@ pub(crate) fn plan(
     let needed_lanes = (targets as u64).div_ceil(32).next_multiple_of(step).max(step);
     let budget = gpu.memory_limit().unwrap_or(DEFAULT_BUDGET);
     let fits = |lanes: u64| {
-        let (state, out) = chunk_buffers(n, lanes, output);
+        let (state, out) = chunk_buffers(kind, n, lanes, output);
         let control = 4 * (1 + lanes * 32);
         let total = fixed + 2 * state + 3 * out + control;
         let each = state.max(out).max(control);
@@ -168,7 +235,7 @@ pub(crate) fn plan(
     };
     let (smallest_fits, smallest_total) = fits(step);
     if !smallest_fits || smallest_total > budget {
-        let (state, out) = chunk_buffers(n, step, output);
+        let (state, out) = chunk_buffers(kind, n, step, output);
         return Err(Error::GpuMemory {
             needed: if smallest_fits { smallest_total } else { state.max(out) },
             limit: Some(if smallest_fits { budget } else { gpu.binding_limit() }),
@@ -179,14 +246,14 @@ pub(crate) fn plan(
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);
         let (ok, total) = fits(mid * step);
-        if ok && total <= budget && mid * step <= u64::from(MAX_GROUPS) {
+        if ok && total <= budget && mid * step <= most_lanes {
             lo = mid;
         } else {
             hi = mid - 1;
         }
     }
     let lanes = lo * step;
-    let (state, out) = chunk_buffers(n, lanes, output);
+    let (state, out) = chunk_buffers(kind, n, lanes, output);
     let columns = (lanes * 32) as usize;
     Ok(Plan {
         columns,
@@ -206,6 +273,38 @@ pub(crate) struct Chunk<'a> {
     pub bytes: &'a [u8],
 }
 
+/// Fills the dense table's columns of `targets` (its first columns) into `words`, laid out by
+/// `layout` over `rows`, reporting each chunk as a step of `extra` more (the caller's).
+/// Returns the steps in all, for the caller to report its own.
+///
+/// # Errors
+/// As [`plan`] and [`run`].
+#[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
+pub(crate) fn fill_dense(
+    gpu: &GpuContext,
+    g: DeviceGraph<'_>,
+    rows: &[NodeRow],
+    layout: Layout,
+    targets: &[NodeId],
+    words: &[AtomicU64],
+    (progress, done, extra): (&(dyn Fn(Progress) + Sync), &AtomicUsize, usize),
+    halt: Option<&AtomicBool>,
+) -> Result<usize, Error> {
+    let output = Output::Dense { rows, layout };
+    let plan = plan(gpu, g, targets.len(), output)?;
+    let total = plan.chunks + extra;
+    let consume = |chunk: Chunk<'_>| {
+        // The chunk's blocks of columns are one stretch of the table's words.
+        let start = chunk.first / 64 * layout.lane_words as usize;
+        for (word, value) in words[start..].iter().zip(self::words(chunk.bytes)) {
+            word.store(value, Ordering::Relaxed);
+        }
+        progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+    };
+    run(gpu, g, targets, output, plan, consume, halt)?;
+    Ok(total)
+}
+
 /// Little-endian words of 64 bits from the device's bytes.
 pub(crate) fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
     bytes.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("eight bytes")))
@@ -220,7 +319,7 @@ pub(crate) fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
 /// another error (a lost device, a driver's validation error).
 pub(crate) fn run(
     gpu: &GpuContext,
-    g: UnitGraph<'_>,
+    g: DeviceGraph<'_>,
     targets: &[NodeId],
     output: Output<'_>,
     plan: Plan,
@@ -228,7 +327,7 @@ pub(crate) fn run(
     halt: Option<&AtomicBool>,
 ) -> Result<(), Error> {
     let engine = Engine::new(gpu, g, output, plan)?;
-    let n = engine.n;
+    let (n, kind) = (engine.n, engine.kind);
     // The consumer reads the mapped copies on its own thread; `free` hands each copy back.
     let (full_tx, full_rx) = mpsc::sync_channel::<(usize, usize, usize, usize)>(1);
     let (free_tx, free_rx) = mpsc::sync_channel::<usize>(2);
@@ -241,7 +340,7 @@ pub(crate) fn run(
             for (copy, first, columns, lanes) in full_rx {
                 {
                     let view = staging[copy].slice(..).get_mapped_range();
-                    let used = chunk_buffers(n as u64, lanes as u64, output).1 as usize;
+                    let used = chunk_buffers(kind, n as u64, lanes as u64, output).1 as usize;
                     consume(Chunk { first, columns, lanes, bytes: &view[..used] });
                 }
                 staging[copy].unmap();
@@ -268,9 +367,15 @@ pub(crate) fn run(
                 let last = engine.search(first, these, lanes)?;
                 let copy = free_rx.recv().map_err(|_| consumer_gone())?;
                 let used = engine.write_out(lanes, copy)?;
-                // Levels 1 to `last + 1` ran; those after returned at once.
-                let ran = u64::from(last) + 1;
-                gpu.counted.chunk(ran, ran * n as u64 * lanes as u64, used);
+                // Levels 1 to `last + quiet` ran; those after returned at once. Each
+                // invocation read its node's state and wrote it.
+                let ran = u64::from(last + kind.quiet_levels());
+                let invocations = match kind {
+                    Kind::Unit => lanes as u64,
+                    Kind::Octile => these.len() as u64,
+                };
+                let per = 2 * kind.state_bytes() / if kind == Kind::Unit { 1 } else { 32 };
+                gpu.counted.chunk(ran, ran * n as u64 * invocations * per, used);
                 full_tx.send((copy, first, these.len(), lanes)).map_err(|_| consumer_gone())?;
             }
             Ok(())
@@ -287,6 +392,7 @@ pub(crate) fn run(
 struct Engine<'a> {
     gpu: &'a GpuContext,
     kernels: &'a Kernels,
+    kind: Kind,
     output: Output<'a>,
     n: usize,
     shape: wgpu::Buffer,
@@ -311,15 +417,16 @@ impl<'a> Engine<'a> {
     /// Allocates the buffers of `plan`'s chunks and uploads the graph.
     fn new(
         gpu: &'a GpuContext,
-        g: UnitGraph<'_>,
+        g: DeviceGraph<'_>,
         output: Output<'a>,
         plan: Plan,
     ) -> Result<Engine<'a>, Error> {
         let device = gpu.device();
-        let kernels = gpu.kernels.get_or_init(|| Kernels::new(device));
+        let kind = g.kind();
+        let kernels = gpu.kernels[kind as usize].get_or_init(|| Kernels::new(device, kind));
         gpu.take_error()?;
         let n = g.offsets.len() - 1;
-        let (state_bytes, out_bytes) = chunk_buffers(n as u64, (plan.columns / 32) as u64, output);
+        let (state_bytes, out_bytes) = chunk_buffers(kind, n as u64, (plan.columns / 32) as u64, output);
 
         let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -356,7 +463,12 @@ impl<'a> Engine<'a> {
 
         let queue = gpu.queue();
         queue.write_buffer(&offsets, 0, &le_bytes(g.offsets.iter().copied()));
-        queue.write_buffer(&heads, 0, &le_bytes(g.heads.iter().copied()));
+        if kind == Kind::Octile {
+            let marked = g.heads.iter().zip(g.costs).map(|(&w, &c)| if c == 2 { w | DIAGONAL } else { w });
+            queue.write_buffer(&heads, 0, &le_bytes(marked));
+        } else {
+            queue.write_buffer(&heads, 0, &le_bytes(g.heads.iter().copied()));
+        }
         let node_info = (0..n).flat_map(|v| {
             let skip = if crate::build::flagged(g.skip, v) { SKIP } else { 0 };
             let (offset, log2) = match output {
@@ -387,7 +499,7 @@ impl<'a> Engine<'a> {
                 .map(|(i, (b, size))| wgpu::BindGroupEntry { binding: i as u32, resource: binding(b, size) })
                 .collect();
             device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("signposts unit"),
+                label: Some(kind.label()),
                 layout: &kernels.layout,
                 entries: &entries,
             })
@@ -398,6 +510,7 @@ impl<'a> Engine<'a> {
         Ok(Engine {
             gpu,
             kernels,
+            kind,
             output,
             n,
             shape,
@@ -431,7 +544,7 @@ impl<'a> Engine<'a> {
             table_lanes,
             lane_words,
             self.blocks_x,
-            0,
+            crate::build::levels::SQRT_2_FRAC,
         ];
         queue.write_buffer(&self.shape, 0, &le_bytes(shape.into_iter()));
         queue.write_buffer(&self.control, 0, &le_bytes(core::iter::once(0).chain(these.iter().copied())));
@@ -445,6 +558,10 @@ impl<'a> Engine<'a> {
             pass.set_bind_group(0, &self.b, &[0]);
             pass.dispatch_workgroups((these.len() as u32).div_ceil(WORKGROUP).max(1), 1, 1);
         }
+        let searches = match self.kind {
+            Kind::Unit => lanes as u32,
+            Kind::Octile => these.len() as u32,
+        };
         let (mut level, mut size) = (1u32, FIRST_GROUP);
         loop {
             let mut stamps = vec![0u8; (self.stride * u64::from(size)) as usize];
@@ -459,14 +576,20 @@ impl<'a> Engine<'a> {
                 for i in 0..size {
                     let group = if (level + i) % 2 == 1 { &self.a } else { &self.b };
                     pass.set_bind_group(0, group, &[(self.stride * u64::from(i)) as u32]);
-                    pass.dispatch_workgroups(self.blocks_x, lanes as u32, self.rows_z);
+                    pass.dispatch_workgroups(self.blocks_x, searches.max(1), self.rows_z);
                 }
             }
             encoder.copy_buffer_to_buffer(&self.control, 0, &self.flag, 0, 4);
             queue.submit([encoder.finish()]);
             let last = read_word(device, &self.flag)?;
             level += size;
-            if last + 1 < level || level as usize > self.n {
+            if self.kind == Kind::Octile && last >= crate::build::levels::LEVEL_LIMIT {
+                // Past it, the stand-in for √2 could order two paths wrongly.
+                return Err(Error::Unsupported {
+                    what: "GPU builds of octile maps with paths longer than 19,000 steps (build them on the CPU)",
+                });
+            }
+            if last + self.kind.quiet_levels() < level || level as usize > self.n + 1 {
                 self.gpu.take_error()?;
                 return Ok(last);
             }
@@ -490,7 +613,7 @@ impl<'a> Engine<'a> {
             pass.set_bind_group(0, &self.a, &[0]);
             pass.dispatch_workgroups(self.blocks_x, lanes as u32, self.rows_z);
         }
-        let used = chunk_buffers(self.n as u64, lanes as u64, self.output).1;
+        let used = chunk_buffers(self.kind, self.n as u64, lanes as u64, self.output).1;
         encoder.copy_buffer_to_buffer(&self.out, 0, &self.staging[copy], 0, used.max(4).next_multiple_of(4));
         self.gpu.queue().submit([encoder.finish()]);
         map(device, &self.staging[copy])?;
