@@ -4,13 +4,14 @@
 //! (4-connected: the GPU engine takes unit costs only).
 //!
 //! ```text
-//! cargo run --release -p signposts-bench --features gpu --bin gpu -- [--quick] [--bandwidth GBPS] [--gpu-only] [CASE ...]
+//! cargo run --release -p signposts-bench --features gpu --bin gpu -- [--quick] [--bandwidth GBPS] [--chunk TARGETS] [--gpu-only] [CASE ...]
 //! ```
 //!
 //! Cases: `grid100`, `grid100-8`, `grid320`, and map names of ../shared/maps (compressed,
 //! 4-connected). The default is every one of them; `--quick` runs `grid100` and den312d
 //! only (what a software adapter manages in seconds). `--gpu-only` skips the CPU builds (and
-//! the byte check). `--bandwidth` is the GPU's memory bandwidth in GB/s (3350 for an H100
+//! the byte check). `--chunk` sets the targets a chunk searches at most
+//! (`GpuContext::with_chunk_targets`). `--bandwidth` is the GPU's memory bandwidth in GB/s (3350 for an H100
 //! SXM), to print the fraction of it the searches' floor traffic takes: every invocation of a
 //! level reads its node's state and writes it (`GpuStats::state_bytes`), and the output is
 //! written and copied back. Throughput is in (source, target) pairs a second: nodes × targets
@@ -54,6 +55,10 @@ fn main() {
         args.remove(i);
         args.remove(i).parse::<f64>().expect("--bandwidth takes GB/s")
     });
+    let chunk = args.iter().position(|a| a == "--chunk").map(|i| {
+        args.remove(i);
+        args.remove(i).parse::<usize>().expect("--chunk takes a target count")
+    });
     let cases: Vec<String> = if !args.is_empty() {
         args
     } else if quick {
@@ -63,7 +68,10 @@ fn main() {
     };
 
     let gpu = match GpuContext::new() {
-        Ok(gpu) => gpu,
+        Ok(gpu) => match chunk {
+            Some(targets) => gpu.with_chunk_targets(targets),
+            None => gpu,
+        },
         Err(e) => {
             println!("SKIPPED: no GPU adapter: {e}");
             return;

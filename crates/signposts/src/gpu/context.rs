@@ -5,6 +5,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::Error;
 
+/// Targets a chunk searches at most, unless [`GpuContext::with_chunk_targets`] says otherwise.
+const DEFAULT_CHUNK_TARGETS: usize = 2048;
+
 /// A GPU device and queue for table builds, with the limits the builds size their chunks by.
 ///
 /// Made once and reused: the first build compiles the kernels (a few milliseconds on a GPU,
@@ -27,6 +30,8 @@ pub struct GpuContext {
     buffer_limit: u64,
     /// Bytes a build may take on the device, all buffers together.
     memory_limit: Option<u64>,
+    /// Targets a chunk searches at most.
+    chunk_targets: usize,
     /// Errors the device reported outside any error scope (the default handler panics).
     errors: Arc<Mutex<Vec<String>>>,
     /// Each engine's kernels, compiled on first use: `[unit, octile]`.
@@ -167,6 +172,7 @@ impl GpuContext {
             binding_limit: limits.max_storage_buffer_binding_size.min(limits.max_buffer_size),
             buffer_limit: limits.max_buffer_size,
             memory_limit: None,
+            chunk_targets: DEFAULT_CHUNK_TARGETS,
             errors,
             kernels: [OnceLock::new(), OnceLock::new()],
             counted: Counters::default(),
@@ -191,6 +197,18 @@ impl GpuContext {
     #[must_use]
     pub fn with_memory_limit(mut self, bytes: u64) -> GpuContext {
         self.memory_limit = Some(bytes);
+        self
+    }
+
+    /// Searches at most `targets` targets a chunk (at least one block of 256 columns in a
+    /// dense build, 64 in a compressed one; 2,048 by default).
+    ///
+    /// A chunk's levels look only at the nodes near its ball of targets (a window as wide as
+    /// the ball), so smaller chunks do less work in all, and larger ones fewer dispatches: a
+    /// setting to measure on the device at hand (`signposts-bench --bin gpu`).
+    #[must_use]
+    pub fn with_chunk_targets(mut self, targets: usize) -> GpuContext {
+        self.chunk_targets = targets.max(1);
         self
     }
 
@@ -246,6 +264,10 @@ impl GpuContext {
 
     pub(super) fn memory_limit(&self) -> Option<u64> {
         self.memory_limit
+    }
+
+    pub(super) fn chunk_targets(&self) -> usize {
+        self.chunk_targets
     }
 
     /// An error the device reported since the last look, as [`Error::Gpu`].

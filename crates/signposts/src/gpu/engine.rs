@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::sync::mpsc;
 
 use super::GpuContext;
+use super::window::Window;
 use crate::table::{BLOCK, Layout, NodeRow};
 use crate::{Error, NodeId, Progress};
 
@@ -73,6 +74,7 @@ impl Kernels {
                 entry(6, write, false),
                 entry(7, write, false),
                 entry(8, write, false),
+                entry(9, read, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -127,7 +129,7 @@ impl Kind {
 
     /// Levels that reach nothing before a search is over: costs of band `L` come from bands
     /// `L - 1` and, behind a √2 arc, `L - 2`.
-    fn quiet_levels(self) -> u32 {
+    pub(super) fn quiet_levels(self) -> u32 {
         match self {
             Kind::Unit => 1,
             Kind::Octile => 2,
@@ -224,7 +226,10 @@ pub(crate) fn plan(
         }
         Output::Masks { .. } => 2,
     };
-    let needed_lanes = (targets as u64).div_ceil(32).next_multiple_of(step).max(step);
+    // At most the context's chunk of targets: a chunk's searches cost in proportion to its
+    // ball's diameter (see `window`), a smaller chunk more dispatches.
+    let wanted = targets.min(gpu.chunk_targets()) as u64;
+    let needed_lanes = wanted.div_ceil(32).next_multiple_of(step).max(step);
     let budget = gpu.memory_limit().unwrap_or(DEFAULT_BUDGET);
     let fits = |lanes: u64| {
         let (state, out) = chunk_buffers(kind, n, lanes, output);
@@ -364,18 +369,13 @@ pub(crate) fn run(
                     }
                     Output::Masks { .. } => 2 * these.len().div_ceil(64),
                 };
-                let last = engine.search(first, these, lanes)?;
+                let (last, invocations) = engine.search(first, these, lanes)?;
                 let copy = free_rx.recv().map_err(|_| consumer_gone())?;
                 let used = engine.write_out(lanes, copy)?;
                 // Levels 1 to `last + quiet` ran; those after returned at once. Each
                 // invocation read its node's state and wrote it.
-                let ran = u64::from(last + kind.quiet_levels());
-                let invocations = match kind {
-                    Kind::Unit => lanes as u64,
-                    Kind::Octile => these.len() as u64,
-                };
                 let per = 2 * kind.state_bytes() / if kind == Kind::Unit { 1 } else { 32 };
-                gpu.counted.chunk(ran, ran * n as u64 * invocations * per, used);
+                gpu.counted.chunk(u64::from(last + kind.quiet_levels()), invocations * per, used);
                 full_tx.send((copy, first, these.len(), lanes)).map_err(|_| consumer_gone())?;
             }
             Ok(())
@@ -400,6 +400,8 @@ struct Engine<'a> {
     control: wgpu::Buffer,
     out: wgpu::Buffer,
     flag: wgpu::Buffer,
+    /// The chunk's window order (see [`Window`]).
+    perm: wgpu::Buffer,
     /// Two mappable copies of the output: the consumer reads one while the next is written.
     staging: [wgpu::Buffer; 2],
     /// Bind group `a` reads the first state buffer and writes the second; `b` the other way.
@@ -411,13 +413,15 @@ struct Engine<'a> {
     /// A dispatch over the nodes: workgroups a row, rows.
     blocks_x: u32,
     rows_z: u32,
+    /// The graph, for each chunk's window.
+    graph: DeviceGraph<'a>,
 }
 
 impl<'a> Engine<'a> {
     /// Allocates the buffers of `plan`'s chunks and uploads the graph.
     fn new(
         gpu: &'a GpuContext,
-        g: DeviceGraph<'_>,
+        g: DeviceGraph<'a>,
         output: Output<'a>,
         plan: Plan,
     ) -> Result<Engine<'a>, Error> {
@@ -442,6 +446,7 @@ impl<'a> Engine<'a> {
         let offsets = buffer("offsets", 4 * g.offsets.len() as u64, copy_in);
         let heads = buffer("heads", 4 * g.heads.len() as u64, copy_in);
         let info = buffer("node info", 8 * n as u64, copy_in);
+        let perm = buffer("window", 4 * n as u64, copy_in);
         let states = [buffer("states a", state_bytes, copy_in), buffer("states b", state_bytes, copy_in)];
         let control =
             buffer("control", 4 * (1 + plan.columns as u64), copy_in | wgpu::BufferUsages::COPY_SRC);
@@ -492,6 +497,7 @@ impl<'a> Engine<'a> {
                 (to, None),
                 (&control, None),
                 (&out, None),
+                (&perm, None),
             ];
             let entries: Vec<wgpu::BindGroupEntry<'_>> = bound
                 .into_iter()
@@ -518,6 +524,7 @@ impl<'a> Engine<'a> {
             control,
             out,
             flag,
+            perm,
             staging,
             a,
             b,
@@ -525,12 +532,14 @@ impl<'a> Engine<'a> {
             stride,
             blocks_x,
             rows_z: node_groups.div_ceil(blocks_x),
+            graph: g,
         })
     }
 
     /// Searches one chunk: the targets `these` from column `first`, in `lanes` lanes of 32.
-    /// Returns the last level that reached a node.
-    fn search(&self, first: usize, these: &[NodeId], lanes: usize) -> Result<u32, Error> {
+    /// Returns the last level that reached a node, and the node invocations of the levels
+    /// that ran (one a lane of 32 targets, or a target).
+    fn search(&self, first: usize, these: &[NodeId], lanes: usize) -> Result<(u32, u64), Error> {
         let (device, queue) = (self.gpu.device(), self.gpu.queue());
         let (table_lanes, lane_words) = match self.output {
             Output::Dense { layout, .. } => (layout.lanes as u32, layout.lane_words as u32),
@@ -548,6 +557,8 @@ impl<'a> Engine<'a> {
         ];
         queue.write_buffer(&self.shape, 0, &le_bytes(shape.into_iter()));
         queue.write_buffer(&self.control, 0, &le_bytes(core::iter::once(0).chain(these.iter().copied())));
+        let window = Window::new(self.graph, these, self.kind.quiet_levels());
+        queue.write_buffer(&self.perm, 0, &le_bytes(window.perm.iter().copied()));
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         encoder.clear_buffer(&self.states[0], 0, None);
         encoder.clear_buffer(&self.states[1], 0, None);
@@ -564,19 +575,30 @@ impl<'a> Engine<'a> {
         };
         let (mut level, mut size) = (1u32, FIRST_GROUP);
         loop {
+            // Each level's number and window, and its dispatch: a workgroup per 256 nodes of
+            // the window.
             let mut stamps = vec![0u8; (self.stride * u64::from(size)) as usize];
+            let mut dispatches = Vec::with_capacity(size as usize);
             for i in 0..size {
+                let nodes = window.level(level + i);
+                let groups = (nodes.end - nodes.start).div_ceil(WORKGROUP);
+                let x = groups.clamp(1, MAX_GROUPS);
+                let stamp = [level + i, nodes.start, nodes.end - nodes.start, x];
                 let at = (self.stride * u64::from(i)) as usize;
-                stamps[at..at + 4].copy_from_slice(&(level + i).to_le_bytes());
+                stamps[at..at + 16].copy_from_slice(&le_bytes(stamp.into_iter()));
+                dispatches.push((x, groups.div_ceil(x)));
             }
             queue.write_buffer(&self.levels, 0, &stamps);
             {
                 let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
                 pass.set_pipeline(&self.kernels.level);
-                for i in 0..size {
+                for (i, &(x, z)) in (0..size).zip(&dispatches) {
+                    if z == 0 {
+                        continue; // an empty window: nothing can change at this level
+                    }
                     let group = if (level + i) % 2 == 1 { &self.a } else { &self.b };
                     pass.set_bind_group(0, group, &[(self.stride * u64::from(i)) as u32]);
-                    pass.dispatch_workgroups(self.blocks_x, searches.max(1), self.rows_z);
+                    pass.dispatch_workgroups(x, searches.max(1), z);
                 }
             }
             encoder.copy_buffer_to_buffer(&self.control, 0, &self.flag, 0, 4);
@@ -591,7 +613,9 @@ impl<'a> Engine<'a> {
             }
             if last + self.kind.quiet_levels() < level || level as usize > self.n + 1 {
                 self.gpu.take_error()?;
-                return Ok(last);
+                let ran = 1..=last + self.kind.quiet_levels();
+                let invocations = ran.map(|l| u64::from(window.level(l).len() as u32)).sum::<u64>();
+                return Ok((last, invocations * u64::from(searches)));
             }
             size = (size * 2).min(LAST_GROUP);
             encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());

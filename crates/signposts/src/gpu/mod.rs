@@ -41,6 +41,7 @@
 mod build;
 mod context;
 pub(crate) mod engine;
+mod window;
 
 pub use context::{GpuContext, GpuStats};
 /// The wgpu this crate was built with: pass a game's own device to

@@ -33,10 +33,13 @@ struct Shape {
 }
 
 struct Level {
+    // The level searched: 1, 2, ...
     level: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // The nodes that can change at this level: `perm[first..first + count]`.
+    first: u32,
+    count: u32,
+    // Workgroups a row of this level's dispatch.
+    blocks_x: u32,
 }
 
 @group(0) @binding(0) var<uniform> shape: Shape;
@@ -50,6 +53,8 @@ struct Level {
 @group(0) @binding(6) var<storage, read_write> state_out: array<u32>;
 @group(0) @binding(7) var<storage, read_write> control: array<atomic<u32>>;
 @group(0) @binding(8) var<storage, read_write> out: array<u32>;
+// The chunk's nodes by their least distance from its targets (see `engine::Window`).
+@group(0) @binding(9) var<storage, read> perm: array<u32>;
 
 const SKIP: u32 = 0x80000000u;
 const DIAGONAL: u32 = 0x80000000u;
@@ -92,8 +97,9 @@ fn level(
     if workgroupUniformLoad(&last_gain) + 2u < step.level {
         return;
     }
-    let v = node_of(wg, local);
-    if v < shape.nodes && (node_info[v].x & SKIP) == 0u {
+    let i = (wg.z * step.blocks_x + wg.x) * 256u + local;
+    if i < step.count {
+        let v = perm[step.first + i];
         let base = wg.y * shape.nodes;
         var own = ~state_in[base + v];
         if own == UNREACHED {

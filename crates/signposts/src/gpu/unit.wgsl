@@ -32,9 +32,11 @@ struct Shape {
 struct Level {
     // The level searched: 1, 2, ...
     level: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // The nodes that can change at this level: `perm[first..first + count]`.
+    first: u32,
+    count: u32,
+    // Workgroups a row of this level's dispatch.
+    blocks_x: u32,
 }
 
 @group(0) @binding(0) var<uniform> shape: Shape;
@@ -83,8 +85,9 @@ fn init(@builtin(global_invocation_id) gid: vec3<u32>) {
 var<workgroup> gained: atomic<u32>;
 var<workgroup> last_gain: u32;
 
-// Level `step.level`: every node gains the targets that reached a neighbour at the level
-// before and had not reached it.
+// Level `step.level`: every node that can change at this level (the host's window, never a
+// peeled one) gains the targets that reached a neighbour at the level before and had not
+// reached it.
 //
 // The host queues levels in groups and reads `control[0]` between groups. A level after one
 // that gained nothing returns at once: the search is over, and the states of the last level
@@ -101,9 +104,10 @@ fn level(
     if workgroupUniformLoad(&last_gain) + 1u < step.level {
         return;
     }
-    let v = node_of(wg, local);
+    let i = (wg.z * step.blocks_x + wg.x) * 256u + local;
     let lane = wg.y;
-    if v < shape.nodes && (node_info[v].x & SKIP) == 0u {
+    if i < step.count {
+        let v = perm[step.first + i];
         let before_code = code(step.level + 2u);
         let flip = ~before_code;
         let now = code(step.level);
@@ -139,6 +143,8 @@ fn optimal(own: vec2<u32>, w: vec2<u32>) -> u32 {
 
 // The final states written out per move: `out[(v * lane_words + s) * lanes + lane]`.
 @group(0) @binding(8) var<storage, read_write> out: array<u32>;
+// The chunk's nodes by their least distance from its targets (see `engine::Window`).
+@group(0) @binding(9) var<storage, read> perm: array<u32>;
 
 @compute @workgroup_size(256)
 fn masks_out(
