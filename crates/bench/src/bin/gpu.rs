@@ -1,14 +1,14 @@
 //! Tables built on the GPU (signposts' `gpu` feature) beside the CPU build on the same
 //! machine's cores, each GPU table checked byte for byte against the CPU's: dense tables of
-//! 100×100 and 320×320 grids, compressed tables of the shared 512×512 maps and `TheFrozenSea`
-//! (4-connected: the GPU engine takes unit costs only).
+//! 100×100 and 320×320 grids, compressed tables of the shared 512×512 maps and `TheFrozenSea`,
+//! 4-connected and octile (`NAME-8` in the output).
 //!
 //! ```text
-//! cargo run --release -p signposts-bench --features gpu --bin gpu -- [--quick] [--bandwidth GBPS] [--chunk TARGETS] [--gpu-only] [CASE ...]
+//! cargo run --release -p signposts-bench --features gpu --bin gpu -- [--quick] [--four | --eight] [--bandwidth GBPS] [--chunk TARGETS] [--gpu-only] [CASE ...]
 //! ```
 //!
-//! Cases: `grid100`, `grid100-8`, `grid320`, and map names of ../shared/maps (compressed,
-//! 4-connected). The default is every one of them; `--quick` runs `grid100` and den312d
+//! Cases: `grid100`, `grid100-8` (8-connected, unit costs), `grid320`, and map names of
+//! ../shared/maps (compressed tables, 4-connected and octile; `--four` or `--eight` for one). The default is every one of them; `--quick` runs `grid100` and den312d
 //! only (what a software adapter manages in seconds). `--gpu-only` skips the CPU builds (and
 //! the byte check). `--chunk` sets the targets a chunk searches at most
 //! (`GpuContext::with_chunk_targets`). `--bandwidth` is the GPU's memory bandwidth in GB/s (3350 for an H100
@@ -50,6 +50,8 @@ fn main() {
         at.map(|i| args.remove(i)).is_some()
     };
     let quick = flag(&mut args, "--quick");
+    let (four, octile) = (flag(&mut args, "--four"), flag(&mut args, "--eight"));
+    let both = four == octile;
     let gpu_only = flag(&mut args, "--gpu-only");
     let bandwidth = args.iter().position(|a| a == "--bandwidth").map(|i| {
         args.remove(i);
@@ -95,15 +97,20 @@ fn main() {
         "case", "nodes", "table", "CPU s", "GPU s", "GPU/CPU", "CPU pairs/s", "GPU pairs/s", "GB/s", "of BW"
     );
     for case in &cases {
-        let (builder, dense) = if case.starts_with("grid") {
-            (builder(case), true)
-        } else {
-            let path = maps_dir().join(format!("{case}.map"));
-            let grid = parse_map(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-                .expect("a valid map");
-            (GridOracle::graph_builder(&grid, Connectivity::Four), false)
-        };
-        run(&gpu, case, &builder, dense, gpu_only, bandwidth);
+        if case.starts_with("grid") {
+            run(&gpu, case, &builder(case), true, gpu_only, bandwidth);
+            continue;
+        }
+        let path = maps_dir().join(format!("{case}.map"));
+        let grid = parse_map(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+            .expect("a valid map");
+        for (connectivity, suffix) in [(Connectivity::Four, ""), (Connectivity::Eight, "-8")] {
+            if octile != (connectivity == Connectivity::Eight) && !both {
+                continue;
+            }
+            let name = format!("{case}{suffix}");
+            run(&gpu, &name, &GridOracle::graph_builder(&grid, connectivity), false, gpu_only, bandwidth);
+        }
     }
 }
 
