@@ -63,6 +63,7 @@ enum Command {
 
 /// How to build an oracle.
 #[derive(Args, Clone)]
+#[expect(clippy::struct_excessive_bools, reason = "command-line switches, each its own flag")]
 struct Making {
     /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
     #[arg(long)]
@@ -82,6 +83,11 @@ struct Making {
     /// the memory limit, the compressed one otherwise.
     #[arg(long)]
     compressed: bool,
+    /// Build the table on the GPU (the same bytes as on the CPU): needs a signposts built with
+    /// the `gpu` feature (`cargo install --path crates/signposts-cli --features gpu`) and a
+    /// GPU driver (Vulkan, Metal or DirectX 12).
+    #[arg(long)]
+    gpu: bool,
 }
 
 /// Dense tables up to this size are built by default.
@@ -377,10 +383,19 @@ fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
         }
     }
     let start = Instant::now();
-    let result = if compressed {
-        GridOracle::build_compressed(grid, connectivity(making), progress)
+    let (result, why) = if making.gpu {
+        let needed = GridOracle::memory_needed(grid, connectivity(making));
+        if !compressed && needed > limit {
+            bail!(
+                "the dense oracle of this map takes {needed} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
+            );
+        }
+        let (result, adapter) = build_on_gpu(grid, connectivity(making), compressed, progress)?;
+        (result, format!("{why}, on the GPU ({adapter})"))
+    } else if compressed {
+        (GridOracle::build_compressed(grid, connectivity(making), progress), why)
     } else {
-        GridOracle::build_with(grid, connectivity(making), Some(limit), progress)
+        (GridOracle::build_with(grid, connectivity(making), Some(limit), progress), why)
     };
     bar.finish_and_clear();
     let oracle = result.with_context(|| format!("building the {why}"))?;
@@ -391,6 +406,34 @@ fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
         );
     }
     Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
+}
+
+/// Builds `grid`'s table on the GPU wgpu finds; the build's result and the adapter's name.
+#[cfg(feature = "gpu")]
+fn build_on_gpu(
+    grid: &Grid,
+    connectivity: Connectivity,
+    compressed: bool,
+    progress: impl Fn(signposts::Progress) + Sync,
+) -> Result<(Result<GridOracle, signposts::Error>, String)> {
+    use signposts::grid::TableKind;
+    let gpu = signposts::gpu::GpuContext::new().context("opening the GPU")?;
+    let kind = if compressed { TableKind::Compressed } else { TableKind::Dense };
+    Ok((GridOracle::build_gpu(grid, connectivity, kind, &gpu, progress), gpu.adapter_name().to_string()))
+}
+
+/// Without the `gpu` feature: an error saying how to get it.
+#[cfg(not(feature = "gpu"))]
+fn build_on_gpu(
+    _: &Grid,
+    _: Connectivity,
+    _: bool,
+    _: impl Fn(signposts::Progress) + Sync,
+) -> Result<(Result<GridOracle, signposts::Error>, String)> {
+    bail!(
+        "this signposts was built without GPU support: rebuild it with the `gpu` feature \
+         (cargo install --path crates/signposts-cli --features gpu)"
+    )
 }
 
 /// A lower bound on [`GridOracle::memory_bytes`] of the compressed oracle of `grid`, from the

@@ -689,3 +689,37 @@ fn sharded_builds_merge_into_the_bytes_of_one_build_and_refusals_name_the_file()
     refused(&["build", map, "--shard", "2/2", "-o", &path("x.sp")], "below the count");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `build --gpu`: without the `gpu` feature, an error saying how to get it; with it, the
+/// CPU build's bytes (dense 4-connected, compressed octile), the adapter named in the report.
+#[test]
+fn gpu_builds_are_the_cpu_builds_or_say_how_to_get_them() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-gpu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let map = maps().join("den312d.map");
+    let map = map.to_str().unwrap();
+    for (moves, table) in [(&[][..], "--dense"), (&["--diagonal"][..], "--compressed")] {
+        let (cpu, gpu) = (path("cpu.sp"), path("gpu.sp"));
+        let mut args = vec!["build", map, table, "-o", &cpu, "--json"];
+        args.extend(moves);
+        json(&signposts(&args));
+        let mut args = vec!["build", map, table, "--gpu", "-o", &gpu, "--json"];
+        args.extend(moves);
+        let out = signposts(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        if cfg!(feature = "gpu") && err.contains("no GPU adapter") {
+            assert!(std::env::var_os("SIGNPOSTS_GPU_REQUIRED").is_none(), "no GPU adapter: {err}");
+            println!("SKIPPED: no GPU adapter could be made: {err}");
+            return;
+        }
+        if cfg!(feature = "gpu") {
+            let report = json(&out);
+            assert!(report["why"].as_str().unwrap().contains("on the GPU ("), "{report}");
+            assert!(std::fs::read(&gpu).unwrap() == std::fs::read(&cpu).unwrap(), "{moves:?} {table}");
+        } else {
+            assert!(!out.status.success() && err.contains("--features gpu"), "{err}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -704,6 +704,10 @@ impl GraphBuilder {
     /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
     /// core (on the GPU when `gpu` is given). Returns the column order and the components.
     #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
+    #[cfg_attr(
+        not(feature = "gpu"),
+        expect(clippy::unnecessary_wraps, reason = "the GPU engine's errors come back through it")
+    )]
     fn fill_unit(
         rows: &[NodeRow],
         offsets: &[u32],
@@ -771,6 +775,10 @@ impl GraphBuilder {
     /// Fills the table of a weighted or directed graph: one Dijkstra search per target, or on
     /// the GPU (octile graphs) when `gpu` is given.
     #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
+    #[cfg_attr(
+        not(feature = "gpu"),
+        expect(clippy::unnecessary_wraps, reason = "the GPU engine's errors come back through it")
+    )]
     fn fill_weighted(
         &self,
         rows: &[NodeRow],

@@ -487,28 +487,8 @@ impl<'a> Engine<'a> {
         queue.write_buffer(&info, 0, &le_bytes(node_info));
 
         let group = |from: &wgpu::Buffer, to: &wgpu::Buffer| {
-            let bound = [
-                (&shape, None),
-                (&levels, Some(16)),
-                (&offsets, None),
-                (&heads, None),
-                (&info, None),
-                (from, None),
-                (to, None),
-                (&control, None),
-                (&out, None),
-                (&perm, None),
-            ];
-            let entries: Vec<wgpu::BindGroupEntry<'_>> = bound
-                .into_iter()
-                .enumerate()
-                .map(|(i, (b, size))| wgpu::BindGroupEntry { binding: i as u32, resource: binding(b, size) })
-                .collect();
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(kind.label()),
-                layout: &kernels.layout,
-                entries: &entries,
-            })
+            let bound = [&shape, &levels, &offsets, &heads, &info, from, to, &control, &out, &perm];
+            bind_group(device, &kernels.layout, kind.label(), bound)
         };
         let (a, b) = (group(&states[0], &states[1]), group(&states[1], &states[0]));
         let node_groups = (n as u32).div_ceil(WORKGROUP).max(1);
@@ -673,6 +653,25 @@ fn read_word(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<u32, Error>
     };
     buffer.unmap();
     Ok(word)
+}
+
+/// The bind group of `buffers`, bound in order; the levels' uniform (binding 1) one entry
+/// wide, at a dynamic offset.
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    buffers: [&wgpu::Buffer; 10],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: binding(b, (i == 1).then_some(16)),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
 /// A whole buffer (or its first `size` bytes) as a binding.
