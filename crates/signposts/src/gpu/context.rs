@@ -190,10 +190,10 @@ impl GpuContext {
         self
     }
 
-    /// Holds a build's buffers on the device to `bytes` in all: a build that cannot fit
-    /// returns [`Error::GpuMemory`] before allocating. Without it a build takes up to
-    /// a quarter of what it would need for all its targets at once and relies on the
-    /// device refusing an allocation, which is also [`Error::GpuMemory`].
+    /// Holds a build's buffers on the device to `bytes` in all (1 GiB by default): chunks of
+    /// targets are made smaller to fit, and a build whose smallest chunk does not fit returns
+    /// [`Error::GpuMemory`] before allocating. A device that refuses an allocation within the
+    /// limit gives [`Error::GpuMemory`] too.
     #[must_use]
     pub fn with_memory_limit(mut self, bytes: u64) -> GpuContext {
         self.memory_limit = Some(bytes);

@@ -1,5 +1,6 @@
 //! The GPU engines' host side: the unit-cost BFS of `unit.wgsl` and the octile search of
-//! `octile.wgsl`, which share their buffers, bindings and driving loop.
+//! `octile.wgsl`, which share their buffers, bindings, output kernels (`common.wgsl`) and
+//! driving loop.
 //!
 //! A build's core targets are searched in chunks of lanes of 32 targets. For each chunk the
 //! host writes the targets, clears the two state buffers, and queues the levels in groups
@@ -47,8 +48,8 @@ impl Kernels {
     /// over the same bindings.
     fn new(device: &wgpu::Device, kind: Kind) -> Kernels {
         let source = match kind {
-            Kind::Unit => include_str!("unit.wgsl"),
-            Kind::Octile => include_str!("octile.wgsl"),
+            Kind::Unit => concat!(include_str!("common.wgsl"), include_str!("unit.wgsl")),
+            Kind::Octile => concat!(include_str!("common.wgsl"), include_str!("octile.wgsl")),
         };
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(kind.label()),

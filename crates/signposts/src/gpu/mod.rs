@@ -4,30 +4,34 @@
 //! The batched bit-parallel BFS of the CPU build is a stencil over the graph for every lane of
 //! targets: each level, every node ORs the lanes of its neighbours. On a GPU one invocation
 //! serves one node and one lane of 32 targets (WGSL has no 64-bit integers), one dispatch a
-//! level, every lane of a chunk of targets at once; the kernels are in `unit.wgsl` beside this
-//! file and the design notes in `docs/design.md`.
+//! level over the nodes that level can change (a ring about the chunk's ball of targets),
+//! every lane of a chunk of targets at once. The kernels are in `unit.wgsl`, `octile.wgsl` and
+//! `common.wgsl` beside this file; the design notes in `docs/design.md`.
 //!
 //! What runs where:
 //! - [`GraphBuilder::build_gpu`](crate::GraphBuilder::build_gpu): the dense table of an
-//!   undirected unit-cost graph (4- and 8-connected grids, mazes, any graph through its
-//!   out-arc arrays). The column order, the peeled trees and the components are the CPU
-//!   build's; the GPU searches the core and packs the table's words, which come back in
-//!   blocks of 256 columns straight into place. Byte for byte the CPU build's table.
+//!   undirected graph of unit costs (4- and 8-connected grids, mazes, any graph through its
+//!   out-arc arrays) or octile costs (1 and √2: [`grid::GridOracle`](crate::grid::GridOracle)'s
+//!   8-connected graphs). The column order, the peeled trees and the components are the CPU
+//!   build's; the GPU searches and packs the table's words, which come back in blocks of 256
+//!   columns straight into place. Byte for byte the CPU build's table.
 //! - [`GraphBuilder::build_compressed_gpu`](crate::GraphBuilder::build_compressed_gpu): the
 //!   compressed table of the same graphs. The GPU searches and writes each move's bitmap of a
-//!   span of columns; the CPU folds them into runs on all cores, overlapped with the next
-//!   span's searches.
-//! - [`GridOracle::build_gpu`](crate::grid::GridOracle::build_gpu): 4-connected grids, dense
-//!   or compressed.
+//!   chunk of columns; the CPU folds them into runs on all cores while the GPU searches the
+//!   next chunk.
+//! - [`GridOracle::build_gpu`](crate::grid::GridOracle::build_gpu): grids, 4-connected or
+//!   octile, dense or compressed.
 //!
-//! Graphs with arc costs (octile grids, weighted or one-way arcs) are refused with
+//! Graphs with integer arc costs or one-way arcs are refused with
 //! [`Error::Unsupported`](crate::Error::Unsupported): their engine is the CPU's.
 //!
 //! Memory: chunks of targets are sized so that every buffer fits the device's limits
 //! (WebGPU's default is 128 MiB a storage binding; native adapters allow more) and the budget
-//! of [`GpuContext::with_memory_limit`]; the bytes a build needs on the device are known
-//! before it allocates, and a device too small is [`Error::GpuMemory`](crate::Error::GpuMemory). A machine with no
-//! adapter gets [`Error::Gpu`](crate::Error::Gpu) from [`GpuContext::new`]; the CPU build stays the default.
+//! of [`GpuContext::with_memory_limit`] (1 GiB by default); the bytes a build needs on the
+//! device are known before it allocates, and a device too small is
+//! [`Error::GpuMemory`](crate::Error::GpuMemory). A machine with no adapter gets
+//! [`Error::Gpu`](crate::Error::Gpu) from [`GpuContext::new`]; the CPU build stays the
+//! default.
 //!
 //! ```no_run
 //! use signposts::gpu::GpuContext;

@@ -19,52 +19,14 @@
 // `cost(w) + arc(s) = cost(v)` (levels modulo 4 agree only when equal: neighbours' costs
 // differ by at most √2).
 
-struct Shape {
-    nodes: u32,
-    // Lanes of 32 targets in this chunk (the output kernels' y dimension).
-    lanes: u32,
-    targets: u32,
-    first_lane: u32,
-    table_lanes: u32,
-    lane_words: u32,
-    blocks_x: u32,
-    // `frac(√2)` in 29 bits, in bits 1 to 29.
-    sqrt2: u32,
-}
-
-struct Level {
-    // The level searched: 1, 2, ...
-    level: u32,
-    // The nodes that can change at this level: `perm[first..first + count]`.
-    first: u32,
-    count: u32,
-    // Workgroups a row of this level's dispatch.
-    blocks_x: u32,
-}
-
-@group(0) @binding(0) var<uniform> shape: Shape;
-@group(0) @binding(1) var<uniform> step: Level;
-@group(0) @binding(2) var<storage, read> offsets: array<u32>;
-// Arc heads, bit 31 set on √2 arcs.
-@group(0) @binding(3) var<storage, read> heads: array<u32>;
-@group(0) @binding(4) var<storage, read> node_info: array<vec2<u32>>;
 // Complemented costs `[target * nodes + v]`; `state_in` is level `L - 1`.
 @group(0) @binding(5) var<storage, read> state_in: array<u32>;
 @group(0) @binding(6) var<storage, read_write> state_out: array<u32>;
-@group(0) @binding(7) var<storage, read_write> control: array<atomic<u32>>;
-@group(0) @binding(8) var<storage, read_write> out: array<u32>;
-// The chunk's nodes by their least distance from its targets (see `engine::Window`).
-@group(0) @binding(9) var<storage, read> perm: array<u32>;
 
-const SKIP: u32 = 0x80000000u;
 const DIAGONAL: u32 = 0x80000000u;
 const UNREACHED: u32 = 0xffffffffu;
 const LEVEL: u32 = 0x40000000u;
 const IN_BAND: u32 = 0x3fffffffu;
-
-fn node_of(wg: vec3<u32>, local: u32) -> u32 {
-    return (wg.z * shape.blocks_x + wg.x) * 256u + local;
-}
 
 fn arc_cost(head: u32) -> u32 {
     return select(LEVEL, LEVEL + shape.sqrt2, (head & DIAGONAL) != 0u);
@@ -80,9 +42,6 @@ fn init(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-var<workgroup> gained: atomic<u32>;
-var<workgroup> last_gain: u32;
-
 // Level `step.level` toward target `wg.y`. As in the unit engine, a level after the search's
 // end returns at once, and the two levels after its last gain copy every cost, so both buffers
 // hold the final costs.
@@ -91,15 +50,11 @@ fn level(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    if local == 0u {
-        last_gain = atomicLoad(&control[0]);
-    }
-    if workgroupUniformLoad(&last_gain) + 2u < step.level {
+    if search_over(local, 2u) {
         return;
     }
-    let i = (wg.z * step.blocks_x + wg.x) * 256u + local;
-    if i < step.count {
-        let v = perm[step.first + i];
+    let v = window_node(wg, local);
+    if v != 0xffffffffu {
         let base = wg.y * shape.nodes;
         var own = ~state_in[base + v];
         if own == UNREACHED {
@@ -122,14 +77,11 @@ fn level(
         }
         state_out[base + v] = ~own;
     }
-    workgroupBarrier();
-    if local == 0u && atomicLoad(&gained) != 0u {
-        atomicMax(&control[0], step.level);
-    }
+    record_gains(local);
 }
 
 // Targets of lane `lane` (32 of them) toward which arc `a` of `v` is optimal.
-fn optimal(v: u32, lane: u32, a: u32) -> u32 {
+fn slot_mask(v: u32, lane: u32, a: u32) -> u32 {
     let head = heads[a];
     let w = head & ~DIAGONAL;
     let arc = arc_cost(head);
@@ -143,60 +95,4 @@ fn optimal(v: u32, lane: u32, a: u32) -> u32 {
         }
     }
     return mask;
-}
-
-@compute @workgroup_size(256)
-fn masks_out(
-    @builtin(workgroup_id) wg: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let v = node_of(wg, local);
-    let lane = wg.y;
-    if v >= shape.nodes {
-        return;
-    }
-    let first = offsets[v];
-    for (var a = first; a < offsets[v + 1u]; a += 1u) {
-        out[(v * shape.lane_words + (a - first)) * shape.lanes + lane] = optimal(v, lane, a);
-    }
-}
-
-// As the unit engine's `dense_out`: entries of at most 8 slots (an octile node has 8 arcs).
-@compute @workgroup_size(256)
-fn dense_out(
-    @builtin(workgroup_id) wg: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let v = node_of(wg, local);
-    let lane = wg.y;
-    if v >= shape.nodes {
-        return;
-    }
-    let info = node_info[v];
-    let bits = 1u << info.y;
-    let table_lane = shape.first_lane + lane / 2u;
-    let in_block = table_lane % 4u;
-    let block_start = table_lane - in_block;
-    let block_lanes = min(4u, shape.table_lanes - block_start);
-    let word64 = (block_start - shape.first_lane) * shape.lane_words
-        + block_lanes * (info.x & ~SKIP) + in_block * bits;
-    let at = 2u * word64 + (lane % 2u) * bits;
-
-    let first = offsets[v];
-    let deg = offsets[v + 1u] - first;
-    var masks: array<u32, 32>;
-    for (var s = 0u; s < deg; s += 1u) {
-        masks[s] = optimal(v, lane, first + s);
-    }
-    let per = 32u / bits;
-    for (var k = 0u; k < bits; k += 1u) {
-        var word = 0u;
-        for (var s = 0u; s < deg; s += 1u) {
-            let m = masks[s] >> (k * per);
-            for (var e = 0u; e < per; e += 1u) {
-                word |= ((m >> e) & 1u) << (e * bits + s);
-            }
-        }
-        out[at + k] = word;
-    }
 }
