@@ -22,6 +22,19 @@ pub const CASES: [Case; 6] = [
     Case { name: "grid100-8", title: "100×100 8-grid" },
 ];
 
+/// The shared maps of 512×512 cells, in `../shared/maps`.
+pub const MAPS_512: [&str; 9] = [
+    "64room_000",
+    "8room_000",
+    "AR0011SR",
+    "AR0602SR",
+    "icecrown",
+    "maze512-1-0",
+    "maze512-4-0",
+    "random512-10-0",
+    "random512-40-0",
+];
+
 /// Builds the case's graph as a signposts builder (node = y · width + x).
 ///
 /// # Panics

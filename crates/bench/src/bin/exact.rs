@@ -25,24 +25,11 @@ use signposts_bench::navmesh::{
     closed_components, cpu, fastest, four_components, index, maps_dir, polyanya_bytes, polyanya_cover_errors,
     polyanya_mesh, segment_is_walkable, today, trace_rings,
 };
-use signposts_bench::proc_status_bytes;
+use signposts_bench::{MAPS_512, proc_status_bytes};
 use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Path, Point, Tier};
 
 /// The maps of the default run, in `../shared/maps`.
 const DEFAULT_MAPS: [&str; 6] = ["arena", "den312d", "lak303d", "brc202d", "AR0602SR", "maze512-4-0"];
-
-/// The shared 512×512 maps, for `--sizes`.
-const MAPS_512: [&str; 9] = [
-    "64room_000",
-    "8room_000",
-    "AR0011SR",
-    "AR0602SR",
-    "icecrown",
-    "maze512-1-0",
-    "maze512-4-0",
-    "random512-10-0",
-    "random512-40-0",
-];
 
 /// Relative tolerance on lengths (polyanya's are `f32` sums).
 const TOLERANCE: f64 = 1e-5;

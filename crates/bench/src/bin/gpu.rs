@@ -23,21 +23,7 @@ use std::time::Instant;
 use signposts::GraphBuilder;
 use signposts::gpu::GpuContext;
 use signposts::grid::{Connectivity, GridOracle, parse_map};
-use signposts_bench::builder;
-
-/// The 512×512 maps and `TheFrozenSea` (1024×1024).
-const MAPS: &[&str] = &[
-    "64room_000",
-    "8room_000",
-    "AR0011SR",
-    "AR0602SR",
-    "icecrown",
-    "maze512-1-0",
-    "maze512-4-0",
-    "random512-10-0",
-    "random512-40-0",
-    "TheFrozenSea",
-];
+use signposts_bench::{MAPS_512, builder};
 
 fn maps_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
@@ -66,7 +52,12 @@ fn main() {
     } else if quick {
         vec!["grid100".into(), "den312d".into()]
     } else {
-        ["grid100", "grid100-8", "grid320"].iter().chain(MAPS).map(|s| (*s).to_string()).collect()
+        ["grid100", "grid100-8", "grid320"]
+            .iter()
+            .chain(&MAPS_512)
+            .chain(&["TheFrozenSea"])
+            .map(|s| (*s).to_string())
+            .collect()
     };
 
     let gpu = match GpuContext::new() {
