@@ -211,6 +211,11 @@ fn a_device_too_small_is_an_error_naming_the_bytes() {
         }
         other => panic!("expected GpuMemory, got {:?}", other.map(|_| ())),
     }
+    // The graph's own arrays past the binding limit: 30×30 cells have 3,480 arcs, 13,920 bytes
+    // of heads.
+    let tiny = GpuContext::new().expect("an adapter").with_binding_limit(4096);
+    let err = grid(30, 30, Connectivity::Four).build_compressed_gpu(&tiny, |_| {}).map(drop);
+    assert_eq!(err, Err(Error::GpuMemory { needed: 13_920, limit: Some(4096) }));
     let budget = GpuContext::new().expect("an adapter").with_memory_limit(100_000);
     let err = builder.build_compressed_gpu(&budget, |_| {}).map(drop).expect_err("over the budget");
     assert!(matches!(err, Error::GpuMemory { needed, limit: Some(100_000) } if needed > 100_000), "{err}");
@@ -238,6 +243,22 @@ fn a_cancelled_build_starts_no_chunk() {
     );
     assert!(matches!(result, Err(Error::Cancelled)));
     assert!(calls.into_inner() <= 2, "at most the chunk being read and the one searched");
+}
+
+/// A corridor of √2 arcs on the octile model: distances up to `(n − 1)·√2`, past the node
+/// count, so searches run more levels than there are nodes. A small cycle at each end keeps
+/// the corridor from being peeled in the compressed build.
+#[test]
+fn octile_distances_past_the_node_count() {
+    let Some(gpu) = gpu() else { return };
+    // 60 nodes: distances up to 83, past the first group of 64 levels.
+    let mut builder = GridOracle::graph_builder(&signposts::grid::Grid::new(60, 1), Connectivity::Eight);
+    for i in 0..59 {
+        builder.disconnect(i, i + 1);
+        builder.connect_weighted(i, i + 1, 2);
+    }
+    builder.connect_weighted(0, 2, 2).connect_weighted(57, 59, 2);
+    same_tables(gpu, &builder, "√2 corridor");
 }
 
 #[test]

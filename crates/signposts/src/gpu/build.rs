@@ -6,7 +6,9 @@ use crate::{Cancel, CompressedGraph, Error, Graph, GraphBuilder, Progress};
 impl GraphBuilder {
     /// Builds the dense table on the GPU: the same table as [`GraphBuilder::build`], byte for
     /// byte, for undirected graphs whose arcs all cost 1 (4- and 8-connected grids of
-    /// [`generate`](crate::generate), mazes, any graph of [`connect`](GraphBuilder::connect)).
+    /// [`generate`](crate::generate), mazes, any graph of [`connect`](GraphBuilder::connect))
+    /// and octile grids ([`GridOracle::graph_builder`](crate::grid::GridOracle::graph_builder)
+    /// with [`Connectivity::Eight`](crate::grid::Connectivity::Eight): arcs of 1 and √2).
     /// `progress` is called as chunks of targets come back, as the CPU build calls it for
     /// batches (on another thread than the caller's).
     ///
@@ -15,9 +17,12 @@ impl GraphBuilder {
     /// of a chunk of targets and its output (see the [`gpu`](crate::gpu) module).
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for graphs with arc costs or one-way arcs (before any work); as
-    /// [`GraphBuilder::try_build`]; [`Error::GpuMemory`] when the device cannot hold one
-    /// chunk; [`Error::Gpu`] when the device fails.
+    /// [`Error::Unsupported`] for graphs with integer arc costs or one-way arcs (before any
+    /// work), for octile rows given more than 32 slots by
+    /// [`reserve_degree`](GraphBuilder::reserve_degree), and for octile searches past cost
+    /// 19,000 (met during the build); as [`GraphBuilder::try_build`]; [`Error::GpuMemory`]
+    /// when the device cannot hold the graph or one chunk; [`Error::Gpu`] when the device
+    /// fails.
     ///
     /// ```no_run
     /// let gpu = signposts::gpu::GpuContext::new()?;
@@ -45,13 +50,14 @@ impl GraphBuilder {
     }
 
     /// Builds the compressed table on the GPU: the same table as
-    /// [`GraphBuilder::build_compressed`], byte for byte, for undirected unit-cost graphs. The
-    /// device searches and writes every move's bitmap of a chunk of columns; the CPU folds
-    /// them into runs on all cores while the device searches the next chunk.
+    /// [`GraphBuilder::build_compressed`], byte for byte, for undirected graphs of unit or
+    /// octile costs (as [`GraphBuilder::build_gpu`]). The device searches and writes every
+    /// move's bitmap of a chunk of columns; the CPU folds them into runs on all cores while
+    /// the device searches the next chunk.
     ///
     /// # Errors
-    /// [`Error::Unsupported`] for graphs with arc costs; as
-    /// [`GraphBuilder::build_compressed`]; [`Error::GpuMemory`], [`Error::Gpu`].
+    /// [`Error::Unsupported`] for graphs with integer arc costs and octile searches past cost
+    /// 19,000; as [`GraphBuilder::build_compressed`]; [`Error::GpuMemory`], [`Error::Gpu`].
     ///
     /// ```no_run
     /// let gpu = signposts::gpu::GpuContext::new()?;

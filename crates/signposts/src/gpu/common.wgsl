@@ -58,7 +58,7 @@ fn node_of(wg: vec3<u32>, local: u32) -> u32 {
     return (wg.z * shape.blocks_x + wg.x) * 256u + local;
 }
 
-// The node a level invocation serves (`perm.len()` when it serves none): the level's window.
+// The node a level invocation serves from the level's window, or `0xffffffff` past its end.
 fn window_node(wg: vec3<u32>, local: u32) -> u32 {
     let i = (wg.z * step.blocks_x + wg.x) * 256u + local;
     if i < step.count {

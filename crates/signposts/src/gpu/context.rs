@@ -32,7 +32,7 @@ pub struct GpuContext {
     memory_limit: Option<u64>,
     /// Targets a chunk searches at most.
     chunk_targets: usize,
-    /// Errors the device reported outside any error scope (the default handler panics).
+    /// Errors the context's own device reported outside a build's error scopes.
     errors: Arc<Mutex<Vec<String>>>,
     /// Each engine's kernels, compiled on first use: `[unit, octile]`.
     pub(super) kernels: [OnceLock<super::engine::Kernels>; 2],
@@ -148,23 +148,24 @@ impl GpuContext {
             trace: wgpu::Trace::Off,
         }))
         .map_err(|e| Error::Gpu { message: format!("could not open {}: {e}", info.name) })?;
-        Ok(GpuContext::from_device(device, queue, info))
+        let gpu = GpuContext::from_device(device, queue, info);
+        // The device is the context's own: errors outside a build's scopes (none are expected)
+        // are kept for the next build to return, where wgpu's default handler would panic.
+        let kept = Arc::clone(&gpu.errors);
+        gpu.device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(e.to_string());
+        }));
+        Ok(gpu)
     }
 
     /// A context on a device the caller opened (a game's render device, so that the build
     /// shares it): the builds size their chunks by `device.limits()`.
     ///
-    /// Errors the device reports outside an error scope are kept and returned by the next
-    /// build as [`Error::Gpu`] (wgpu's default handler panics); a handler the caller set
-    /// before is replaced.
+    /// A build catches its own errors (wgpu's error scopes, on the thread that runs it) and
+    /// returns them; the device's other errors stay with the caller's handler.
     #[must_use]
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue, info: wgpu::AdapterInfo) -> GpuContext {
         let limits = device.limits();
-        let errors = Arc::new(Mutex::new(Vec::new()));
-        let kept = Arc::clone(&errors);
-        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-            kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(e.to_string());
-        }));
         GpuContext {
             device,
             queue,
@@ -173,7 +174,7 @@ impl GpuContext {
             buffer_limit: limits.max_buffer_size,
             memory_limit: None,
             chunk_targets: DEFAULT_CHUNK_TARGETS,
-            errors,
+            errors: Arc::default(),
             kernels: [OnceLock::new(), OnceLock::new()],
             counted: Counters::default(),
         }

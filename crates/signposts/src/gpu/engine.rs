@@ -64,7 +64,7 @@ impl Kernels {
         let read = wgpu::BufferBindingType::Storage { read_only: true };
         let write = wgpu::BufferBindingType::Storage { read_only: false };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("signposts unit"),
+            label: Some(kind.label()),
             entries: &[
                 entry(0, wgpu::BufferBindingType::Uniform, false),
                 entry(1, wgpu::BufferBindingType::Uniform, true),
@@ -79,7 +79,7 @@ impl Kernels {
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("signposts unit"),
+            label: Some(kind.label()),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
@@ -209,8 +209,12 @@ pub(crate) fn plan(
         Kind::Unit => u64::from(MAX_GROUPS),
         Kind::Octile => u64::from(MAX_GROUPS) / 32,
     };
-    let fixed =
-        4 * (n + 1) + 4 * (g.heads.len() as u64).max(1) + 8 * n.max(1) + 256 * (1 + u64::from(LAST_GROUP));
+    // The graph's buffers: offsets, heads, node information, the window's order.
+    let graph = [4 * (n + 1), 4 * g.heads.len() as u64, 8 * n, 4 * n];
+    if let Some(&largest) = graph.iter().find(|&&b| b > gpu.binding_limit()) {
+        return Err(Error::GpuMemory { needed: largest, limit: Some(gpu.binding_limit()) });
+    }
+    let fixed = graph.iter().sum::<u64>() + 256 * (1 + u64::from(LAST_GROUP));
     // Lanes of 32 targets a step of chunk size: a block of 256 columns for dense tables (its
     // words are contiguous in the table), 64 columns (one word a move) for masks.
     let step = match output {
@@ -370,9 +374,12 @@ pub(crate) fn run(
                     }
                     Output::Masks { .. } => 2 * these.len().div_ceil(64),
                 };
-                let (last, invocations) = engine.search(first, these, lanes)?;
                 let copy = free_rx.recv().map_err(|_| consumer_gone())?;
-                let used = engine.write_out(lanes, copy)?;
+                let ((last, invocations), used) =
+                    scoped(gpu.device(), plan.device_bytes, "searching", || {
+                        let searched = engine.search(first, these, lanes)?;
+                        Ok((searched, engine.write_out(lanes, copy)?))
+                    })?;
                 // Levels 1 to `last + quiet` ran; those after returned at once. Each
                 // invocation read its node's state and wrote it.
                 let per = 2 * kind.state_bytes() / if kind == Kind::Unit { 1 } else { 32 };
@@ -382,8 +389,9 @@ pub(crate) fn run(
             Ok(())
         })();
         drop(full_tx);
-        if consumer.join().is_err() {
-            return Err(Error::Gpu { message: "the thread reading the GPU's output panicked".into() });
+        if let Err(panic) = consumer.join() {
+            // The caller's progress callback (or fold) panicked: as on the CPU, so does the build.
+            std::panic::resume_unwind(panic);
         }
         result
     })
@@ -428,13 +436,26 @@ impl<'a> Engine<'a> {
     ) -> Result<Engine<'a>, Error> {
         let device = gpu.device();
         let kind = g.kind();
-        let kernels = gpu.kernels[kind as usize].get_or_init(|| Kernels::new(device, kind));
+        let kernels = scoped(device, 0, "compiling the kernels", || {
+            Ok(gpu.kernels[kind as usize].get_or_init(|| Kernels::new(device, kind)))
+        })?;
         gpu.take_error()?;
-        let n = g.offsets.len() - 1;
-        let (state_bytes, out_bytes) = chunk_buffers(kind, n as u64, (plan.columns / 32) as u64, output);
 
-        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        scoped(device, plan.device_bytes, "the device refused the build's buffers", || {
+            Ok(Engine::allocate(gpu, kernels, g, output, plan))
+        })
+    }
+
+    /// [`Engine::new`]'s buffers and bind groups, and the graph uploaded.
+    fn allocate(
+        gpu: &'a GpuContext,
+        kernels: &'a Kernels,
+        g: DeviceGraph<'a>,
+        output: Output<'a>,
+        plan: Plan,
+    ) -> Engine<'a> {
+        let (device, kind, n) = (gpu.device(), g.kind(), g.offsets.len() - 1);
+        let (state_bytes, out_bytes) = chunk_buffers(kind, n as u64, (plan.columns / 32) as u64, output);
         let buffer = |label: &str, size: u64, usage: wgpu::BufferUsages| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -459,14 +480,6 @@ impl<'a> Engine<'a> {
         let shape = buffer("shape", 32, uniform);
         let stride = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
         let levels = buffer("levels", stride * u64::from(LAST_GROUP), uniform);
-        let invalid = pollster::block_on(invalid.pop());
-        if pollster::block_on(oom.pop()).is_some() {
-            return Err(Error::GpuMemory { needed: plan.device_bytes, limit: None });
-        }
-        if let Some(e) = invalid {
-            return Err(Error::Gpu { message: format!("the device refused the build's buffers: {e}") });
-        }
-
         let queue = gpu.queue();
         queue.write_buffer(&offsets, 0, &le_bytes(g.offsets.iter().copied()));
         if kind == Kind::Octile {
@@ -494,7 +507,7 @@ impl<'a> Engine<'a> {
         let (a, b) = (group(&states[0], &states[1]), group(&states[1], &states[0]));
         let node_groups = (n as u32).div_ceil(WORKGROUP).max(1);
         let blocks_x = node_groups.min(MAX_GROUPS);
-        Ok(Engine {
+        Engine {
             gpu,
             kernels,
             kind,
@@ -514,7 +527,7 @@ impl<'a> Engine<'a> {
             blocks_x,
             rows_z: node_groups.div_ceil(blocks_x),
             graph: g,
-        })
+        }
     }
 
     /// Searches one chunk: the targets `these` from column `first`, in `lanes` lanes of 32.
@@ -592,7 +605,8 @@ impl<'a> Engine<'a> {
                     what: "GPU builds of octile maps with paths longer than 19,000 steps (build them on the CPU)",
                 });
             }
-            if last + self.kind.quiet_levels() < level || level as usize > self.n + 1 {
+            // Past the window's last level no node can change, whatever the flag says.
+            if last + self.kind.quiet_levels() < level || level > window.last_level() {
                 self.gpu.take_error()?;
                 let ran = 1..=last + self.kind.quiet_levels();
                 let invocations = ran.map(|l| u64::from(window.level(l).len() as u32)).sum::<u64>();
@@ -625,6 +639,30 @@ impl<'a> Engine<'a> {
         self.gpu.take_error()?;
         Ok(used)
     }
+}
+
+/// Runs `f` with the device's errors on this thread caught (the error scopes of wgpu): a
+/// refused allocation is [`Error::GpuMemory`] naming `needed`, any other error
+/// [`Error::Gpu`] saying `what` failed. A shared device's other errors are left to its owner.
+fn scoped<T>(
+    device: &wgpu::Device,
+    needed: u64,
+    what: &str,
+    f: impl FnOnce() -> Result<T, Error>,
+) -> Result<T, Error> {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let internal = device.push_error_scope(wgpu::ErrorFilter::Internal);
+    let invalid = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let result = f();
+    let invalid = pollster::block_on(invalid.pop());
+    let internal = pollster::block_on(internal.pop());
+    if pollster::block_on(oom.pop()).is_some() {
+        return Err(Error::GpuMemory { needed, limit: None });
+    }
+    if let Some(e) = invalid.or(internal) {
+        return Err(Error::Gpu { message: format!("{what}: {e}") });
+    }
+    result
 }
 
 fn consumer_gone() -> Error {

@@ -66,6 +66,11 @@ impl Window {
         Window { perm: order, starts, behind }
     }
 
+    /// The last level whose window holds a node: past it no node can change.
+    pub(crate) fn last_level(&self) -> u32 {
+        self.starts.len() as u32 + self.behind
+    }
+
     /// The range of `perm` that level `level` looks at.
     pub(crate) fn level(&self, level: u32) -> core::ops::Range<u32> {
         let bands = self.starts.len() as u32 - 1;
