@@ -15,7 +15,9 @@
 //! SXM), to print the fraction of it the searches' floor traffic takes: every invocation of a
 //! level reads its node's state and writes it (`GpuStats::state_bytes`), and the output is
 //! written and copied back. Throughput is in (source, target) pairs a second: nodes × targets
-//! searched over the build's seconds.
+//! searched over the build's seconds. `host` is the time the host spent taking chunks in
+//! (copying dense words into place, folding compressed runs) while the device searched the
+//! next: near the GPU time, the host is the bottleneck.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -171,12 +173,13 @@ fn run(
         bandwidth.map_or_else(|| "-".to_string(), |bw| format!("{:.0}%", 100.0 * traffic / bw)),
     );
     println!(
-        "{:<16} {} chunks, {} levels run, {:.2} GB of state traffic floor, {:.2} GB back{}",
+        "{:<16} {} chunks, {} levels run, {:.2} GB of state traffic floor, {:.2} GB back, host {:.3} s{}",
         "",
         work.chunks,
         work.levels,
         work.state_bytes as f64 / 1e9,
         work.bytes_back as f64 / 1e9,
+        work.host_nanos as f64 / 1e9,
         if gpu_only { "" } else { "; the same bytes as the CPU build" }
     );
 }

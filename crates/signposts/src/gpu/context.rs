@@ -57,6 +57,11 @@ pub struct GpuStats {
     pub state_bytes: u64,
     /// Bytes of output copied back to the host.
     pub bytes_back: u64,
+    /// Nanoseconds the host spent taking chunks in (copying a dense table's words into
+    /// place, folding a compressed table's runs), on a thread of its own while the device
+    /// searched the next chunk: a build whose host time is near its whole time waits on the
+    /// host, not the device.
+    pub host_nanos: u64,
 }
 
 impl GpuStats {
@@ -68,6 +73,7 @@ impl GpuStats {
             levels: self.levels - earlier.levels,
             state_bytes: self.state_bytes - earlier.state_bytes,
             bytes_back: self.bytes_back - earlier.bytes_back,
+            host_nanos: self.host_nanos - earlier.host_nanos,
         }
     }
 }
@@ -78,6 +84,7 @@ pub(super) struct Counters {
     levels: AtomicU64,
     state_bytes: AtomicU64,
     bytes_back: AtomicU64,
+    host_nanos: AtomicU64,
 }
 
 impl Counters {
@@ -86,6 +93,10 @@ impl Counters {
         self.levels.fetch_add(levels, Ordering::Relaxed);
         self.state_bytes.fetch_add(state_bytes, Ordering::Relaxed);
         self.bytes_back.fetch_add(bytes_back, Ordering::Relaxed);
+    }
+
+    pub(super) fn host(&self, nanos: u64) {
+        self.host_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 }
 
@@ -241,6 +252,7 @@ impl GpuContext {
             levels: c.levels.load(Ordering::Relaxed),
             state_bytes: c.state_bytes.load(Ordering::Relaxed),
             bytes_back: c.bytes_back.load(Ordering::Relaxed),
+            host_nanos: c.host_nanos.load(Ordering::Relaxed),
         }
     }
 

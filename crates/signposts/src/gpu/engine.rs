@@ -344,14 +344,17 @@ pub(crate) fn run(
     free_tx.send(0).expect("open");
     free_tx.send(1).expect("open");
     std::thread::scope(|scope| {
-        let staging = &engine.staging;
+        let (staging, counted) = (&engine.staging, &gpu.counted);
         let consumer = scope.spawn(move || {
             let mut consume = consume;
             for (copy, first, columns, lanes) in full_rx {
                 {
                     let view = staging[copy].slice(..).get_mapped_range();
                     let used = chunk_buffers(kind, n as u64, lanes as u64, output).1 as usize;
+                    let start = std::time::Instant::now();
                     consume(Chunk { first, columns, lanes, bytes: &view[..used] });
+                    let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                    counted.host(nanos);
                 }
                 staging[copy].unmap();
                 if free_tx.send(copy).is_err() {
