@@ -121,6 +121,21 @@ proptest! {
     }
 }
 
+/// A batch that joins two isolated nodes 9–11 and adds a one-way arc 12 → 9: node 9 had no
+/// arcs and gets only the edge to 11, which looked like a cell opened again (patched without a
+/// repair), so 12 was left without its move toward 11 through 9. Found by
+/// `batches_match_fresh_builds`.
+#[test]
+fn a_batch_whose_one_way_arc_leads_into_an_opened_node() {
+    let mut builder = GraphBuilder::new(19);
+    builder.connect(3, 4).connect(3, 5).connect(3, 6).connect(4, 5).connect(4, 6);
+    let mut graph = builder.build();
+    graph.apply(&[Change::Connect(9, 11), Change::ConnectDirected(12, 9, 1)]).unwrap();
+    builder.connect(9, 11).connect_directed_weighted(12, 9, 1);
+    assert_eq!(graph.neighbors_to(12, 11).collect::<Vec<_>>(), [9]);
+    same_answers(&graph, &builder.build(), 0);
+}
+
 #[test]
 fn disconnecting_and_reconnecting_components() {
     // Two triangles joined by a bridge 2-3.

@@ -365,11 +365,18 @@ impl Graph {
                 edited.get(&(v as usize)).map_or_else(|| self.out_arcs(v as usize), Clone::clone);
             v_heads.binary_search(&(u as NodeId)).ok().map(|i| v_costs[i]) == c
         };
-        // Old neighbours are the old in-neighbours (undirected before the edit).
+        // Old neighbours are the old in-neighbours (undirected before the edit); new in-arcs
+        // come only from edited nodes, and each must be the reverse of one of `u`'s arcs (a
+        // one-way arc into `u` from another edited node would be missed otherwise: the
+        // regression test `a_batch_whose_one_way_arc_leads_into_an_opened_node`).
         self.table.neighbors(u).iter().all(|&v| {
             let now = heads.binary_search(&v).ok().map(|i| costs[i]);
             reverse(v, now)
         }) && heads.iter().zip(costs).all(|(&v, &c)| reverse(v, Some(c)))
+            && edited.iter().all(|(&w, (w_heads, w_costs))| match w_heads.binary_search(&(u as NodeId)) {
+                Ok(i) => heads.binary_search(&(w as NodeId)).ok().map(|j| costs[j]) == Some(w_costs[i]),
+                Err(_) => true,
+            })
     }
 
     /// The columns of opened nodes that need no repair (see [`Graph::fixes`]), as added moves:
