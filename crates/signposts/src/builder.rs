@@ -727,47 +727,46 @@ impl GraphBuilder {
         for (c, &node) in order.iter().enumerate() {
             column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
         }
-        let padded = build::bfs::padded(offsets, neighbors, &peel.peeled);
-        let adjacency = Adjacency {
-            offsets,
-            heads: neighbors,
-            in_offsets: offsets,
-            tails: neighbors,
-            component: &component,
-            peeled: &peel.peeled,
-            padded: &padded,
-        };
         let trees = usize::from(!peel.is_trivial());
         let done = AtomicUsize::new(0);
         let core = &order[..peel.core_len];
+        // The core's searches, on the GPU or the CPU; then the trees, a step of their own.
         #[cfg(feature = "gpu")]
-        if let Some(gpu) = gpu {
-            let graph =
-                crate::gpu::engine::DeviceGraph { offsets, heads: neighbors, costs: &[], skip: &peel.peeled };
-            let total = crate::gpu::engine::fill_dense(
-                gpu,
-                graph,
-                rows,
-                layout,
-                core,
-                words,
-                (progress, &done, trees),
-                halt,
-            )?;
-            if !peel.is_trivial() && !build::stopped(halt) {
-                peel.fill(rows, layout, neighbors, &column, &component, words);
-                progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-            }
-            return Ok((order, component, components));
-        }
+        let on_gpu = gpu
+            .map(|gpu| {
+                let graph = crate::gpu::engine::DeviceGraph {
+                    offsets,
+                    heads: neighbors,
+                    costs: &[],
+                    skip: &peel.peeled,
+                };
+                let progress = (progress, &done, trees);
+                crate::gpu::engine::fill_dense(gpu, graph, rows, layout, core, words, progress, halt)
+            })
+            .transpose()?;
         #[cfg(not(feature = "gpu"))]
-        let _ = gpu;
-        let total = peel.core_len.div_ceil(batch) + trees;
-        let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::fill_unit(adjacency, rows, layout, core, batch, words, &step, halt);
+        let on_gpu: Option<usize> = gpu.map(|never| match *never {});
+        let total = if let Some(total) = on_gpu {
+            total
+        } else {
+            let padded = build::bfs::padded(offsets, neighbors, &peel.peeled);
+            let adjacency = Adjacency {
+                offsets,
+                heads: neighbors,
+                in_offsets: offsets,
+                tails: neighbors,
+                component: &component,
+                peeled: &peel.peeled,
+                padded: &padded,
+            };
+            let total = peel.core_len.div_ceil(batch) + trees;
+            let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
+            build::fill_unit(adjacency, rows, layout, core, batch, words, &step, halt);
+            total
+        };
         if !peel.is_trivial() && !build::stopped(halt) {
             peel.fill(rows, layout, neighbors, &column, &component, words);
-            step();
+            progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
         }
         Ok((order, component, components))
     }
@@ -810,7 +809,6 @@ impl GraphBuilder {
             in_arcs[fill[h as usize] as usize] = a as u32;
             fill[h as usize] += 1;
         }
-        let cost: Vec<Cost> = costs.iter().map(|&c| self.model.cost(c)).collect();
         let (component, components) = components::label_weak(offsets, heads, &in_offsets, &in_arcs, &tails);
         let order = build::order::ball_order(rows, heads, &[], build::dijkstra::BATCH);
         #[cfg(feature = "gpu")]
@@ -831,6 +829,7 @@ impl GraphBuilder {
         }
         #[cfg(not(feature = "gpu"))]
         let _ = gpu;
+        let cost: Vec<Cost> = costs.iter().map(|&c| self.model.cost(c)).collect();
         let arcs = build::dijkstra::Arcs {
             offsets,
             heads,

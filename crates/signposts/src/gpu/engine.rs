@@ -128,6 +128,15 @@ impl Kind {
         }
     }
 
+    /// Bytes of its own node's state one invocation of a level reads and writes: two planes
+    /// toward a lane of 32 targets (unit), one cost toward one target (octile).
+    fn invocation_bytes(self) -> u64 {
+        match self {
+            Kind::Unit => 2 * 8,
+            Kind::Octile => 2 * 4,
+        }
+    }
+
     /// Levels that reach nothing before a search is over: costs of band `L` come from bands
     /// `L - 1` and, behind a √2 arc, `L - 2`.
     pub(super) fn quiet_levels(self) -> u32 {
@@ -383,10 +392,9 @@ pub(crate) fn run(
                         let searched = engine.search(first, these, lanes)?;
                         Ok((searched, engine.write_out(lanes, copy)?))
                     })?;
-                // Levels 1 to `last + quiet` ran; those after returned at once. Each
-                // invocation read its node's state and wrote it.
-                let per = 2 * kind.state_bytes() / if kind == Kind::Unit { 1 } else { 32 };
-                gpu.counted.chunk(u64::from(last + kind.quiet_levels()), invocations * per, used);
+                // Levels 1 to `last + quiet` ran; those after returned at once.
+                let ran = u64::from(last + kind.quiet_levels());
+                gpu.counted.chunk(ran, invocations * kind.invocation_bytes(), used);
                 full_tx.send((copy, first, these.len(), lanes)).map_err(|_| consumer_gone())?;
             }
             Ok(())

@@ -208,21 +208,34 @@ impl GridOracle {
         progress: impl Fn(Progress) + Sync,
         cancel: &Cancel,
     ) -> Result<GridOracle, Error> {
+        GridOracle::with_table(grid, connectivity, kind, |mut builder| {
+            Ok(match kind {
+                TableKind::Dense => {
+                    if let Some(limit) = memory_limit {
+                        builder.memory_limit(limit);
+                    }
+                    Table::Dense(builder.build_with_cancel(progress, cancel)?)
+                }
+                TableKind::Compressed => {
+                    Table::Compressed(builder.build_compressed_with_cancel(progress, cancel)?)
+                }
+            })
+        })
+    }
+
+    /// The oracle of `grid` with the `kind` of table `build` makes of its graph: a compressed
+    /// table's node count checked first, before the graph is made.
+    fn with_table(
+        grid: &Grid,
+        connectivity: Connectivity,
+        kind: TableKind,
+        build: impl FnOnce(GraphBuilder) -> Result<Table, Error>,
+    ) -> Result<GridOracle, Error> {
         if kind == TableKind::Compressed {
             CompressedGraph::check_nodes(grid.passable_len())?;
         }
-        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let table = match kind {
-            TableKind::Dense => {
-                if let Some(limit) = memory_limit {
-                    builder.memory_limit(limit);
-                }
-                Table::Dense(builder.build_with_cancel(progress, cancel)?)
-            }
-            TableKind::Compressed => {
-                Table::Compressed(builder.build_compressed_with_cancel(progress, cancel)?)
-            }
-        };
+        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
+        let table = build(builder)?;
         Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
     }
 
@@ -249,15 +262,12 @@ impl GridOracle {
         gpu: &crate::gpu::GpuContext,
         progress: impl Fn(Progress) + Sync,
     ) -> Result<GridOracle, Error> {
-        if kind == TableKind::Compressed {
-            CompressedGraph::check_nodes(grid.passable_len())?;
-        }
-        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let table = match kind {
-            TableKind::Dense => Table::Dense(builder.build_gpu(gpu, progress)?),
-            TableKind::Compressed => Table::Compressed(builder.build_compressed_gpu(gpu, progress)?),
-        };
-        Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
+        GridOracle::with_table(grid, connectivity, kind, |builder| {
+            Ok(match kind {
+                TableKind::Dense => Table::Dense(builder.build_gpu(gpu, progress)?),
+                TableKind::Compressed => Table::Compressed(builder.build_compressed_gpu(gpu, progress)?),
+            })
+        })
     }
 
     /// The compressed table, when the oracle has one: its size and runs.
