@@ -12,7 +12,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIGNPOSTS = os.path.join(ROOT, "target", "debug", "signposts")
-MAP = os.path.join(ROOT, "..", "shared", "maps", "den312d.map")
+MAP = os.path.join(ROOT, "maps", "den312d.map")
 
 
 def main():

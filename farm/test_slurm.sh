@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 signposts=$root/target/debug/signposts
-map=$root/../shared/maps/den312d.map
+map=$root/maps/den312d.map
 for need in slurmctld slurmd munged sbatch squeue; do
     command -v "$need" >/dev/null || { echo "SKIPPED: $need is not installed"; exit 0; }
 done

@@ -221,7 +221,7 @@ def save_table(maps):
     """den312d's table saved by the `signposts` command (the one `cargo test` built) into
     `maps`, listed in maps.txt; False, with the reason printed, when either is missing."""
     tool = os.path.join(ROOT, "target", "debug", "signposts")
-    source = os.path.join(os.path.dirname(ROOT), "shared", "maps", "den312d.map")
+    source = os.path.join(ROOT, "maps", "den312d.map")
     if not (os.path.exists(tool) and os.path.exists(source)):
         print(f"(the saved-table check is left out: {tool} or {source} is missing)")
         return False

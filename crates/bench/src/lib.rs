@@ -22,7 +22,7 @@ pub const CASES: [Case; 6] = [
     Case { name: "grid100-8", title: "100×100 8-grid" },
 ];
 
-/// The shared maps of 512×512 cells, in `../shared/maps`.
+/// The shared maps of 512×512 cells, in `maps`.
 pub const MAPS_512: [&str; 9] = [
     "64room_000",
     "8room_000",

@@ -18,7 +18,7 @@ use signposts_rooms::Point;
 /// The shared Moving AI maps.
 #[must_use]
 pub fn maps_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps")
 }
 
 /// Whether cell `(x, y)` is inside the map and open.

@@ -295,8 +295,8 @@ fn main() {
     } else {
         vec![1_000, 10_000, 50_000]
     };
-    let maps = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    let bytes = std::fs::read(maps.join(format!("{name}.map"))).expect("a map of ../shared/maps");
+    let maps = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let bytes = std::fs::read(maps.join(format!("{name}.map"))).expect("a map of maps");
     let grid = signposts::grid::parse_map(&bytes).expect("a Moving AI map");
     println!(
         "{name}: {}×{}, {} open cells, octile; {targets} player(s); every chaser steps every tick",

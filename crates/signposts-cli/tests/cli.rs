@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn maps() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps");
     assert!(dir.join("arena.map").exists(), "the Moving AI maps are missing from {}", dir.display());
     dir
 }

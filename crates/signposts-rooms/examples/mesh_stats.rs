@@ -1,7 +1,7 @@
 //! Regions, doors and build time of the mesh of every map given (default: the shared maps).
 //!
 //! ```text
-//! cargo run --release -p signposts-rooms --example mesh_stats -- ../shared/maps/arena.map
+//! cargo run --release -p signposts-rooms --example mesh_stats -- maps/arena.map
 //! ```
 
 use std::time::Instant;
@@ -12,7 +12,7 @@ use signposts_rooms::NavMesh;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut paths: Vec<String> = std::env::args().skip(1).collect();
     if paths.is_empty() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/maps");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps");
         paths = std::fs::read_dir(dir)?
             .filter_map(|e| e.ok().map(|e| e.path().display().to_string()))
             .filter(|p| std::path::Path::new(p).extension().is_some_and(|e| e == "map"))

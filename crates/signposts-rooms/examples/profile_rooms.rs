@@ -1,7 +1,7 @@
 //! Repeats `next_waypoint_with` on random queries of one map, for a profiler.
 //!
 //! ```text
-//! cargo run --release -p signposts-rooms --example profile_rooms -- ../shared/maps/arena.map
+//! cargo run --release -p signposts-rooms --example profile_rooms -- maps/arena.map
 //! ```
 
 use std::time::Instant;
@@ -11,7 +11,7 @@ use signposts::grid::{Cell, parse_map};
 use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).unwrap_or_else(|| "../shared/maps/arena.map".into());
+    let path = std::env::args().nth(1).unwrap_or_else(|| "maps/arena.map".into());
     let grid = parse_map(&std::fs::read(&path)?)?;
     let rooms = Rooms::build(&NavMesh::from_grid(&grid)?)?;
     let open: Vec<Cell> = (0..grid.height())

@@ -120,7 +120,7 @@ proptest! {
 
 #[test]
 fn den312d_paths_keep_the_agent_radius() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/maps/den312d.map");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/den312d.map");
     let grid = parse_map(&std::fs::read(path).unwrap()).unwrap();
     let checked = check(&grid, 0.3, 11, 1500);
     assert!(checked > 200, "only {checked} queries had a path");

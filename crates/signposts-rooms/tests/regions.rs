@@ -13,7 +13,7 @@ fn given_back(mesh: &NavMesh) -> NavMesh {
 #[test]
 fn a_meshs_own_regions_come_back_as_the_same_mesh() {
     for name in ["arena.map", "den312d.map"] {
-        let path = format!("{}/../../../shared/maps/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../maps/{name}", env!("CARGO_MANIFEST_DIR"));
         let grid = parse_map(&std::fs::read(path).unwrap()).unwrap();
         let mesh = NavMesh::from_grid(&grid).unwrap();
         let back = given_back(&mesh);

@@ -113,7 +113,7 @@ proptest! {
 }
 
 fn shared_map(name: &str) -> Grid {
-    let path = format!("{}/../../../shared/maps/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../maps/{name}", env!("CARGO_MANIFEST_DIR"));
     parse_map(&std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))).expect("a valid map")
 }
 

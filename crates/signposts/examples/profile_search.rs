@@ -1,6 +1,6 @@
 //! Times A* over every scenario of one Moving AI map, for profiling the search.
 //!
-//! Run: `cargo run --release -p signposts --example profile_search -- ../shared/maps/maze512-4-0.map [rounds]`
+//! Run: `cargo run --release -p signposts --example profile_search -- maps/maze512-4-0.map [rounds]`
 
 use std::time::Instant;
 
@@ -8,7 +8,7 @@ use signposts::grid::{Connectivity, parse_map, parse_scenarios};
 use signposts::search::{Layer, Searcher, TileGrid};
 
 fn main() {
-    let map = std::env::args().nth(1).unwrap_or_else(|| "../shared/maps/maze512-4-0.map".into());
+    let map = std::env::args().nth(1).unwrap_or_else(|| "maps/maze512-4-0.map".into());
     let grid = parse_map(&std::fs::read(&map).expect("map")).expect("parses");
     let scenarios = parse_scenarios(&std::fs::read(format!("{map}.scen")).expect("scen")).expect("parses");
     let rounds: usize = std::env::args().nth(2).and_then(|r| r.parse().ok()).unwrap_or(1);

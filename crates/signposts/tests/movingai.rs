@@ -1,4 +1,4 @@
-//! The Moving AI benchmark maps in `../shared/maps`: parsing every file, and reproducing every
+//! The Moving AI benchmark maps in `maps`: parsing every file, and reproducing every
 //! scenario's optimal length with the octile oracle, without A*.
 
 mod common;
@@ -12,7 +12,7 @@ fn read(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
-/// (map, width, height, passable cells, scenario lines), from ../shared/maps/README.md.
+/// (map, width, height, passable cells, scenario lines), from maps/README.md.
 const MAPS: [(&str, u32, u32, usize, usize); 18] = [
     ("arena.map", 49, 49, 2_054, 160),
     ("den312d.map", 65, 81, 2_445, 320),

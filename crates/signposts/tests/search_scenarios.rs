@@ -1,5 +1,5 @@
 //! The octile A* reproduces the optimal length of every scenario of every Moving AI map in
-//! `../shared/maps` (52,496 searches, all maps including the 1024×1024 ones), within the
+//! `maps` (52,496 searches, all maps including the 1024×1024 ones), within the
 //! precision each file prints; icecrown's three impossible lines are reported invalid.
 
 mod common;

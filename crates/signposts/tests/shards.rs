@@ -53,8 +53,8 @@ fn merged_shards_are_byte_for_byte_one_build() {
 
 #[test]
 fn merged_grid_parts_are_byte_for_byte_one_build_of_a_real_map() {
-    let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
-    let text = std::fs::read(maps.join("den312d.map")).expect("the Moving AI maps in ../shared/maps");
+    let maps = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
+    let text = std::fs::read(maps.join("den312d.map")).expect("the Moving AI maps in maps");
     let grid = parse_map(&text).unwrap();
     for connectivity in [grid::Connectivity::Four, grid::Connectivity::Eight] {
         let mut whole = Vec::new();

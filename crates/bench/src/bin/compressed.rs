@@ -4,7 +4,7 @@
 //! breadth-first searches from sampled sources, octile ones against every scenario length.
 //!
 //! `cargo run --release -p signposts-bench --bin compressed [-- [--four | --eight] MAP.map ...]`
-//! (default: the maps of ../shared/maps with at most 50,000 open cells, and the perfect maze;
+//! (default: the maps of maps with at most 50,000 open cells, and the perfect maze;
 //! `--four`: 4-connected tables only, for the large maps whose octile builds take far longer;
 //! `--eight`: octile tables only)
 
@@ -24,7 +24,7 @@ const SRC_OCTILE: &[(&str, f64)] = &[("maze512-4-0", 48.0), ("brc202d", 169.0), 
 const DENSE_LIMIT: u64 = 1 << 30;
 
 fn maps_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps")
 }
 
 /// Mean nanoseconds per query over `queries`, timed on a second pass: a table just built may
@@ -132,7 +132,7 @@ fn main() {
     let mut paths: Vec<PathBuf> = args.iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
     if paths.is_empty() {
         let mut all: Vec<PathBuf> = std::fs::read_dir(maps_dir())
-            .expect("../shared/maps")
+            .expect("maps")
             .filter_map(|e| Some(e.ok()?.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "map"))
             .collect();

@@ -3,7 +3,7 @@
 //! whole shortest path, and of polyanya's optimal search, with every length compared.
 //!
 //! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] MAP.map ...]`
-//! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of ../shared/maps,
+//! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of maps,
 //! 2,000 queries between cell centres, the fastest of 10 rounds, crowds of 250 entities;
 //! `--budgets`: each map again at the two smaller tiers' budgets; `--sizes`: only the index
 //! of every shared 512×512 map under the default budget)
@@ -28,7 +28,7 @@ use signposts_bench::navmesh::{
 use signposts_bench::{MAPS_512, proc_status_bytes};
 use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Path, Point, Tier};
 
-/// The maps of the default run, in `../shared/maps`.
+/// The maps of the default run, in `maps`.
 const DEFAULT_MAPS: [&str; 6] = ["arena", "den312d", "lak303d", "brc202d", "AR0602SR", "maze512-4-0"];
 
 /// Relative tolerance on lengths (polyanya's are `f32` sums).

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Cases: `grid100`, `grid100-8` (8-connected, unit costs), `grid320`, and map names of
-//! ../shared/maps (compressed tables, 4-connected and octile; `--four` or `--eight` for one). The default is every one of them; `--quick` runs `grid100` and den312d
+//! maps (compressed tables, 4-connected and octile; `--four` or `--eight` for one). The default is every one of them; `--quick` runs `grid100` and den312d
 //! only (what a software adapter manages in seconds). `--gpu-only` skips the CPU builds (and
 //! the byte check). `--chunk` sets the targets a chunk searches at most
 //! (`GpuContext::with_chunk_targets`). `--bandwidth` is the GPU's memory bandwidth in GB/s (3350 for an H100
@@ -28,7 +28,7 @@ use signposts::grid::{Connectivity, GridOracle, parse_map};
 use signposts_bench::{MAPS_512, builder};
 
 fn maps_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps")
 }
 
 fn main() {

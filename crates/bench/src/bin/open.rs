@@ -20,7 +20,7 @@ use signposts_bench::proc_status_bytes;
 const QUERIES: usize = 100_000;
 
 fn maps_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps")
 }
 
 /// The saved table of `map`, built and saved the first time.

@@ -5,7 +5,7 @@
 //! path checked against the grid.
 //!
 //! `cargo run --release -p signposts-bench --bin rooms [-- [--queries N] [--rounds N] [--one-way] MAP.map ...]`
-//! (default: arena, den312d, lak303d, brc202d and AR0602SR of ../shared/maps, 2,000 queries,
+//! (default: arena, den312d, lak303d, brc202d and AR0602SR of maps, 2,000 queries,
 //! the fastest of 20 rounds (a round of the small maps lasts under a millisecond: fewer rounds
 //! leave the clock and caches unsettled); `--one-way`: polyanya's dead-end pruning on, which its authors
 //! only set on meshes imported from recast)
@@ -29,7 +29,7 @@ use signposts_bench::navmesh::{
 };
 use signposts_rooms::{NavMesh, Path, Point, RegionId, Rooms, Scratch};
 
-/// The maps of the default run, in `../shared/maps`.
+/// The maps of the default run, in `maps`.
 const DEFAULT_MAPS: [&str; 5] = ["arena", "den312d", "lak303d", "brc202d", "AR0602SR"];
 
 /// Relative tolerance on path lengths (polyanya's lengths are `f32` sums).

@@ -207,7 +207,7 @@ fn main() {
         "| map | queries | signposts A* (over jump points) | vs pathfinding::astar | signposts greedy | pathfinding::astar | pathfinding::bfs | grid_pathfinding (JPS) |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../maps");
     for (map, every) in [
         ("arena.map", 1),
         ("den312d.map", 1),

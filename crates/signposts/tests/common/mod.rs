@@ -138,13 +138,13 @@ pub fn any_case() -> impl Strategy<Value = Case> {
     ]
 }
 
-/// The shared Moving AI maps folder: `../shared/maps` beside the repository root.
+/// The Moving AI maps folder: `maps/` at the repository root.
 pub fn maps_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/maps");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../maps");
     assert!(
         dir.join("arena.map").exists(),
-        "the Moving AI maps are missing: expected them in {} (the repository's ../shared/maps, \
-         which CI provides); see ../shared/maps/README.md",
+        "the Moving AI maps are missing: expected them in {} (the repository's maps/ \
+         folder); see maps/README.md",
         dir.display()
     );
     dir
