@@ -9,7 +9,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::{Cli, Command};
+use crate::cli::{Cli, Command};
 
 /// The largest `--scale` of `render`.
 pub const MAX_SCALE: u32 = 256;

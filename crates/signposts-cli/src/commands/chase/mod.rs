@@ -3,6 +3,7 @@
 //! every enemy), one A* search per enemy, and one flow field (a whole-map search from the
 //! player) — then the chase is written as an animated GIF.
 
+mod frames;
 mod peers;
 mod report;
 
@@ -16,14 +17,15 @@ use signposts::grid::{Cell, Direction, GridOracle};
 use signposts::search::{Layer, Searcher, TileGrid};
 use signposts::{Crowd, NextHop, NodeId};
 
-use crate::frames::{Animation, Paint};
-use crate::{Built, Making, build_oracle, connectivity, read_map};
+use crate::input::read_map;
+use crate::oracle::{Built, Making, build_oracle, connectivity};
+use frames::{Animation, Paint};
 use peers::FlowField;
 use report::{Report, Tick};
 
 /// Arguments of `signposts chase`.
 #[derive(Args)]
-pub struct ChaseArgs {
+pub(crate) struct ChaseArgs {
     /// The `.map` file.
     map: PathBuf,
     /// Where to write the animated GIF.
@@ -70,7 +72,8 @@ impl ChaseArgs {
     }
 }
 
-pub fn chase(args: &ChaseArgs) -> Result<()> {
+/// Runs `signposts chase`.
+pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
     let scale = args.scale(grid.width(), grid.height());
     crate::limits::chase_image(grid.width(), grid.height(), scale)?; // before the build

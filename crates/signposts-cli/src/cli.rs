@@ -1,0 +1,91 @@
+//! The command line as clap parses it: [`Cli`], its subcommands (each one's arguments live
+//! beside its `run` in `commands/`), and the parser of byte counts that several flags share.
+
+use clap::{Parser, Subcommand};
+
+use crate::commands::build::BuildArgs;
+use crate::commands::chase::ChaseArgs;
+use crate::commands::merge::MergeArgs;
+use crate::commands::query::QueryArgs;
+use crate::commands::render::RenderArgs;
+use crate::commands::rooms::RoomsArgs;
+use crate::commands::rooms_query::RoomsQueryArgs;
+use crate::commands::scen::ScenArgs;
+
+/// Exact all-pairs next-hop oracles for grid maps.
+#[derive(Parser)]
+#[command(name = "signposts", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Build the oracle of a Moving AI `.map` and save it (or, with `--shard I/K`, one shard
+    /// of its compressed table, for `merge`).
+    Build(BuildArgs),
+    /// Join the parts of a sharded build (`build --shard I/K`, every I of one K, any order)
+    /// into the table one build would save, byte for byte.
+    Merge(MergeArgs),
+    /// Ask a saved oracle for the way from one cell to another.
+    Query(QueryArgs),
+    /// Check every line of a `.scen` file against the oracle of its map.
+    Scen(ScenArgs),
+    /// Draw a map, a shortest path, or the flow field toward a goal, as PNG.
+    Render(RenderArgs),
+    /// Let enemies chase a walking player across a map, a door closing and opening, and write
+    /// the chase as an animated GIF, with each tick's cost beside A* and a flow field.
+    Chase(ChaseArgs),
+    /// Build the navigation mesh (convex regions and doors) of a map or a polygon file, and its
+    /// region oracle, and save them.
+    Rooms(RoomsArgs),
+    /// Ask saved rooms for the path between two points.
+    RoomsQuery(RoomsQueryArgs),
+}
+
+/// `"8G"`, `"512M"`, `"1000"`, `"1KiB"` → bytes: digits, then nothing or one unit of `K`,
+/// `M`, `G`, `T` (powers of 1024), each alone or followed by `B` or `iB`, any case.
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text, ""),
+    };
+    let value: u64 = digits.parse().map_err(|_| format!("`{text}` is not a byte count"))?;
+    let unit = unit.to_ascii_uppercase();
+    let prefix = unit.strip_suffix("IB").or_else(|| unit.strip_suffix('B')).unwrap_or(&unit);
+    let shift = match (prefix, unit.as_str()) {
+        (_, "" | "B") => 0,
+        ("K", _) => 10,
+        ("M", _) => 20,
+        ("G", _) => 30,
+        ("T", _) => 40,
+        _ => return Err(format!("unknown unit in `{text}` (use K, M, G or T, alone or with B or iB)")),
+    };
+    value.checked_mul(1 << shift).ok_or_else(|| format!("`{text}` is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_bytes;
+
+    #[test]
+    fn byte_counts_read_with_units() {
+        assert_eq!(parse_bytes("1000"), Ok(1000));
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert!(parse_bytes("12Q").is_err());
+        assert!(parse_bytes("x").is_err());
+        assert_eq!(parse_bytes("1kb"), Ok(1 << 10));
+        assert_eq!(parse_bytes("2Tib"), Ok(2 << 40));
+        assert_eq!(parse_bytes("7B"), Ok(7));
+    }
+
+    #[test]
+    fn byte_counts_refuse_repeated_or_stray_unit_letters() {
+        // `1KiBBBiii` was read as 1 KiB: the unit's trailing B and I were trimmed as often as found.
+        for text in ["1KiBBBiii", "1KBB", "1KiBB", "1I", "1IB", "1Ki", "1KBi", "1 K", "1K ", "1KK"] {
+            assert!(parse_bytes(text).is_err(), "{text} was accepted");
+        }
+    }
+}

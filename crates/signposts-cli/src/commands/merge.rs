@@ -1,0 +1,78 @@
+//! `signposts merge`: the parts of a sharded build (`build --shard I/K`) joined into the
+//! table one build would save, byte for byte.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+use signposts::grid::GridOracle;
+
+/// Arguments of `signposts merge`.
+#[derive(Args)]
+pub(crate) struct MergeArgs {
+    /// The part files, from `build --shard I/K`.
+    #[arg(required = true)]
+    parts: Vec<PathBuf>,
+    /// Where to save the joined oracle.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `merge PART... -o TABLE`: the parts joined, each refusal naming its file.
+pub(crate) fn run(args: &MergeArgs) -> Result<()> {
+    let output = &args.output;
+    let start = Instant::now();
+    let mut parts = Vec::with_capacity(args.parts.len());
+    let mut seen: std::collections::HashMap<(u32, u32), &PathBuf> = std::collections::HashMap::new();
+    for path in &args.parts {
+        let part = signposts::grid::GridShard::load_from(path)
+            .with_context(|| format!("loading {}", path.display()))?;
+        if let Some(first) = parts.first() {
+            let first: &signposts::grid::GridShard = first;
+            if part.shard().fingerprint() != first.shard().fingerprint() {
+                bail!(
+                    "{} is a shard of another map or other options than {}",
+                    path.display(),
+                    args.parts[0].display()
+                );
+            }
+        }
+        if let Some(twin) = seen.insert(part.shard().index(), path) {
+            let (i, k) = part.shard().index();
+            bail!("{} and {} are both shard {i} of {k}", twin.display(), path.display());
+        }
+        parts.push(part);
+    }
+    let oracle = GridOracle::merge_shards(&parts).with_context(|| {
+        let names: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
+        format!("merging {}", names.join(", "))
+    })?;
+    oracle.save_to(output).with_context(|| format!("saving {}", output.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "parts": args.parts.len(),
+                "output": output.display().to_string(),
+                "nodes": oracle.nodes_len(),
+                "bytes": oracle.memory_bytes(),
+                "seconds": seconds,
+            })
+        );
+    } else {
+        out!(
+            "merged {} parts in {seconds:.2} s: {} nodes, {} bytes, saved to {}",
+            args.parts.len(),
+            oracle.nodes_len(),
+            oracle.memory_bytes(),
+            output.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! `signposts rooms-query`: saved rooms asked for the path between two points (the corridor
+//! path, or with `--exact` the exactly shortest one).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+use signposts_rooms::{Path as RoomsPath, Point, Rooms};
+
+use crate::navmesh::{MAX_ROOMS_BYTES, build_exact};
+
+/// Arguments of `signposts rooms-query`.
+#[derive(Args)]
+pub(crate) struct RoomsQueryArgs {
+    /// Saved rooms (from `signposts rooms`).
+    rooms: PathBuf,
+    /// Start x (cell units on grid maps: a cell's centre is x + 0.5).
+    sx: f64,
+    /// Start y.
+    sy: f64,
+    /// Goal x.
+    gx: f64,
+    /// Goal y.
+    gy: f64,
+    /// Answer with the exactly shortest path (the exact index is built first, within
+    /// `--exact-budget`).
+    #[arg(long)]
+    exact: bool,
+    /// The exact index's memory budget.
+    #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
+    exact_budget: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `signposts rooms-query`.
+pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
+    let rooms = Rooms::load_from(&args.rooms, MAX_ROOMS_BYTES)
+        .with_context(|| format!("{}", args.rooms.display()))?;
+    let (from, to) = (Point::new(args.sx, args.sy), Point::new(args.gx, args.gy));
+    for (name, p) in [("start", from), ("goal", to)] {
+        if rooms.region_at(p).is_none() {
+            bail!("the {name} {p} is outside the walkable area");
+        }
+    }
+    let exact = if args.exact { Some(build_exact(&rooms, args.exact_budget, args.json)?) } else { None };
+    let (path, waypoint) = match &exact {
+        Some(e) => (e.path(from, to), e.next_waypoint(from, to)),
+        None => (rooms.path(from, to), rooms.next_waypoint(from, to)),
+    };
+    let regions =
+        rooms.region_path(rooms.region_at(from).expect("checked"), rooms.region_at(to).expect("checked"));
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "from": [from.x, from.y], "to": [to.x, to.y],
+                "exact": args.exact,
+                "reachable": path.is_some(),
+                "next_waypoint": waypoint.map(|p| [p.x, p.y]),
+                "length": path.as_ref().map(RoomsPath::length),
+                "points": path.as_ref().map(|p| p.points().iter().map(|q| [q.x, q.y]).collect::<Vec<_>>()),
+                "regions": regions.map(|r| r.iter().map(|r| r.0).collect::<Vec<_>>()),
+            })
+        );
+        return Ok(());
+    }
+    let Some(path) = path else {
+        out!("{to} cannot be reached from {from}");
+        return Ok(());
+    };
+    if args.exact {
+        out!("exactly shortest");
+    }
+    out!("next waypoint: {}", waypoint.expect("reachable"));
+    out!("length: {:.4}", path.length());
+    let points: Vec<String> = path.points().iter().map(ToString::to_string).collect();
+    out!("path: {}", points.join(" → "));
+    out!("regions: {}", regions.map_or(0, |r| r.len()));
+    Ok(())
+}

@@ -1,0 +1,219 @@
+//! `signposts scen`: every line of a Moving AI `.scen` file checked against the oracle of its
+//! map (built, or saved with `--oracle`), or against one A* search a line (`--astar`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+use signposts::grid::{Connectivity, GridOracle, Scenario, ScenarioCheck, parse_scenarios};
+use signposts::search::{Layer, Searcher, TileGrid};
+
+use crate::input::{read_capped, read_map};
+use crate::oracle::{Making, build_oracle, choose_table, connectivity, open_saved};
+
+/// Arguments of `signposts scen`.
+#[derive(Args)]
+pub(crate) struct ScenArgs {
+    /// The `.scen` file.
+    scen: PathBuf,
+    /// The map; by default the file named in the scenarios, next to the `.scen` file.
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// Use this saved oracle instead of building one.
+    #[arg(long, conflicts_with = "astar")]
+    oracle: Option<PathBuf>,
+    /// Answer each line with one A* search instead of an oracle (no table is built).
+    #[arg(long)]
+    astar: bool,
+    /// Check 4-connected lengths. By default scenarios are checked with octile moves
+    /// (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by;
+    /// `--diagonal` says the same explicitly.
+    #[arg(long, conflicts_with = "diagonal")]
+    four: bool,
+    #[command(flatten)]
+    making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `signposts scen`; exits with 2 when a line mismatched.
+pub(crate) fn run(args: &ScenArgs) -> Result<()> {
+    // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
+    let making = Making { diagonal: !args.four, ..args.making.clone() };
+    let bytes = read_capped(&args.scen)?;
+    let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
+    let map_path = if let Some(p) = &args.map {
+        p.clone()
+    } else {
+        let Some(first) = scenarios.first() else { bail!("{} has no scenarios", args.scen.display()) };
+        args.scen.with_file_name(first.map_name())
+    };
+    let grid = read_map(&map_path)?;
+    // Lines naming another map than the file's first line are reported, not checked.
+    let (scenarios, foreign) = lines_of_one_map(scenarios);
+    // Lines that cannot be valid on this map are found from the grid alone.
+    let mut invalid: Vec<(usize, String)> = foreign.clone();
+    invalid.extend(scenarios.iter().filter_map(|s| Some((s.line, s.problem(&grid)?))));
+    invalid.sort_unstable_by_key(|&(line, _)| line);
+    let lines = scenarios.len() + foreign.len();
+    if args.astar {
+        let tiles = TileGrid::from_grid(&grid);
+        let mut searcher = Searcher::new();
+        let connectivity = connectivity(&making);
+        let start = Instant::now();
+        let mut check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
+            let route = searcher.astar(&tiles, Layer::WALKABLE, connectivity, a, b).ok()?;
+            route.cost().map(signposts::Cost::value)
+        });
+        let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
+        add_invalid(&mut check, foreign);
+        report_check(args, &map_path, lines, &check, per_query_ns, "astar", connectivity);
+        return Ok(());
+    }
+    let oracle = if let Some(saved) = &args.oracle {
+        open_saved(saved, true)?
+    } else {
+        let needed = GridOracle::memory_needed(&grid, connectivity(&making));
+        if needed > making.memory_limit && !choose_table(&grid, &making).0 {
+            let reason = format!(
+                "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
+                map_path.display(),
+                making.memory_limit
+            );
+            if args.json {
+                out!(
+                    "{}",
+                    json!({
+                        "scen": args.scen.display().to_string(),
+                        "checked": false,
+                        "reason": reason,
+                        "lines": lines,
+                        "invalid": invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                    })
+                );
+            } else {
+                for (line, why) in &invalid {
+                    out!("  line {line}: invalid on this map: {why}");
+                }
+            }
+            bail!(reason);
+        }
+        build_oracle(&grid, &making, args.json)?.oracle
+    };
+    if oracle.grid() != &grid {
+        bail!("the saved oracle belongs to another map than {}", map_path.display());
+    }
+    if oracle.connectivity() != connectivity(&making) {
+        bail!(
+            "the saved oracle has {} moves but the scenarios are checked with {} moves: {}",
+            moves_name(oracle.connectivity()),
+            moves_name(connectivity(&making)),
+            if args.four {
+                "drop --four to check the octile lengths Moving AI prints"
+            } else {
+                "Moving AI lengths are octile; build the table with --diagonal, or pass --four to check 4-connected lengths"
+            }
+        );
+    }
+    let start = Instant::now();
+    let mut check = ScenarioCheck::run(&oracle, &scenarios);
+    let per_query_ns = start.elapsed().as_secs_f64() * 1e9 / scenarios.len().max(1) as f64;
+    add_invalid(&mut check, foreign);
+    report_check(args, &map_path, lines, &check, per_query_ns, "oracle", connectivity(&making));
+    Ok(())
+}
+
+/// Splits off the lines naming another map (by file name) than the first line does, each with
+/// the reason it is not checked.
+fn lines_of_one_map(scenarios: Vec<Scenario>) -> (Vec<Scenario>, Vec<(usize, String)>) {
+    let Some(first) = scenarios.first().map(|s| s.map_name().to_string()) else {
+        return (scenarios, Vec::new());
+    };
+    let (same, other): (Vec<Scenario>, Vec<Scenario>) =
+        scenarios.into_iter().partition(|s| s.map_name() == first);
+    let reasons = other
+        .iter()
+        .map(|s| {
+            (s.line, format!("names the map {}, not {first} as the file's first line does", s.map_name()))
+        })
+        .collect();
+    (same, reasons)
+}
+
+/// Adds lines found invalid before checking to `check`, keeping its lines in order.
+fn add_invalid(check: &mut ScenarioCheck, invalid: Vec<(usize, String)>) {
+    check.invalid.extend(invalid);
+    check.invalid.sort_unstable_by_key(|&(line, _)| line);
+}
+
+/// `"octile"` or `"4-connected"`.
+fn moves_name(connectivity: Connectivity) -> &'static str {
+    match connectivity {
+        Connectivity::Eight => "octile",
+        Connectivity::Four => "4-connected",
+    }
+}
+
+/// Prints a scenario check (text or JSON) and exits with 2 when a line mismatched.
+fn report_check(
+    args: &ScenArgs,
+    map_path: &Path,
+    lines: usize,
+    check: &ScenarioCheck,
+    per_query_ns: f64,
+    method: &str,
+    moves: Connectivity,
+) {
+    let ok = check.mismatched.is_empty();
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "scen": args.scen.display().to_string(),
+                "map": map_path.display().to_string(),
+                "method": method,
+                "moves": moves_name(moves),
+                "checked": true,
+                "lines": lines,
+                "matched": check.matched,
+                "mismatched": check.mismatched.iter().map(|&(l, p, c)| json!({"line": l, "printed": p, "computed": c})).collect::<Vec<_>>(),
+                "invalid": check.invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
+                "max_error": check.max_error,
+                "ns_per_query": per_query_ns,
+            })
+        );
+    } else {
+        let how = if method == "astar" { "one A* search each" } else { "oracle, path walk included" };
+        out!(
+            "moves: {}",
+            match moves {
+                Connectivity::Eight =>
+                    "octile (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by",
+                Connectivity::Four =>
+                    "4-connected (asked for with --four): lines whose shortest path turns diagonally differ from the printed octile lengths",
+            }
+        );
+        out!(
+            "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario ({how})",
+            args.scen.display(),
+            lines,
+            check.matched,
+            check.mismatched.len(),
+            check.invalid.len(),
+            check.max_error,
+            per_query_ns
+        );
+        for (line, reason) in &check.invalid {
+            out!("  line {line}: invalid on this map: {reason}");
+        }
+        for (line, printed, computed) in &check.mismatched {
+            out!("  line {line}: printed {printed}, computed {computed:?}");
+        }
+    }
+    if !ok {
+        std::process::exit(2);
+    }
+}

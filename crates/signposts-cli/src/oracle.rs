@@ -1,0 +1,169 @@
+//! Grid oracles for the commands: the build flags that every building command shares
+//! ([`Making`]), the choice between the dense and the compressed table, the build with its
+//! progress bar and memory limit (on the CPU or the GPU), and saved oracles opened.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use signposts::grid::{Connectivity, Grid, GridOracle};
+
+use crate::output::progress_bar;
+
+/// How to build an oracle.
+#[derive(Args, Clone)]
+#[expect(clippy::struct_excessive_bools, reason = "command-line switches, each its own flag")]
+pub(crate) struct Making {
+    /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
+    #[arg(long)]
+    pub(crate) diagonal: bool,
+    /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
+    /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
+    /// before building; a compressed one before building when its per-node and per-arc arrays
+    /// alone are over the limit, after building otherwise. Suffixes K, M, G, T (powers of
+    /// 1024), optionally followed by `B` or `iB`.
+    #[arg(long, default_value = "8G", value_parser = crate::cli::parse_bytes)]
+    pub(crate) memory_limit: u64,
+    /// Build the dense table (every optimal move, O(1) queries) even on a large map.
+    #[arg(long, conflicts_with = "compressed")]
+    pub(crate) dense: bool,
+    /// Build the compressed table (runs of first moves, binary-search queries) even on a
+    /// small map. By default the dense table is built when it takes at most 512 MiB and fits
+    /// the memory limit, the compressed one otherwise.
+    #[arg(long)]
+    pub(crate) compressed: bool,
+    /// Build the table on the GPU (the same bytes as on the CPU): needs a signposts built with
+    /// the `gpu` feature (`cargo install --path crates/signposts-cli --features gpu`) and a
+    /// GPU driver (Vulkan, Metal or DirectX 12).
+    #[arg(long)]
+    pub(crate) gpu: bool,
+}
+
+/// Dense tables up to this size are built by default.
+const DENSE_BY_DEFAULT: u64 = 512 << 20;
+
+/// Which table to build, and why.
+pub(crate) fn choose_table(grid: &Grid, making: &Making) -> (bool, String) {
+    let needed = GridOracle::memory_needed(grid, connectivity(making));
+    if making.compressed {
+        (true, "compressed (asked for with --compressed)".into())
+    } else if making.dense {
+        (false, "dense (asked for with --dense)".into())
+    } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
+        (false, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
+    } else {
+        (
+            true,
+            format!(
+                "compressed (a dense table would take {needed} bytes, over {})",
+                DENSE_BY_DEFAULT.min(making.memory_limit)
+            ),
+        )
+    }
+}
+
+/// The moves `making` asks for.
+pub(crate) fn connectivity(making: &Making) -> Connectivity {
+    if making.diagonal { Connectivity::Eight } else { Connectivity::Four }
+}
+
+/// A built oracle, how long it took, and which table it has and why.
+pub(crate) struct Built {
+    pub(crate) oracle: GridOracle,
+    pub(crate) seconds: f64,
+    pub(crate) compressed: bool,
+    pub(crate) why: String,
+}
+
+/// Builds with a progress bar on standard error (hidden when not a terminal), choosing the
+/// table by [`choose_table`].
+pub(crate) fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
+    let bar = progress_bar(
+        quiet,
+        "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
+    );
+    let (compressed, why) = choose_table(grid, making);
+    let progress = |p: signposts::Progress| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    };
+    let limit = making.memory_limit;
+    if compressed {
+        let at_least = compressed_bytes_at_least(grid, connectivity(making));
+        if at_least > limit {
+            bail!(
+                "the compressed oracle of this map takes at least {at_least} bytes (its per-node and per-arc arrays), over the memory limit of {limit} bytes (raise --memory-limit)"
+            );
+        }
+    }
+    let start = Instant::now();
+    let (result, why) = if making.gpu {
+        let needed = GridOracle::memory_needed(grid, connectivity(making));
+        if !compressed && needed > limit {
+            bail!(
+                "the dense oracle of this map takes {needed} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
+            );
+        }
+        let (result, adapter) = build_on_gpu(grid, connectivity(making), compressed, progress)?;
+        (result, format!("{why}, on the GPU ({adapter})"))
+    } else if compressed {
+        (GridOracle::build_compressed(grid, connectivity(making), progress), why)
+    } else {
+        (GridOracle::build_with(grid, connectivity(making), Some(limit), progress), why)
+    };
+    bar.finish_and_clear();
+    let oracle = result.with_context(|| format!("building the {why}"))?;
+    let bytes = oracle.memory_bytes() as u64;
+    if bytes > limit {
+        bail!(
+            "the built {why} takes {bytes} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
+        );
+    }
+    Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
+}
+
+/// Builds `grid`'s table on the GPU wgpu finds; the build's result and the adapter's name.
+#[cfg(feature = "gpu")]
+fn build_on_gpu(
+    grid: &Grid,
+    connectivity: Connectivity,
+    compressed: bool,
+    progress: impl Fn(signposts::Progress) + Sync,
+) -> Result<(Result<GridOracle, signposts::Error>, String)> {
+    use signposts::grid::TableKind;
+    let gpu = signposts::gpu::GpuContext::new().context("opening the GPU")?;
+    let kind = if compressed { TableKind::Compressed } else { TableKind::Dense };
+    Ok((GridOracle::build_gpu(grid, connectivity, kind, &gpu, progress), gpu.adapter_name().to_string()))
+}
+
+/// Without the `gpu` feature: an error saying how to get it.
+#[cfg(not(feature = "gpu"))]
+fn build_on_gpu(
+    _: &Grid,
+    _: Connectivity,
+    _: bool,
+    _: impl Fn(signposts::Progress) + Sync,
+) -> Result<(Result<GridOracle, signposts::Error>, String)> {
+    bail!(
+        "this signposts was built without GPU support: rebuild it with the `gpu` feature \
+         (cargo install --path crates/signposts-cli --features gpu)"
+    )
+}
+
+/// A lower bound on [`GridOracle::memory_bytes`] of the compressed oracle of `grid`, from the
+/// arrays it holds whatever the runs: per cell a node id (4 bytes) and a passable flag (1); per
+/// node its cell (8), its column (3), its parent slot (1) and its arc offset (4); per arc its
+/// head (4).
+fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
+    let cells = u64::from(grid.width()) * u64::from(grid.height());
+    let graph = GridOracle::graph_builder(grid, connectivity);
+    5 * cells + 16 * graph.nodes_len() as u64 + 4 + 4 * graph.arcs_len() as u64
+}
+
+/// Opens a saved oracle memory-mapped, checked in full unless `verify` is false.
+pub(crate) fn open_saved(path: &std::path::Path, verify: bool) -> Result<GridOracle> {
+    let check = if verify { signposts::io::Check::Full } else { signposts::io::Check::Sizes };
+    // SAFETY: the table is only read; a file rewritten while this process runs is the user's
+    // to avoid (the map would show the change).
+    unsafe { GridOracle::map_file(path, check) }.with_context(|| format!("loading {}", path.display()))
+}
