@@ -22,25 +22,27 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
-    /// Build the oracle of a Moving AI `.map` and save it (or, with `--shard I/K`, one shard
-    /// of its compressed table, for `merge`).
+    /// Build the oracle of a Moving AI `.map` and save it, for `query` and `scen --oracle` (or,
+    /// with `--shard I/K`, one shard of its compressed table, for `merge`).
     Build(BuildArgs),
     /// Join the parts of a sharded build (`build --shard I/K`, every I of one K, any order)
     /// into the table one build would save, byte for byte.
     Merge(MergeArgs),
-    /// Ask a saved oracle for the way from one cell to another.
+    /// Ask a saved oracle (from `build` or `merge`) for the way from one cell to another.
     Query(QueryArgs),
-    /// Check every line of a `.scen` file against the oracle of its map.
+    /// Check every line of a Moving AI `.scen` file against the oracle of its map (or one A*
+    /// search a line).
     Scen(ScenArgs),
-    /// Draw a map, a shortest path, or the flow field toward a goal, as PNG.
+    /// Draw a map, a shortest path, or the flow field toward a goal, as PNG (with `--rooms`, a
+    /// navigation mesh and a path between two points).
     Render(RenderArgs),
     /// Let enemies chase a walking player across a map, a door closing and opening, and write
     /// the chase as an animated GIF, with each tick's cost beside A* and a flow field.
     Chase(ChaseArgs),
     /// Build the navigation mesh (convex regions and doors) of a map or a polygon file, and its
-    /// region oracle, and save them.
+    /// region oracle, and save them, for `rooms-query` and `render --rooms`.
     Rooms(RoomsArgs),
-    /// Ask saved rooms for the path between two points.
+    /// Ask saved rooms (from `rooms`) for the path between two points.
     RoomsQuery(RoomsQueryArgs),
 }
 

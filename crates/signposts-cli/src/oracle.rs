@@ -14,9 +14,12 @@ use crate::output::progress_bar;
 #[derive(Args, Clone)]
 #[expect(clippy::struct_excessive_bools, reason = "command-line switches, each its own flag")]
 pub(crate) struct Making {
-    /// 8-connected moves (diagonals cost √2, no corner cutting) instead of 4-connected.
+    /// 8-connected moves: straight steps cost 1, diagonal ones √2, no corner cutting (octile).
     #[arg(long)]
     pub(crate) diagonal: bool,
+    /// 4-connected moves, each costing 1: the default of every command but `scen`.
+    #[arg(long, conflicts_with = "diagonal")]
+    pub(crate) four: bool,
     /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
     /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
     /// before building; a compressed one before building when its per-node and per-arc arrays

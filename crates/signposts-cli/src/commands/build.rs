@@ -16,9 +16,10 @@ use crate::output::progress_bar;
 /// Arguments of `signposts build`.
 #[derive(Args)]
 pub(crate) struct BuildArgs {
-    /// The `.map` file.
+    /// The Moving AI `.map` file.
     map: PathBuf,
-    /// Where to save the oracle (or the part, with `--shard`).
+    /// Where to save the oracle, for `query` and `scen --oracle` (with `--shard`, the part,
+    /// for `merge`).
     #[arg(short, long, required_unless_present = "plan")]
     output: Option<PathBuf>,
     #[command(flatten)]

@@ -12,10 +12,10 @@ use signposts::grid::GridOracle;
 /// Arguments of `signposts merge`.
 #[derive(Args)]
 pub(crate) struct MergeArgs {
-    /// The part files, from `build --shard I/K`.
+    /// The part files (from `signposts build --shard I/K`).
     #[arg(required = true)]
     parts: Vec<PathBuf>,
-    /// Where to save the joined oracle.
+    /// Where to save the joined oracle, for `query` and `scen --oracle`.
     #[arg(short, long)]
     output: PathBuf,
     /// Print one JSON object.

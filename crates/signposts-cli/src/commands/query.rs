@@ -12,7 +12,7 @@ use crate::oracle::open_saved;
 /// Arguments of `signposts query`.
 #[derive(Args)]
 pub(crate) struct QueryArgs {
-    /// A saved oracle (from `signposts build`).
+    /// A saved oracle (from `signposts build` or `signposts merge`).
     oracle: PathBuf,
     /// Start column.
     sx: u32,

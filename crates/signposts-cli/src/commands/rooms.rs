@@ -20,7 +20,7 @@ pub(crate) struct RoomsArgs {
     /// Agent radius, in cells or map units: paths keep at least this far from every wall.
     #[arg(long, default_value_t = 0.0)]
     radius: f64,
-    /// Where to save the rooms (mesh and oracle).
+    /// Where to save the rooms (mesh and oracle), for `rooms-query` and `render --rooms`.
     #[arg(short, long)]
     output: PathBuf,
     /// Refuse a region oracle taking more than this many bytes, before building it. Suffixes
@@ -36,11 +36,11 @@ pub(crate) struct RoomsArgs {
     one_way: Vec<(Point, Point)>,
     /// Build the exact index too (exactly shortest paths: corners, their visibility graph and
     /// table) and say its size and build time. It is not saved: `rooms-query --exact` and
-    /// `render --exact` build it from the saved rooms where they need it.
+    /// `render --rooms --exact` build it from the saved rooms where they need it.
     #[arg(long)]
     exact: bool,
-    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes as
-    /// `--memory-limit`.
+    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes K, M, G,
+    /// T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
     exact_budget: u64,
     /// Print one JSON object.
@@ -87,7 +87,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
         let (door, from) = door_between(&rooms, a, b).context("--one-way")?;
         rooms.set_one_way(door, from)?;
     }
-    rooms.save_to(&args.output)?;
+    rooms.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
     let exact = if args.exact {
         let start = Instant::now();

@@ -27,7 +27,8 @@ pub(crate) struct RoomsQueryArgs {
     /// `--exact-budget`).
     #[arg(long)]
     exact: bool,
-    /// The exact index's memory budget.
+    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes K, M, G,
+    /// T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
     exact_budget: u64,
     /// Print one JSON object.
@@ -38,7 +39,7 @@ pub(crate) struct RoomsQueryArgs {
 /// Runs `signposts rooms-query`.
 pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
     let rooms = Rooms::load_from(&args.rooms, MAX_ROOMS_BYTES)
-        .with_context(|| format!("{}", args.rooms.display()))?;
+        .with_context(|| format!("loading {}", args.rooms.display()))?;
     let (from, to) = (Point::new(args.sx, args.sy), Point::new(args.gx, args.gy));
     for (name, p) in [("start", from), ("goal", to)] {
         if rooms.region_at(p).is_none() {

@@ -15,23 +15,29 @@ use crate::oracle::{Making, build_oracle, choose_table, connectivity, open_saved
 
 /// Arguments of `signposts scen`.
 #[derive(Args)]
+#[command(
+    mut_arg("diagonal", |a| a.help(
+        "Check octile lengths (diagonals √2, no corner cutting): the default, the rule Moving AI's \
+         lengths are printed by"
+    )),
+    mut_arg("four", |a| a.help(
+        "Check 4-connected lengths: lines whose shortest path turns diagonally differ from the \
+         printed octile lengths"
+    ))
+)]
 pub(crate) struct ScenArgs {
-    /// The `.scen` file.
+    /// The Moving AI `.scen` file.
     scen: PathBuf,
-    /// The map; by default the file named in the scenarios, next to the `.scen` file.
+    /// The `.map` file; by default the one the scenarios name, next to the `.scen` file.
     #[arg(long)]
     map: Option<PathBuf>,
-    /// Use this saved oracle instead of building one.
+    /// Check with this saved oracle (from `signposts build` or `signposts merge`) instead of
+    /// building one.
     #[arg(long, conflicts_with = "astar")]
     oracle: Option<PathBuf>,
     /// Answer each line with one A* search instead of an oracle (no table is built).
     #[arg(long)]
     astar: bool,
-    /// Check 4-connected lengths. By default scenarios are checked with octile moves
-    /// (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by;
-    /// `--diagonal` says the same explicitly.
-    #[arg(long, conflicts_with = "diagonal")]
-    four: bool,
     #[command(flatten)]
     making: Making,
     /// Print one JSON object.
@@ -42,7 +48,7 @@ pub(crate) struct ScenArgs {
 /// Runs `signposts scen`; exits with 2 when a line mismatched.
 pub(crate) fn run(args: &ScenArgs) -> Result<()> {
     // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
-    let making = Making { diagonal: !args.four, ..args.making.clone() };
+    let making = Making { diagonal: !args.making.four, ..args.making.clone() };
     let bytes = read_capped(&args.scen)?;
     let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
     let map_path = if let Some(p) = &args.map {
@@ -111,7 +117,7 @@ pub(crate) fn run(args: &ScenArgs) -> Result<()> {
             "the saved oracle has {} moves but the scenarios are checked with {} moves: {}",
             moves_name(oracle.connectivity()),
             moves_name(connectivity(&making)),
-            if args.four {
+            if args.making.four {
                 "drop --four to check the octile lengths Moving AI prints"
             } else {
                 "Moving AI lengths are octile; build the table with --diagonal, or pass --four to check 4-connected lengths"

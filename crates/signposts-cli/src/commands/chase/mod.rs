@@ -19,6 +19,7 @@ use signposts::{Crowd, NextHop, NodeId};
 
 use crate::input::read_map;
 use crate::oracle::{Built, Making, build_oracle, connectivity};
+use crate::output::write_whole;
 use frames::{Animation, Paint};
 use peers::FlowField;
 use report::{Report, Tick};
@@ -26,7 +27,7 @@ use report::{Report, Tick};
 /// Arguments of `signposts chase`.
 #[derive(Args)]
 pub(crate) struct ChaseArgs {
-    /// The `.map` file.
+    /// The Moving AI `.map` file.
     map: PathBuf,
     /// Where to write the animated GIF.
     #[arg(short, long)]
@@ -53,8 +54,9 @@ pub(crate) struct ChaseArgs {
     /// Frames in the GIF at most (ticks are sampled evenly).
     #[arg(long, default_value_t = 100, value_parser = count::<1, 10_000>)]
     frames: usize,
-    /// Pixels per cell (default: the largest, up to 12, that keeps the image within 640
-    /// pixels, and 1 on maps of more than 640 cells a side).
+    /// Pixels per cell, 1 to 64 (default: the largest, up to 12, that keeps the image within
+    /// 640 pixels, and 1 on maps of more than 640 cells a side). Frames over 1 GiB of pixels
+    /// or 65,535 pixels a side are refused.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     scale: Option<u32>,
     #[command(flatten)]
@@ -145,7 +147,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     }
     let frames = animation.frames();
     let bytes = animation.into_bytes()?;
-    std::fs::write(&args.output, &bytes).with_context(|| format!("writing {}", args.output.display()))?;
+    write_whole(&args.output, &bytes)?;
     let table = if compressed { "compressed" } else { "dense" };
     let gif_bytes = bytes.len();
     let report = Report { ticks, table, why, build_s, door, door_note, checked, frames, gif_bytes, scale };

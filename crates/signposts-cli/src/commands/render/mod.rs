@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use serde_json::json;
 use signposts::grid::{Cell, Direction};
 
 use crate::input::read_map;
@@ -17,7 +18,8 @@ use crate::output::write_png;
 /// Arguments of `signposts render`.
 #[derive(Args)]
 pub(crate) struct RenderArgs {
-    /// The `.map` file.
+    /// The Moving AI `.map` file; with `--rooms`, a polygon file or saved rooms (from
+    /// `signposts rooms`) too.
     map: PathBuf,
     /// Draw a shortest path from (SX, SY) to (GX, GY).
     #[arg(long, num_args = 4, value_names = ["SX", "SY", "GX", "GY"])]
@@ -33,36 +35,36 @@ pub(crate) struct RenderArgs {
     #[arg(short, long)]
     output: PathBuf,
     /// Draw the navigation mesh instead (regions, doors — closed ones red, one-way ones with
-    /// an arrow — and with `--points` a path between two points); `map` may then be a polygon
-    /// file or saved rooms (from `signposts rooms`) too.
+    /// an arrow — and with `--points` a path between two points).
     #[arg(long, conflicts_with_all = ["path", "field"])]
     rooms: bool,
-    /// With `--rooms`: the agent radius.
+    /// With `--rooms`: the agent radius, in cells or map units, as `rooms --radius` (saved
+    /// rooms keep the radius they were built with).
     #[arg(long, requires = "rooms", default_value_t = 0.0)]
     radius: f64,
     /// With `--rooms`: draw the path from point (SX, SY) to (GX, GY) (cell units: a cell's
     /// centre is x + 0.5).
     #[arg(long, requires = "rooms", num_args = 4, value_names = ["SX", "SY", "GX", "GY"], allow_negative_numbers = true)]
     points: Option<Vec<f64>>,
-    /// With `--points`: draw the exactly shortest path too (dashed white), beside the corridor
+    /// With `--points`: draw the exactly shortest path too (dashed blue), beside the corridor
     /// path (red), and say both lengths.
     #[arg(long, requires = "points")]
     exact: bool,
+    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes K, M, G,
+    /// T (powers of 1024), optionally followed by `B` or `iB`.
+    #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
+    exact_budget: u64,
     #[command(flatten)]
     making: Making,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `signposts render`.
 pub(crate) fn run(args: &RenderArgs) -> Result<()> {
     if args.rooms {
-        return rooms::render(
-            &args.map,
-            args.radius,
-            args.points.as_deref(),
-            args.exact,
-            args.scale,
-            &args.output,
-        );
+        return rooms::render(args);
     }
     let grid = read_map(&args.map)?;
     let scale = limits::render_scale(args.scale, grid.width(), grid.height());
@@ -72,8 +74,9 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
         .map(|c| if grid.is_passable(c) { [245, 245, 240] } else { [40, 44, 52] })
         .collect();
     let index = |c: Cell| (c.y * grid.width() + c.x) as usize;
+    let mut drawn = Vec::new();
     if args.path.is_some() || args.field.is_some() {
-        let oracle = build_oracle(&grid, &args.making, false)?.oracle;
+        let oracle = build_oracle(&grid, &args.making, args.json)?.oracle;
         if let Some(field) = &args.field {
             let goal = Cell::new(field[0], field[1]);
             oracle.try_next_step(goal, goal).context("the field's goal")?;
@@ -92,11 +95,11 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
         if let Some(p) = &args.path {
             let (from, to) = (Cell::new(p[0], p[1]), Cell::new(p[2], p[3]));
             oracle.try_next_step(from, to).context("the path's ends")?;
-            let path: Vec<Cell> = oracle.path(from, to).collect();
-            if path.is_empty() {
+            drawn = oracle.path(from, to).collect();
+            if drawn.is_empty() {
                 bail!("{to} cannot be reached from {from}");
             }
-            for &c in &path {
+            for &c in &drawn {
                 colours[index(c)] = [220, 40, 40];
             }
             colours[index(from)] = [30, 160, 60];
@@ -107,7 +110,21 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
         image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
     });
     write_png(&image, &args.output)?;
-    out!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    if args.json {
+        out!(
+            "{}",
+            json!({
+                "map": args.map.display().to_string(),
+                "output": args.output.display().to_string(),
+                "width": w,
+                "height": h,
+                "scale": scale,
+                "path": args.path.is_some().then(|| drawn.iter().map(|c| [c.x, c.y]).collect::<Vec<_>>()),
+            })
+        );
+    } else {
+        out!("wrote {} ({w}×{h} pixels, {scale} per cell)", args.output.display());
+    }
     Ok(())
 }
 

@@ -10,51 +10,129 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use signposts_rooms::{DoorState, Point, RegionId, Rooms};
+use serde_json::json;
+use signposts_rooms::{DoorState, NavMesh, Path as RoomsPath, Point, RegionId, Rooms};
 
+use super::RenderArgs;
 use crate::limits;
 use crate::navmesh::{MAX_ROOMS_BYTES, build_exact, read_mesh};
 use crate::output::write_png;
 
 /// Draws the mesh (each region its own pale colour, walls dark, doors as lines, one-way doors
 /// with an arrow), and a path between two points with its corridor, as a PNG.
-pub(crate) fn render(
-    map: &Path,
-    radius: f64,
-    path: Option<&[f64]>,
-    exact: bool,
-    scale: Option<u32>,
-    output: &Path,
-) -> Result<()> {
-    // Saved rooms (their doors' states drawn too), or a map or polygon file built here.
-    let saved = std::fs::File::open(map).and_then(|mut f| {
-        let mut magic = [0u8; 8];
-        std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
-    });
-    let rooms = if saved.is_ok_and(|m| &m == b"SPROOMS\0") {
-        Rooms::load_from(map, MAX_ROOMS_BYTES).with_context(|| format!("{}", map.display()))?
-    } else {
-        let (mesh, _) = read_mesh(map, radius)?;
-        Rooms::build(&mesh).context("building the region oracle")?
-    };
+pub(super) fn render(args: &RenderArgs) -> Result<()> {
+    let (map, output, path) = (&args.map, &args.output, args.points.as_deref());
+    let rooms = open_rooms(map, args.radius)?;
     let mesh = rooms.mesh();
     let (lo, hi) = mesh.vertices().iter().fold(
         (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
         |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
     );
     let (width, height) = ((hi.x - lo.x).ceil().max(1.0) as u32, (hi.y - lo.y).ceil().max(1.0) as u32);
-    let scale = limits::render_scale(scale, width, height).max(4);
+    let scale = limits::render_scale(args.scale, width, height).max(4);
     let (w, h) = limits::render_image(width, height, scale)?;
     let s = f64::from(scale);
     let mut image = image::RgbImage::from_pixel(w, h, image::Rgb([40, 44, 52]));
     let to_pixel = |p: Point| ((p.x - lo.x) * s, (p.y - lo.y) * s);
-    // Regions: every pixel whose centre a region holds takes the region's colour.
     let corridor: Vec<RegionId> = path
         .and_then(|p| {
             let (a, b) = (rooms.region_at(Point::new(p[0], p[1]))?, rooms.region_at(Point::new(p[2], p[3]))?);
             rooms.region_path(a, b)
         })
         .unwrap_or_default();
+    fill_regions(&mut image, mesh, &corridor, &to_pixel);
+    draw_doors(&mut image, &rooms, &to_pixel, s);
+    let mut drawn = None;
+    if let Some(p) = path {
+        let (from, to) = (Point::new(p[0], p[1]), Point::new(p[2], p[3]));
+        let Some(route) = rooms.path(from, to) else {
+            bail!("{to} cannot be reached from {from} (or a point is outside the walkable area)")
+        };
+        for pair in route.points().windows(2) {
+            line(&mut image, to_pixel(pair[0]), to_pixel(pair[1]), (s / 5.0).max(1.5), [220, 40, 40]);
+        }
+        for &q in &route.points()[1..route.points().len() - 1] {
+            disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [220, 40, 40]);
+        }
+        let shortest = if args.exact {
+            Some(draw_exact(&mut image, &rooms, (from, to), args.exact_budget, &to_pixel, s)?)
+        } else {
+            None
+        };
+        disc(&mut image, to_pixel(from), (s / 2.0).max(3.0), [30, 160, 60]);
+        disc(&mut image, to_pixel(to), (s / 2.0).max(3.0), [30, 80, 220]);
+        drawn = Some((route, shortest));
+    }
+    write_png(&image, output)?;
+    if args.json {
+        let points = |p: &RoomsPath| p.points().iter().map(|q| [q.x, q.y]).collect::<Vec<_>>();
+        let exact = drawn.as_ref().and_then(|(_, shortest)| shortest.as_ref());
+        out!(
+            "{}",
+            json!({
+                "map": map.display().to_string(),
+                "output": output.display().to_string(),
+                "width": w,
+                "height": h,
+                "scale": scale,
+                "regions": mesh.regions_len(),
+                "doors": mesh.doors_len(),
+                "path": drawn.as_ref().map(|(route, _)| json!({
+                    "points": points(route), "length": route.length(), "corridor_regions": corridor.len(),
+                })),
+                "exact_path": exact.map(|e| json!({ "points": points(e), "length": e.length() })),
+            })
+        );
+        return Ok(());
+    }
+    if let Some((route, shortest)) = &drawn {
+        if let Some(shortest) = shortest {
+            out!(
+                "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
+                shortest.points().len(),
+                shortest.walked(),
+                100.0 * (1.0 - shortest.walked() / route.length())
+            );
+        }
+        out!(
+            "path: {} points, length {:.3}, {} regions in its corridor",
+            route.points().len(),
+            route.length(),
+            corridor.len()
+        );
+    }
+    out!(
+        "wrote {} ({w}×{h} pixels, {} regions, {} doors)",
+        output.display(),
+        mesh.regions_len(),
+        mesh.doors_len()
+    );
+    Ok(())
+}
+
+/// Saved rooms (their doors' states drawn too), or the rooms of a map or polygon file built
+/// here with the agent radius `radius`.
+fn open_rooms(map: &Path, radius: f64) -> Result<Rooms> {
+    let saved = std::fs::File::open(map).and_then(|mut f| {
+        let mut magic = [0u8; 8];
+        std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
+    });
+    if saved.is_ok_and(|m| &m == b"SPROOMS\0") {
+        return Rooms::load_from(map, MAX_ROOMS_BYTES).with_context(|| format!("loading {}", map.display()));
+    }
+    let (mesh, _) = read_mesh(map, radius)?;
+    Rooms::build(&mesh).context("building the region oracle")
+}
+
+/// Regions: every pixel whose centre a region holds takes the region's colour (those of
+/// `corridor` one highlight).
+fn fill_regions(
+    image: &mut image::RgbImage,
+    mesh: &NavMesh,
+    corridor: &[RegionId],
+    to_pixel: &impl Fn(Point) -> (f64, f64),
+) {
+    let (w, h) = image.dimensions();
     for r in 0..mesh.regions_len() as u32 {
         let region = RegionId(r);
         let polygon: Vec<(f64, f64)> = mesh.polygon(region).map(to_pixel).collect();
@@ -77,72 +155,44 @@ pub(crate) fn render(
             }
         }
     }
-    // Doors: thin grey lines (closed: thick red); point doors a dot; one-way doors an arrow
-    // into the region they lead to.
-    for (d, door) in mesh.doors().iter().enumerate() {
+}
+
+/// Doors: thin grey lines (closed: thick red); point doors a dot; one-way doors an arrow into
+/// the region they lead to.
+fn draw_doors(image: &mut image::RgbImage, rooms: &Rooms, to_pixel: &impl Fn(Point) -> (f64, f64), s: f64) {
+    for (d, door) in rooms.mesh().doors().iter().enumerate() {
         let state = rooms.door_state(signposts_rooms::DoorId(d as u32)).unwrap_or(DoorState::Open);
         let (a, b) = (to_pixel(door.ends[0]), to_pixel(door.ends[1]));
         let closed = state == DoorState::Closed;
         if door.is_point() {
-            disc(&mut image, a, 2.0, if closed { [200, 30, 30] } else { [200, 60, 160] });
+            disc(image, a, 2.0, if closed { [200, 30, 30] } else { [200, 60, 160] });
         } else if closed {
-            line(&mut image, a, b, (s / 6.0).max(1.5), [200, 30, 30]);
+            line(image, a, b, (s / 6.0).max(1.5), [200, 30, 30]);
         } else {
-            line(&mut image, a, b, 0.6, [150, 150, 160]);
+            line(image, a, b, 0.6, [150, 150, 160]);
         }
         if let DoorState::OneWay { from } = state {
             let [l, r] = door.ends_from(from);
-            let (m, across) = (door.midpoint(), mesh.centroid(door.other(from)));
+            let (m, across) = (door.midpoint(), rooms.mesh().centroid(door.other(from)));
             let tip = Point::new(m.x + (across.x - m.x) * 0.3, m.y + (across.y - m.y) * 0.3);
             let width = (s / 8.0).max(1.5);
-            line(&mut image, to_pixel(l.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
-            line(&mut image, to_pixel(r.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
+            line(image, to_pixel(l.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
+            line(image, to_pixel(r.midpoint_to(m)), to_pixel(tip), width, [230, 120, 20]);
         }
     }
-    if let Some(p) = path {
-        let (from, to) = (Point::new(p[0], p[1]), Point::new(p[2], p[3]));
-        let Some(route) = rooms.path(from, to) else {
-            bail!("{to} cannot be reached from {from} (or a point is outside the walkable area)")
-        };
-        for pair in route.points().windows(2) {
-            line(&mut image, to_pixel(pair[0]), to_pixel(pair[1]), (s / 5.0).max(1.5), [220, 40, 40]);
-        }
-        for &q in &route.points()[1..route.points().len() - 1] {
-            disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [220, 40, 40]);
-        }
-        if exact {
-            draw_exact(&mut image, &rooms, (from, to), route.length(), &to_pixel, s)?;
-        }
-        disc(&mut image, to_pixel(from), (s / 2.0).max(3.0), [30, 160, 60]);
-        disc(&mut image, to_pixel(to), (s / 2.0).max(3.0), [30, 80, 220]);
-        out!(
-            "path: {} points, length {:.3}, {} regions in its corridor",
-            route.points().len(),
-            route.length(),
-            corridor.len()
-        );
-    }
-    write_png(&image, output)?;
-    out!(
-        "wrote {} ({w}×{h} pixels, {} regions, {} doors)",
-        output.display(),
-        mesh.regions_len(),
-        mesh.doors_len()
-    );
-    Ok(())
 }
 
-/// Draws the exactly shortest path from `from` to `to` (dashed blue) and says its length
-/// beside the corridor path's.
+/// Draws the exactly shortest path from `from` to `to` (dashed blue), from an exact index
+/// built within `budget` bytes, and returns it.
 fn draw_exact(
     image: &mut image::RgbImage,
     rooms: &Rooms,
     (from, to): (Point, Point),
-    corridor_length: f64,
+    budget: u64,
     to_pixel: &impl Fn(Point) -> (f64, f64),
     s: f64,
-) -> Result<()> {
-    let index = build_exact(rooms, signposts_rooms::DEFAULT_BUDGET, true)?;
+) -> Result<RoomsPath> {
+    let index = build_exact(rooms, budget, true)?;
     let shortest = index.path(from, to).context("the exact index found no path")?;
     // Dashed blue, over the corridor path.
     for pair in shortest.points().windows(2) {
@@ -157,13 +207,7 @@ fn draw_exact(
     for &q in &shortest.points()[1..shortest.points().len() - 1] {
         disc(image, to_pixel(q), (s / 3.0).max(2.5), [30, 60, 210]);
     }
-    out!(
-        "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
-        shortest.points().len(),
-        shortest.walked(),
-        100.0 * (1.0 - shortest.walked() / corridor_length)
-    );
-    Ok(())
+    Ok(shortest)
 }
 
 /// A pale colour of its own for region `r`.
