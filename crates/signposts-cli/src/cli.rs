@@ -69,7 +69,18 @@ pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_bytes;
+    use clap::Parser as _;
+
+    use super::{Cli, parse_bytes};
+
+    /// Whether `line` (after `signposts`) parses.
+    fn parses(line: &str) -> bool {
+        Cli::try_parse_from(std::iter::once("signposts").chain(line.split_whitespace())).is_ok()
+    }
+
+    /// Each command that builds a table, as the shortest line it takes.
+    const BUILDERS: [&str; 4] =
+        ["build m.map -o m.sp", "scen m.scen", "render m.map -o m.png", "chase m.map -o c.gif"];
 
     #[test]
     fn byte_counts_read_with_units() {
@@ -89,5 +100,40 @@ mod tests {
         for text in ["1KiBBBiii", "1KBB", "1KiBB", "1I", "1IB", "1Ki", "1KBi", "1 K", "1K ", "1KK"] {
             assert!(parse_bytes(text).is_err(), "{text} was accepted");
         }
+    }
+
+    #[test]
+    fn every_command_that_builds_takes_the_same_move_flags() {
+        for line in BUILDERS {
+            for flags in ["", "--diagonal", "--four", "--memory-limit 1G", "--dense", "--compressed"] {
+                assert!(parses(&format!("{line} {flags}")), "{line} {flags}");
+            }
+            assert!(!parses(&format!("{line} --four --diagonal")), "{line}: --four with --diagonal");
+            assert!(!parses(&format!("{line} --dense --compressed")), "{line}: --dense with --compressed");
+        }
+    }
+
+    #[test]
+    fn every_command_prints_json_on_request() {
+        let lines = [
+            "merge a.part -o m.sp",
+            "query m.sp 1 2 3 4",
+            "rooms m.map -o m.rooms",
+            "rooms-query m.rooms 1 2 3 4",
+            "render m.map --rooms -o m.png",
+        ];
+        for line in BUILDERS.iter().chain(&lines) {
+            assert!(parses(&format!("{line} --json")), "{line} --json");
+        }
+    }
+
+    #[test]
+    fn every_exact_index_takes_a_budget() {
+        assert!(parses("rooms m.map -o r --exact --exact-budget 1G"));
+        assert!(parses("rooms-query r 1 2 3 4 --exact --exact-budget 1G"));
+        assert!(parses("render m.map --rooms --points 1 2 3 4 --exact --exact-budget 1G -o m.png"));
+        // Without `--exact` there is no index to budget.
+        assert!(!parses("render m.map --rooms --points 1 2 3 4 --exact-budget 1G -o m.png"));
+        assert!(!parses("rooms-query r 1 2 3 4 --exact-budget 1G"));
     }
 }
