@@ -198,38 +198,33 @@ mod builder;
 mod components;
 pub mod compressed;
 mod crowd;
+mod dense;
 mod dist;
 pub mod dynamic;
 mod error;
+pub mod format;
 pub mod generate;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-mod graph;
 pub mod grid;
-pub mod io;
 mod memory;
 mod next_hop;
 mod prefetch;
 pub mod search;
 mod small;
-pub(crate) mod table;
 
 pub use build::{Cancel, Progress};
 pub use builder::{GraphBuilder, MAX_NODES};
 pub use compressed::{CompressedGraph, CompressedShard};
 pub use crowd::{Crowd, CrowdStep};
+pub use dense::{Graph, NeighborsAway, NeighborsTo, PathTo};
 pub use dist::Cost;
 pub use error::{BuildError, Error};
-pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};
 pub use next_hop::{NextHop, TableRef};
 pub use small::{
     Graph16, Graph16Builder, Graph32, Graph32Builder, Graph64, Graph64Builder, Graph128, Graph128Builder,
     Nodes, SmallGraph, SmallGraphBuilder, SmallPath,
 };
-
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
 
 /// A node id: `0..nodes_len()`.
 pub type NodeId = u32;

@@ -7,6 +7,7 @@
 
 #![cfg(feature = "gpu")]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::OnceLock;

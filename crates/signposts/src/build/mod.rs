@@ -1,4 +1,4 @@
-//! Build engines: fill a [`Table`](crate::table::Table) from a graph.
+//! Build engines: fill a [`Table`](crate::dense::table::Table) from a graph.
 //!
 //! The engine processes targets in batches of 128 or 256 (see [`bfs`], [`batch_width`]); batches are independent
 //! and each writes its own words of the table, so with the `parallel` feature they run on all
@@ -22,7 +22,7 @@ use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::NodeId;
-use crate::table::{BLOCK, Layout, NodeRow};
+use crate::dense::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
 pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};

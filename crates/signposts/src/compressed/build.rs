@@ -198,7 +198,7 @@ impl GraphBuilder {
             }
             let first = u32::try_from(heads.len())
                 .map_err(|_| Error::TooManyArcs { arcs: self.arcs_len(), max: u32::MAX as usize })?;
-            rows.push(crate::table::NodeRow { word: 0, first, deg: list.len() as u32 });
+            rows.push(crate::dense::table::NodeRow { word: 0, first, deg: list.len() as u32 });
             heads.extend_from_slice(list);
         }
         let offsets: Vec<u32> =

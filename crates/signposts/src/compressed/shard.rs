@@ -14,7 +14,7 @@ use super::CompressedGraph;
 use super::build::Plan;
 use super::format::RowBuilder;
 use crate::build::{self, Progress};
-use crate::io::{Reader, Source, Writer};
+use crate::format::{Reader, Source, Writer};
 use crate::{Error, GraphBuilder};
 
 /// One shard of a compressed build: the exact runs of every row over one span of columns.
@@ -88,13 +88,13 @@ impl CompressedShard {
     }
 
     /// Writes the shard (the saved format's header, kind "compressed shard", then the body;
-    /// see the [`io`](crate::io) module).
+    /// see the [`io`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
         let mut w = Writer::new(sink);
-        w.header(crate::io::KIND_SHARD)?;
+        w.header(crate::format::KIND_SHARD)?;
         self.write_body(&mut w)?;
         w.finish()
     }
@@ -118,14 +118,14 @@ impl CompressedShard {
     /// # Errors
     /// As [`Graph::load`](crate::Graph::load).
     pub fn load(source: impl std::io::Read) -> Result<CompressedShard, Error> {
-        let mut r = Reader::open(source, crate::io::KIND_SHARD)?;
+        let mut r = Reader::open(source, crate::format::KIND_SHARD)?;
         let shard = CompressedShard::read_body(&mut r)?;
         r.finish()?;
         Ok(shard)
     }
 
     pub(crate) fn read_body(r: &mut impl Source) -> Result<CompressedShard, Error> {
-        use crate::io::corrupt;
+        use crate::format::corrupt;
         let fingerprint = r.u64()?;
         let order = r.u64()?;
         let nodes = r.u32()?;
@@ -164,7 +164,7 @@ impl CompressedShard {
 /// A fingerprint of what the shards must agree on beyond the graph: the column order and
 /// the core.
 fn order_fingerprint(plan: &Plan) -> u64 {
-    let mut sum = crate::io::Checksum::new();
+    let mut sum = crate::format::Checksum::new();
     sum.update(&(plan.core_len as u64).to_le_bytes());
     for chunk in plan.order.chunks(1024) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();

@@ -2,7 +2,7 @@
 //! the parts needs nothing else.
 
 use super::{Connectivity, Grid, GridOracle, Table};
-use crate::io::{KIND_GRID_SHARD, Reader, Source, Writer, corrupt};
+use crate::format::{KIND_GRID_SHARD, Reader, Source, Writer, corrupt};
 use crate::{CompressedGraph, CompressedShard, Error, Progress};
 
 /// One shard of a grid's compressed table, with the grid it belongs to: what
@@ -34,7 +34,7 @@ impl GridShard {
         self.connectivity
     }
 
-    /// Writes the part: the grid, then the shard (see the [`io`](crate::io) module).
+    /// Writes the part: the grid, then the shard (see the [`io`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
@@ -51,7 +51,7 @@ impl GridShard {
     /// # Errors
     /// As [`GridShard::save`].
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        self.save(std::fs::File::create(path).map_err(crate::io::io_error)?)
+        self.save(std::fs::File::create(path).map_err(crate::format::io_error)?)
     }
 
     /// Reads a part written by [`GridShard::save`], checking it as
@@ -76,7 +76,7 @@ impl GridShard {
     /// # Errors
     /// As [`GridShard::load`].
     pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<GridShard, Error> {
-        let file = std::fs::File::open(path).map_err(crate::io::io_error)?;
+        let file = std::fs::File::open(path).map_err(crate::format::io_error)?;
         GridShard::load(std::io::BufReader::new(file))
     }
 }

@@ -1,7 +1,7 @@
 //! Builds compressed oracles of Moving AI maps (4-connected, or octile with `OCTILE=1` in the
 //! environment) and reports size, build time and query time.
 //!
-//! Run: `cargo run --release -p signposts --example profile_compressed -- maps/arena.map`
+//! Run: `cargo run --release -p signposts-bench --bin profile_compressed -- maps/arena.map`
 //!
 //! With `CACHE=DIR`, each map's table is saved there after its build and loaded instead of
 //! built on later runs; queries are then timed over several rounds (random pairs, and the

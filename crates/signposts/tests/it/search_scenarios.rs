@@ -2,7 +2,7 @@
 //! `maps` (52,496 searches, all maps including the 1024×1024 ones), within the
 //! precision each file prints; icecrown's three impossible lines are reported invalid.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! Edits of built graphs: after every edit, every answer equals a fresh build's.
 
-mod common;
+use crate::common;
 
 use common::any_case;
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! of a Moving AI map: identical path lengths toward a fixed target, and every step optimal
 //! toward a moving one.
 
-mod common;
+use crate::common;
 
 use signposts::generate::SplitMix64;
 use signposts::grid::{Connectivity, GridOracle, parse_map};

@@ -1,6 +1,6 @@
 //! Times single-edge updates on a walled grid, for profiling the repair.
 //!
-//! Run: `cargo run --release -p signposts --example profile_update [bench | eight | NODE...]`
+//! Run: `cargo run --release -p signposts-bench --bin profile_update [bench | eight | NODE...]`
 //!
 //! `eight` blocks and opens cells of an open 8-connected 100×100 grid instead.
 

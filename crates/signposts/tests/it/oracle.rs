@@ -1,6 +1,6 @@
 //! Differential tests: every answer of the dense oracle against a plain BFS.
 
-mod common;
+use crate::common;
 
 use common::{Case, any_case, bfs_all};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The [`NextHop`] trait: every oracle answers it exactly, checked against a plain BFS on every
 //! graph family, through generic code (as game code calls it) and through `&dyn NextHop`.
 
-mod common;
+use crate::common;
 
 use common::{Case, any_case, bfs_all};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The compressed oracle against the dense one and a plain BFS, on every graph family small
 //! enough for both.
 
-mod common;
+use crate::common;
 
 use common::{any_case, bfs_all};
 use proptest::prelude::*;

@@ -2,16 +2,16 @@
 //! with an error or answers every query (and takes edits) without panicking or hanging.
 //!
 //! The checksum only catches accidents; a player editing a game's files can recompute it
-//! ([`signposts::io::reseal`] does here), so only the loaders' invariant checks stand between a
+//! ([`signposts::format::reseal`] does here), so only the loaders' invariant checks stand between a
 //! crafted file and the queries.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use proptest::prelude::*;
 use signposts::dynamic::Change;
+use signposts::format::Check;
 use signposts::generate::{Connectivity, maze, walled_grid};
 use signposts::grid::{self, Cell, Grid, GridOracle};
-use signposts::io::Check;
 use signposts::{CompressedGraph, Error, Graph, GraphBuilder, NextHop, NodeId};
 
 /// Bytes before the body: magic, version, kind.
@@ -50,7 +50,7 @@ fn forge(bytes: &[u8], edits: &[Edit]) -> Vec<u8> {
         let end = (at + edit.width).min(HEADER + body);
         forged[at..end].copy_from_slice(&edit.value.to_le_bytes()[..end - at]);
     }
-    signposts::io::reseal(&mut forged);
+    signposts::format::reseal(&mut forged);
     forged
 }
 
@@ -263,7 +263,7 @@ fn forged_entries_with_slots_past_the_degree_are_errors() {
     for w in (0..words.min((table_end - HEADER) / 8)).map(|k| table_end - 8 * (k + 1)) {
         let mut forged = bytes.clone();
         forged[w..w + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        signposts::io::reseal(&mut forged);
+        signposts::format::reseal(&mut forged);
         match Graph::load(forged.as_slice()) {
             Ok(loaded) => query_graph(&loaded),
             Err(Error::Corrupt { .. } | Error::Truncated { .. }) => refused += 1,
@@ -288,7 +288,7 @@ fn forged_wide_entries_with_slots_past_the_degree_are_errors() {
     for w in (0..words).map(|k| table_end - 8 * (k + 1)) {
         let mut forged = bytes.clone();
         forged[w..w + 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        signposts::io::reseal(&mut forged);
+        signposts::format::reseal(&mut forged);
         match Graph::load(forged.as_slice()) {
             Ok(loaded) => query_graph(&loaded),
             Err(Error::Corrupt { .. }) => refused += 1,

@@ -1,6 +1,6 @@
 //! Builds one generated graph repeatedly, for profiling the build engine.
 //!
-//! Run: `cargo run --release -p signposts --example profile_build -- grid 100 5`
+//! Run: `cargo run --release -p signposts-bench --bin profile_build -- grid 100 5`
 
 use std::time::Instant;
 

@@ -1,6 +1,6 @@
 //! Times `neighbor_to` on pre-generated random pairs, for profiling the query path.
 //!
-//! Run: `cargo run --release -p signposts --example profile_query -- 32`
+//! Run: `cargo run --release -p signposts-bench --bin profile_query -- 32`
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Times A* over every scenario of one Moving AI map, for profiling the search.
 //!
-//! Run: `cargo run --release -p signposts --example profile_search -- maps/maze512-4-0.map [rounds]`
+//! Run: `cargo run --release -p signposts-bench --bin profile_search -- maps/maze512-4-0.map [rounds]`
 
 use std::time::Instant;
 

@@ -1,7 +1,7 @@
 //! The Moving AI benchmark maps in `maps`: parsing every file, and reproducing every
 //! scenario's optimal length with the octile oracle, without A*.
 
-mod common;
+use crate::common;
 
 use common::maps_dir;
 use proptest::prelude::*;

@@ -135,7 +135,7 @@ fn damaged_parts_are_errors() {
     for i in 16..raw.len() - 8 {
         let mut forged = raw.clone();
         forged[i] ^= 0x21;
-        signposts::io::reseal(&mut forged);
+        signposts::format::reseal(&mut forged);
         let merged = CompressedShard::load(forged.as_slice())
             .and_then(|s| builder.merge_compressed(&[first.clone(), s]));
         match merged {

@@ -2,9 +2,9 @@
 //! table, every truncation an error at open, every flipped byte an error at open or at
 //! `verify()`, and an unverified damaged table never loops.
 
+use signposts::format::Check;
 use signposts::generate::{Connectivity, walled_grid};
 use signposts::grid::{Cell, Grid, GridOracle};
-use signposts::io::Check;
 use signposts::{CompressedGraph, Error, Graph, GraphBuilder};
 
 fn save(write: impl FnOnce(&mut Vec<u8>) -> Result<(), Error>) -> Vec<u8> {

@@ -1,6 +1,6 @@
 //! Builds the oracle of a Moving AI map, for profiling the grid engines.
 //!
-//! Run: `cargo run --release -p signposts --example profile_grid -- maps/lak303d.map 8`
+//! Run: `cargo run --release -p signposts-bench --bin profile_grid -- maps/lak303d.map 8`
 
 use std::time::Instant;
 
