@@ -43,7 +43,6 @@ pub struct GraphBuilder {
     pub(crate) costs: Vec<Vec<u32>>,
     /// How arc costs read: integers, or octile steps (1 straight, 2 diagonal).
     pub(crate) model: CostModel,
-    pub(crate) memory_limit: Option<u64>,
     /// Every row gets room for at least this many neighbours (for later edits).
     pub(crate) reserve_degree: u32,
 }
@@ -107,7 +106,6 @@ impl GraphBuilder {
             adjacency: Vec::new(),
             costs: Vec::new(),
             model: CostModel::Integer,
-            memory_limit: None,
             reserve_degree: 0,
         };
         builder.try_resize(nodes)?;
@@ -482,20 +480,6 @@ impl GraphBuilder {
         Ok(self)
     }
 
-    /// Caps the bytes a build may allocate; past it [`GraphBuilder::try_build`] returns
-    /// [`Error::OverMemoryLimit`] before allocating anything. No limit by default (a build
-    /// that the allocator refuses still returns [`Error::AllocationFailed`]).
-    ///
-    /// ```
-    /// let mut b = signposts::GraphBuilder::new(1000);
-    /// b.memory_limit(1024);
-    /// assert!(matches!(b.try_build(), Err(signposts::Error::OverMemoryLimit { .. })));
-    /// ```
-    pub fn memory_limit(&mut self, bytes: u64) -> &mut Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
     /// Gives every node's entries room for at least `degree` neighbours, so that edits of the
     /// built graph ([`Graph::apply`]) that add neighbours repair the table in place instead of
     /// rebuilding it. Costs memory: entries are `degree` rounded up to a power of two bits.
@@ -553,7 +537,7 @@ impl GraphBuilder {
     }
 
     pub(crate) fn from_parts(adjacency: Vec<Vec<NodeId>>, costs: Vec<Vec<u32>>, model: CostModel) -> Self {
-        GraphBuilder { adjacency, costs, model, memory_limit: None, reserve_degree: 0 }
+        GraphBuilder { adjacency, costs, model, reserve_degree: 0 }
     }
 
     /// The [`Graph::fingerprint`] the built graph will have: for checking that a saved table
@@ -657,18 +641,19 @@ mod tests {
             b.reserve_degree(degree);
             assert_eq!(b.memory_needed(), u64::MAX, "degree {degree}");
             assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
-            b.memory_limit(1 << 20);
-            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+            let limited = crate::BuildOptions::new().memory_limit(1 << 20).build(&b);
+            assert!(matches!(limited, Err(Error::Unsupported { .. })), "degree {degree}");
         }
     }
 
     #[test]
     fn reserve_degree_of_2_pow_31_is_measured_and_held_to_the_limit() {
         let mut b = GraphBuilder::new(3);
-        b.reserve_degree(MAX_ENTRY_DEGREE).memory_limit(1 << 20);
+        b.reserve_degree(MAX_ENTRY_DEGREE);
         let needed = (3u64 << 31) * 8 + Graph::overhead_bytes(3, 0);
         assert_eq!(b.memory_needed(), needed);
-        assert_eq!(b.try_build().unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
+        let limited = crate::BuildOptions::new().memory_limit(1 << 20).build(&b);
+        assert_eq!(limited.unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
     }
 
     #[test]

@@ -157,6 +157,7 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// assert!(matches!(signposts::Graph::load(bytes.as_slice()), Err(signposts::Error::Corrupt { .. })));
 /// # Ok::<(), signposts::Error>(())
 /// ```
+#[cfg(feature = "test-support")]
 #[doc(hidden)]
 pub fn reseal(bytes: &mut [u8]) {
     let Some(body) = bytes.len().checked_sub(8) else { return };
@@ -197,7 +198,7 @@ impl<W: Write> Writer<W> {
         self.sum.update(bytes);
         self.buffer.extend_from_slice(bytes);
         if self.buffer.len() >= 1 << 16 {
-            self.inner.write_all(&self.buffer).map_err(io_error)?;
+            self.inner.write_all(&self.buffer).map_err(Error::from)?;
             self.buffer.clear();
         }
         Ok(())
@@ -249,8 +250,8 @@ impl<W: Write> Writer<W> {
     pub fn finish(mut self) -> Result<(), Error> {
         let sum = self.sum.finish();
         self.buffer.extend_from_slice(&sum.to_le_bytes());
-        self.inner.write_all(&self.buffer).map_err(io_error)?;
-        self.inner.flush().map_err(io_error)
+        self.inner.write_all(&self.buffer).map_err(Error::from)?;
+        self.inner.flush().map_err(Error::from)
     }
 }
 
@@ -331,7 +332,7 @@ impl<'a> Reader<'a> {
         while got < len {
             let want = (len - got).min(Self::CHUNK);
             self.buffer.reserve(want as usize);
-            let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(io_error)?;
+            let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(Error::from)?;
             if read == 0 {
                 return Err(Error::Truncated {
                     expected: self.at.saturating_add(len).saturating_add(8),
@@ -366,7 +367,7 @@ impl<'a> Reader<'a> {
         while done < len {
             let want = (len - done).min(Self::CHUNK);
             self.buffer.clear();
-            let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(io_error)?;
+            let read = (&mut self.source).take(want).read_to_end(&mut self.buffer).map_err(Error::from)?;
             if read as u64 != want {
                 return Err(Error::Truncated {
                     expected: start.saturating_add(len).saturating_add(8),
@@ -452,7 +453,7 @@ impl Reader<'_> {
                 Ok(0) => return Ok(()),
                 Ok(_) => return Err(corrupt("unexpected bytes after the data")),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_error(e)),
+                Err(e) => return Err(Error::from(e)),
             }
         }
     }
@@ -521,15 +522,50 @@ pub(crate) fn verify_checksum(origin: &Origin) -> Result<(), Error> {
 /// The file must not be changed or truncated while the map lives.
 #[cfg(feature = "mmap")]
 pub(crate) unsafe fn map(path: &std::path::Path) -> Result<Bytes, Error> {
-    let file = std::fs::File::open(path).map_err(io_error)?;
+    let file = std::fs::File::open(path).map_err(Error::from)?;
     // SAFETY: the caller keeps the file unchanged while the map lives.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io_error)?;
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(Error::from)?;
     Ok(crate::buf::share(map))
 }
 
-#[expect(clippy::needless_pass_by_value, reason = "used as `map_err(io_error)`")]
-pub(crate) fn io_error(e: std::io::Error) -> Error {
-    Error::Io { kind: e.kind(), message: e.to_string() }
+/// Writes a file atomically: `write` fills a temporary file beside `path`, which is flushed
+/// to disk and then renamed over `path`, so that a reader (or a crash half-way) sees either
+/// the old file or the whole new one, never a part. Every saved type's `save_to` uses it.
+///
+/// # Errors
+/// [`Error::Io`] when the temporary file cannot be made, written, synced or renamed (it is
+/// removed again), or the error of `write`.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("signposts-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("hello.bin");
+/// signposts::format::write_atomically(&path, |file| Ok(std::io::Write::write_all(file, b"hi")?))?;
+/// assert_eq!(std::fs::read(&path).unwrap(), b"hi");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), signposts::Error>(())
+/// ```
+pub fn write_atomically<E: From<std::io::Error>>(
+    path: impl AsRef<std::path::Path>,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), E>,
+) -> Result<(), E> {
+    use std::io::Write as _;
+    let path = path.as_ref();
+    let name = path.file_name().map_or_else(|| "table".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+        write(&mut file)?;
+        file.flush()?;
+        file.get_ref().sync_all()?;
+        drop(file);
+        std::fs::rename(&temporary, path)?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
 }
 
 pub(crate) fn corrupt(message: &str) -> Error {

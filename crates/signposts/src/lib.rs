@@ -209,6 +209,7 @@ pub mod gpu;
 pub mod grid;
 mod memory;
 mod next_hop;
+mod options;
 mod prefetch;
 pub mod search;
 mod small;
@@ -219,8 +220,9 @@ pub use compressed::{CompressedGraph, CompressedShard};
 pub use crowd::{Crowd, CrowdStep};
 pub use dense::{Graph, NeighborsAway, NeighborsTo, PathTo};
 pub use dist::Cost;
-pub use error::{BuildError, Error};
+pub use error::{BuildError, Error, IoError};
 pub use next_hop::{NextHop, TableRef};
+pub use options::BuildOptions;
 pub use small::{
     Graph16, Graph16Builder, Graph32, Graph32Builder, Graph64, Graph64Builder, Graph128, Graph128Builder,
     Nodes, SmallGraph, SmallGraphBuilder, SmallPath,

@@ -21,7 +21,7 @@ impl CompressedGraph {
         )
     }
 
-    /// Writes the oracle (see the [`io`](crate::format) module for the format).
+    /// Writes the oracle (see the [`format`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
@@ -39,6 +39,23 @@ impl CompressedGraph {
         w.header(crate::format::KIND_COMPRESSED)?;
         self.write_body(&mut w)?;
         w.finish()
+    }
+
+    /// [`CompressedGraph::save`] to a file, atomically: a reader sees the old file or the
+    /// whole new one ([`write_atomically`](crate::format::write_atomically)).
+    ///
+    /// # Errors
+    /// As [`CompressedGraph::save`].
+    pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
+        crate::format::write_atomically(path, |file| self.save(file))
+    }
+
+    /// [`CompressedGraph::load`] from a file.
+    ///
+    /// # Errors
+    /// As [`CompressedGraph::load`].
+    pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<CompressedGraph, Error> {
+        CompressedGraph::load(std::io::BufReader::new(std::fs::File::open(path)?))
     }
 
     /// Reads an oracle written by [`CompressedGraph::save`].

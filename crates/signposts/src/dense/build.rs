@@ -3,11 +3,11 @@
 
 use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use crate::build::{self, Adjacency, Cancel, Progress};
+use crate::build::{self, Adjacency, Progress};
 use crate::builder::{CostModel, Gpu, arc_index, degree};
 use crate::dense::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
 use crate::error::{Error, panic_with};
-use crate::{Cost, Graph, GraphBuilder, NodeId, components};
+use crate::{BuildOptions, Cost, Graph, GraphBuilder, NodeId, components};
 
 impl GraphBuilder {
     /// Builds the oracle.
@@ -34,7 +34,6 @@ impl GraphBuilder {
     /// Builds the oracle, or says why it cannot (before allocating the table).
     ///
     /// # Errors
-    /// [`Error::OverMemoryLimit`] past [`GraphBuilder::memory_limit`];
     /// [`Error::AllocationFailed`] when the allocator refuses the table;
     /// [`Error::Unsupported`] for a [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31.
     ///
@@ -43,62 +42,20 @@ impl GraphBuilder {
     /// assert!(!graph.path_exists(0, 1));
     /// # Ok::<(), signposts::Error>(())
     /// ```
+    ///
+    /// A memory limit, progress reports, cancellation, a thread count or the GPU:
+    /// [`BuildOptions::build`](crate::BuildOptions::build).
     pub fn try_build(&self) -> Result<Graph, Error> {
-        self.build_with_progress(|_| {})
+        self.build_dense(&BuildOptions::new(), None)
     }
 
-    /// Builds the oracle, calling `progress` as steps finish (from worker threads, in no
-    /// particular order of calls; the largest `done` reported is `total`).
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::try_build`].
-    ///
-    /// ```
-    /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// // A ring of 600 nodes: 600 targets in batches of 128.
-    /// let mut b = signposts::GraphBuilder::new(600);
-    /// for i in 0..600 { b.connect(i, (i + 1) % 600); }
-    /// let last = AtomicUsize::new(0);
-    /// let graph = b.build_with_progress(|p| { last.fetch_max(p.done, Ordering::Relaxed); })?;
-    /// assert_eq!(last.into_inner(), 5);
-    /// assert_eq!(graph.distance(0, 299), Some(299));
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, None, None)
-    }
-
-    /// [`GraphBuilder::build_with_progress`] that stops early when `cancel` is cancelled (from
-    /// another thread, say a game leaving the level): no batch of targets starts after that,
-    /// and the build returns [`Error::Cancelled`].
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::try_build`]; [`Error::Cancelled`].
-    ///
-    /// ```
-    /// use signposts::{Cancel, Error};
-    /// let builder = signposts::generate::grid(40, 40, signposts::generate::Connectivity::Four);
-    /// let cancel = Cancel::new();
-    /// // Cancelled by its own progress callback after the first batch of targets.
-    /// let result = builder.build_with_cancel(|_| cancel.cancel(), &cancel);
-    /// assert!(matches!(result, Err(Error::Cancelled)));
-    /// ```
-    pub fn build_with_cancel(
+    /// The dense build as `options` say, with the batch width forced in tests.
+    pub(crate) fn build_dense(
         &self,
-        progress: impl Fn(Progress) + Sync,
-        cancel: &Cancel,
-    ) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, None, Some(cancel.flag()))
-    }
-
-    /// The build, with the batch width forced in tests, on the GPU when `gpu` is given.
-    pub(crate) fn build_inner(
-        &self,
-        progress: &(dyn Fn(Progress) + Sync),
+        options: &BuildOptions<'_>,
         batch: Option<usize>,
-        gpu: Option<&Gpu>,
-        halt: Option<&AtomicBool>,
     ) -> Result<Graph, Error> {
+        let (progress, gpu, halt) = (options.progress_fn(), options.gpu_context(), options.halt());
         if gpu.is_some() && (self.is_directed() || (self.is_weighted() && self.model != CostModel::Octile)) {
             return Err(Error::Unsupported {
                 what: "GPU builds of graphs with integer arc costs or one-way arcs (build them on the CPU)",
@@ -111,7 +68,7 @@ impl GraphBuilder {
         }
         let n = self.nodes_len();
         let needed = self.memory_needed();
-        if let Some(limit) = self.memory_limit
+        if let Some(limit) = options.memory_limit_bytes()
             && needed > limit
         {
             return Err(Error::OverMemoryLimit { needed, limit });

@@ -7,7 +7,7 @@ use crate::builder::CostModel;
 use crate::dense::table::{BLOCK, Entry, Layout, NodeRow, Table};
 use crate::format::{
     Check, FLAG_DIRECTED, FLAG_OCTILE, FLAG_WEIGHTED, KIND_GRAPH, Reader, Source, Writer, corrupt,
-    fingerprint, io_error, map, open_in_place, verify_checksum,
+    fingerprint, map, open_in_place, verify_checksum,
 };
 use crate::{Error, Graph};
 
@@ -112,7 +112,8 @@ impl Graph {
         Ok(graph)
     }
 
-    /// [`Graph::save`] to a file.
+    /// [`Graph::save`] to a file, atomically: a reader sees the old file or the whole new
+    /// one ([`write_atomically`](crate::format::write_atomically)).
     ///
     /// # Errors
     /// As [`Graph::save`].
@@ -123,7 +124,7 @@ impl Graph {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        self.save(std::fs::File::create(path).map_err(io_error)?)
+        crate::format::write_atomically(path, |file| self.save(file))
     }
 
     /// [`Graph::load`] from a file.
@@ -136,7 +137,7 @@ impl Graph {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<Graph, Error> {
-        Graph::load(std::io::BufReader::new(std::fs::File::open(path).map_err(io_error)?))
+        Graph::load(std::io::BufReader::new(std::fs::File::open(path).map_err(Error::from)?))
     }
 
     /// Reads a body. The small arrays (O(nodes + arcs)) are read into memory and checked

@@ -265,42 +265,45 @@ impl Graph {
         PathTo { graph: self, next: reachable.then_some(u as NodeId), to: t, left: self.table.rows.len() }
     }
 
-    /// The cost of a shortest path (the number of edges on an unweighted graph, the sum of
-    /// arc costs on a weighted one), or `None` when `to` is unreachable.
+    /// The exact cost of a shortest path, or `None` when `to` is unreachable: the number of
+    /// edges on an unweighted graph, the sum of arc costs on a weighted one, straight and
+    /// diagonal (√2) steps counted apart on an octile grid's graph ([`Cost::value`] gives
+    /// it as `f64`).
     ///
     /// # Panics
-    /// If either id is out of range; see [`Graph::try_distance`].
+    /// If either id is out of range; see [`Graph::try_cost`].
     ///
     /// # Complexity
     /// O(d): walks the path (the table stores moves, not distances).
     ///
     /// ```
+    /// use signposts::Cost;
     /// let mut b = signposts::Graph::builder(4);
     /// b.connect(0, 1).connect(1, 2);
     /// let g = b.build();
-    /// assert_eq!(g.distance(0, 2), Some(2));
-    /// assert_eq!(g.distance(0, 0), Some(0));
-    /// assert_eq!(g.distance(0, 3), None);
+    /// assert_eq!(g.cost(0, 2), Some(Cost::integer(2)));
+    /// assert_eq!(g.cost(0, 0), Some(Cost::ZERO));
+    /// assert_eq!(g.cost(0, 3), None);
     /// ```
     #[must_use]
     #[track_caller]
-    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
+    pub fn cost(&self, from: NodeId, to: NodeId) -> Option<Cost> {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        self.walk_cost(u, t).map(|c| c.straight)
+        self.walk_cost(u, t)
     }
 
-    /// [`Graph::distance`] with an error for out-of-range ids.
+    /// [`Graph::cost`] with an error for out-of-range ids.
     ///
     /// # Errors
     /// [`Error::NodeOutOfRange`] naming the first bad id.
     ///
     /// ```
     /// let g = signposts::Graph::builder(2).build();
-    /// assert_eq!(g.try_distance(0, 1), Ok(None));
+    /// assert_eq!(g.try_cost(0, 1), Ok(None));
     /// ```
-    pub fn try_distance(&self, from: NodeId, to: NodeId) -> Result<Option<u64>, Error> {
+    pub fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
         let (u, t) = (self.index(from)?, self.index(to)?);
-        Ok(self.walk_cost(u, t).map(|c| c.straight))
+        Ok(self.walk_cost(u, t))
     }
 
     /// The exact cost of the path [`Graph::path_to`] walks: for grids with diagonal moves,

@@ -11,7 +11,7 @@ mod edit;
 mod io;
 mod query;
 mod shard;
-use crate::{Cancel, CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, Progress, TableRef};
+use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, TableRef};
 pub use shard::GridShard;
 
 /// Marks a blocked cell in the cell-to-node map.

@@ -6,7 +6,7 @@ use crate::common;
 use common::{any_case, bfs_all};
 use proptest::prelude::*;
 use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
-use signposts::{CompressedGraph, Error, GraphBuilder, NodeId};
+use signposts::{CompressedGraph, Cost, Error, GraphBuilder, NodeId};
 
 /// Every pair: the compressed answers are optimal moves of the dense table, the distances
 /// are the BFS distances, and a move is returned exactly when a path exists.
@@ -23,12 +23,12 @@ fn same_answers(builder: &GraphBuilder) {
             assert_eq!(kept.is_empty(), all.is_empty(), "{u} -> {t}");
             assert_eq!(compressed.neighbor_to(u, t), kept.first().copied(), "{u} -> {t}");
             let d = distances[u as usize][t as usize];
-            let expected = (d != u32::MAX).then_some(u64::from(d));
-            assert_eq!(compressed.distance(u, t), expected, "{u} -> {t}");
+            let expected = (d != u32::MAX).then_some(Cost::integer(u64::from(d)));
+            assert_eq!(compressed.cost(u, t), expected, "{u} -> {t}");
             assert_eq!(compressed.path_exists(u, t), expected.is_some());
             let path: Vec<NodeId> = compressed.path_to(u, t).collect();
             if let Some(d) = expected {
-                assert_eq!(path.len() as u64, d + 1);
+                assert_eq!(path.len() as u64, d.straight + 1);
                 assert!(path.windows(2).all(|w| builder.contains_edge(w[0], w[1])));
             } else {
                 assert!(path.is_empty());
@@ -122,7 +122,7 @@ proptest! {
     ) {
         let grid = grid_from(width, height, &open);
         let dense = GridOracle::build(&grid, Connectivity::Four).unwrap();
-        let compressed = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).unwrap();
+        let compressed = GridOracle::build_compressed(&grid, Connectivity::Four).unwrap();
         let mut bytes = Vec::new();
         compressed.save(&mut bytes).unwrap();
         let loaded = GridOracle::load(bytes.as_slice()).unwrap();
@@ -179,7 +179,7 @@ fn compressed_files_round_trip_and_damage_is_an_error() {
 #[test]
 fn compressed_grid_oracles_refuse_edits() {
     let grid = Grid::new(4, 4);
-    let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {}).unwrap();
+    let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Four).unwrap();
     assert!(matches!(oracle.set_blocked(Cell::new(1, 1), true), Err(Error::Unsupported { .. })));
     assert!(grid.is_passable(Cell::new(1, 1)) && oracle.grid().is_passable(Cell::new(1, 1)));
 }
@@ -208,7 +208,7 @@ proptest! {
                 let kept: Vec<NodeId> = compressed.neighbors_to(u, t).collect();
                 prop_assert!(kept.iter().all(|v| all.contains(v)), "{} -> {}: {:?} / {:?}", u, t, kept, all);
                 prop_assert_eq!(kept.is_empty(), all.is_empty());
-                prop_assert_eq!(compressed.distance(u, t), dense.distance(u, t));
+                prop_assert_eq!(compressed.cost(u, t), dense.cost(u, t));
             }
         }
     }
@@ -222,7 +222,7 @@ proptest! {
     ) {
         let grid = grid_from(width, height, &open);
         let dense = GridOracle::build(&grid, Connectivity::Eight).unwrap();
-        let built = GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}).unwrap();
+        let built = GridOracle::build_compressed(&grid, Connectivity::Eight).unwrap();
         let mut bytes = Vec::new();
         built.save(&mut bytes).unwrap();
         let loaded = GridOracle::load(bytes.as_slice()).unwrap();
@@ -312,7 +312,7 @@ fn octile_grids_across_waves_answer_like_the_dense_table() {
         .collect();
     let grid = grid_from(width, height, &open);
     let dense = GridOracle::build(&grid, Connectivity::Eight).unwrap();
-    let compressed = GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {}).unwrap();
+    let compressed = GridOracle::build_compressed(&grid, Connectivity::Eight).unwrap();
     let core = compressed.compressed_table().expect("compressed").core_len();
     assert!(core > 1024, "{core} core nodes: several waves");
     let cells: Vec<Cell> = (0..height).flat_map(|y| (0..width).map(move |x| Cell::new(x, y))).collect();

@@ -53,7 +53,7 @@ fn dense_and_compressed_tables_walk_the_same_lengths_on_a_moving_ai_map() {
     let grid = parse_map(&std::fs::read(common::maps_dir().join("arena.map")).unwrap()).unwrap();
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
         let dense = GridOracle::build(&grid, connectivity).unwrap();
-        let compressed = GridOracle::build_compressed(&grid, connectivity, |_| {}).unwrap();
+        let compressed = GridOracle::build_compressed(&grid, connectivity).unwrap();
         let (a, b) = (dense.table(), compressed.table());
         let n = a.nodes_len() as u64;
         let mut rng = SplitMix64::new(7);

@@ -23,7 +23,7 @@ fn same_answers(edited: &Graph, fresh: &Graph, step: usize) {
                 edited.neighbors_to(u, t).collect::<Vec<_>>(),
                 fresh.neighbors_to(u, t).collect::<Vec<_>>()
             );
-            assert_eq!(edited.distance(u, t), fresh.distance(u, t), "step {step}: distance({u}, {t})");
+            assert_eq!(edited.cost(u, t), fresh.cost(u, t), "step {step}: distance({u}, {t})");
             assert_eq!(
                 edited.path_exists(u, t),
                 fresh.path_exists(u, t),
@@ -148,7 +148,7 @@ fn disconnecting_and_reconnecting_components() {
     assert_eq!(g.neighbor_to(0, 5), None);
     assert_eq!(g.components_len(), 2);
     g.connect(2, 3);
-    assert_eq!(g.distance(0, 5), Some(3));
+    assert_eq!(g.cost(0, 5), Some(signposts::Cost::integer(3)));
     assert_eq!(g.components_len(), 1);
 }
 
@@ -254,7 +254,7 @@ mod grids {
                 .map(|cell| (cell, oracle.grid().is_passable(cell)))
                 .collect();
             let mut batched = oracle.clone();
-            batched.set_blocked_each(&edits).unwrap();
+            batched.apply(&edits).unwrap();
             same_grid_answers(&batched, &GridOracle::build(batched.grid(), connectivity).unwrap(), 100);
             let loaded = GridOracle::load(bytes.as_slice()).unwrap();
             same_grid_answers(&loaded, &GridOracle::build(oracle.grid(), connectivity).unwrap(), 99);

@@ -86,7 +86,7 @@ fn query_graph(g: &Graph) {
         let _ = g.neighbors(a);
         let _ = g.component(a);
         for b in 0..n {
-            let _ = g.distance(a, b);
+            let _ = g.cost(a, b);
             let _ = g.neighbors_away(a, b).count();
         }
     }
@@ -121,7 +121,7 @@ fn query_compressed(g: &CompressedGraph) {
     let n = g.nodes_len() as NodeId;
     for a in 0..n {
         for b in 0..n {
-            let _ = g.distance(a, b);
+            let _ = g.cost(a, b);
         }
     }
     let _ = g.fingerprint();
@@ -170,7 +170,7 @@ fn saved_graph(g: &Graph) -> Vec<u8> {
 fn family(which: u8, seed: u64) -> GraphBuilder {
     match which % 4 {
         0 => walled_grid(9, 8, 0.2, seed, Connectivity::Four),
-        1 => walled_grid(8, 7, 0.2, seed, Connectivity::Eight),
+        1 => walled_grid(8, 7, 0.2, seed, Connectivity::EightUnit),
         2 => maze(7, 7, seed),
         _ => {
             let mut rng = signposts::generate::SplitMix64::new(seed);
@@ -235,7 +235,7 @@ proptest! {
         let connectivity = if eight { grid::Connectivity::Eight } else { grid::Connectivity::Four };
         let grid = grid_of(seed);
         let oracle = if compressed {
-            GridOracle::build_compressed(&grid, connectivity, |_| {}).unwrap()
+            GridOracle::build_compressed(&grid, connectivity).unwrap()
         } else {
             GridOracle::build(&grid, connectivity).unwrap()
         };

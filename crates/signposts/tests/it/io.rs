@@ -21,7 +21,7 @@ fn graphs_of_every_kind_round_trip() {
         .connect_directed(4, 0);
     for builder in [
         walled_grid(23, 17, 0.2, 4, Connectivity::Four),
-        walled_grid(9, 9, 0.1, 2, Connectivity::Eight),
+        walled_grid(9, 9, 0.1, 2, Connectivity::EightUnit),
         weighted,
         GraphBuilder::new(0),
     ] {
@@ -80,7 +80,7 @@ proptest! {
 
     #[test]
     fn damaged_files_never_panic(cut in 0usize..4000, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..4)) {
-        let bytes = saved(&walled_grid(12, 9, 0.2, 1, Connectivity::Eight).build());
+        let bytes = saved(&walled_grid(12, 9, 0.2, 1, Connectivity::EightUnit).build());
         let mut damaged = bytes[..cut.min(bytes.len())].to_vec();
         for (at, byte) in flips {
             if !damaged.is_empty() {

@@ -191,7 +191,7 @@ fn a_grid_oracle_exposes_its_table_by_nodes() {
     .expect("a valid picture");
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
         let dense = GridOracle::build(&grid, connectivity).expect("small");
-        let compressed = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("small");
+        let compressed = GridOracle::build_compressed(&grid, connectivity).expect("small");
         for oracle in [&dense, &compressed] {
             let table = oracle.table();
             assert_eq!(matches!(table, TableRef::Compressed(_)), oracle.is_compressed());

@@ -52,7 +52,7 @@ fn same_answers_dense(a: &Graph, b: &Graph) {
     for u in 0..n {
         for t in 0..n {
             assert_eq!(a.neighbors_to(u, t).collect::<Vec<_>>(), b.neighbors_to(u, t).collect::<Vec<_>>());
-            assert_eq!(a.distance(u, t), b.distance(u, t));
+            assert_eq!(a.cost(u, t), b.cost(u, t));
         }
     }
 }
@@ -62,7 +62,7 @@ fn same_answers_compressed(a: &CompressedGraph, b: &CompressedGraph) {
     for u in 0..n {
         for t in 0..n {
             assert_eq!(a.neighbor_to(u, t), b.neighbor_to(u, t));
-            assert_eq!(a.distance(u, t), b.distance(u, t));
+            assert_eq!(a.cost(u, t), b.cost(u, t));
         }
     }
 }
@@ -107,7 +107,7 @@ fn opened_grid_oracles_answer_and_edit_as_built_ones() {
     let grid = Grid::from_ascii("..#....\n.#...#.\n...#...\n.#.....").unwrap();
     for connectivity in [signposts::grid::Connectivity::Four, signposts::grid::Connectivity::Eight] {
         let dense = GridOracle::build(&grid, connectivity).unwrap();
-        let compressed = GridOracle::build_compressed(&grid, connectivity, |_| {}).unwrap();
+        let compressed = GridOracle::build_compressed(&grid, connectivity).unwrap();
         for oracle in [dense, compressed] {
             let bytes = save(|w| oracle.save(w));
             let shared = Shared(std::sync::Arc::new(bytes.clone()));
@@ -145,7 +145,7 @@ fn files() -> Vec<(&'static str, Vec<u8>, Opener)> {
     let compressed = &compressed_graphs()[1];
     let grid = Grid::from_ascii("..#..\n.#...\n...#.").unwrap();
     let oracle = GridOracle::build(&grid, signposts::grid::Connectivity::Eight).unwrap();
-    let small = GridOracle::build_compressed(&grid, signposts::grid::Connectivity::Four, |_| {}).unwrap();
+    let small = GridOracle::build_compressed(&grid, signposts::grid::Connectivity::Four).unwrap();
     vec![
         ("dense graph", save(|w| dense.save(w)), |b, c| Graph::from_bytes(b, c)?.verify()),
         ("compressed graph", save(|w| compressed.save(w)), |b, c| {
@@ -219,7 +219,7 @@ fn unverified_damaged_tables_answer_or_panic_but_never_loop() {
                     queries()
                         .map(|(u, t)| {
                             count(answers(|| {
-                                let _ = (g.neighbor_to(u, t), g.distance(u, t));
+                                let _ = (g.neighbor_to(u, t), g.cost(u, t));
                                 assert!(g.path_to(u, t).count() <= n as usize);
                             }))
                         })
@@ -229,7 +229,7 @@ fn unverified_damaged_tables_answer_or_panic_but_never_loop() {
                     queries()
                         .map(|(u, t)| {
                             count(answers(|| {
-                                let _ = (g.neighbor_to(u, t), g.neighbors_to(u, t).count(), g.distance(u, t));
+                                let _ = (g.neighbor_to(u, t), g.neighbors_to(u, t).count(), g.cost(u, t));
                                 assert!(g.path_to(u, t).count() <= n as usize);
                             }))
                         })

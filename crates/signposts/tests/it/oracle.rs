@@ -47,9 +47,9 @@ fn check_exact(case: &Case, graph: &Graph) {
             let reachable = d != u32::MAX;
             assert_eq!(graph.path_exists(un, tn), reachable, "{name}: path_exists({u}, {t})");
             assert_eq!(
-                graph.distance(un, tn),
-                reachable.then_some(u64::from(d)),
-                "{name}: distance({u}, {t})"
+                graph.cost(un, tn),
+                reachable.then_some(signposts::Cost::integer(u64::from(d))),
+                "{name}: cost({u}, {t})"
             );
             assert_eq!(graph.component(un) == graph.component(tn), reachable, "{name}: component({u}, {t})");
 
@@ -128,7 +128,7 @@ proptest! {
                     graph.neighbors_away(gu, gt).collect::<Vec<_>>());
                 prop_assert_eq!(small.path_to(u, t).map(widen).collect::<Vec<_>>(),
                     graph.path_to(gu, gt).collect::<Vec<_>>());
-                prop_assert_eq!(small.distance(u, t).map(u64::from), graph.distance(gu, gt));
+                prop_assert_eq!(small.cost(u, t), graph.cost(gu, gt));
                 prop_assert_eq!(small.path_exists(u, t), graph.path_exists(gu, gt));
             }
         }
@@ -144,10 +144,10 @@ fn fixed_size_types_of_every_capacity_build_on_the_stack() {
         }
         b.build()
     }
-    assert_eq!(ring::<16>().distance(0, 8), Some(8));
-    assert_eq!(ring::<32>().distance(0, 16), Some(16));
+    assert_eq!(ring::<16>().cost(0, 8), Some(signposts::Cost::integer(8)));
+    assert_eq!(ring::<32>().cost(0, 16), Some(signposts::Cost::integer(16)));
     assert_eq!(ring::<64>().neighbors_to(0, 32).collect::<Vec<_>>(), [1, 63]);
-    assert_eq!(ring::<128>().distance(0, 100), Some(28));
+    assert_eq!(ring::<128>().cost(0, 100), Some(signposts::Cost::integer(28)));
     assert_eq!(ring::<128>().neighbor_to(0, 100), Some(127));
 }
 
@@ -161,7 +161,7 @@ fn triangle_steps_straight_to_the_target() {
     assert_eq!(g.neighbor_to(0, 2), Some(2));
     assert_eq!(g.path_to(0, 2).collect::<Vec<_>>(), [0, 2]);
     assert_eq!(g.neighbors_to(1, 0).collect::<Vec<_>>(), [0]);
-    assert_eq!(g.distance(0, 2), Some(1));
+    assert_eq!(g.cost(0, 2), Some(signposts::Cost::integer(1)));
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn isolated_node_is_unreachable() {
     assert_eq!(g.neighbor_to(1, 2), None);
     assert!(!g.path_exists(1, 2));
     assert_eq!(g.path_to(1, 2).count(), 0);
-    assert_eq!(g.distance(1, 2), None);
+    assert_eq!(g.cost(1, 2), None);
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn out_of_range_target_is_an_error_not_an_answer() {
 
 #[test]
 fn parallel_builds_of_an_8_connected_grid_are_identical() {
-    let builder = signposts::generate::grid(20, 20, signposts::generate::Connectivity::Eight);
+    let builder = signposts::generate::grid(20, 20, signposts::grid::Connectivity::EightUnit);
     let first = builder.build();
     for _ in 0..20 {
         assert_eq!(builder.build(), first);
@@ -199,7 +199,8 @@ fn parallel_builds_of_an_8_connected_grid_are_identical() {
 
 #[test]
 fn builds_do_not_depend_on_thread_count() {
-    let builder = signposts::generate::walled_grid(40, 30, 0.2, 3, signposts::generate::Connectivity::Eight);
+    let builder =
+        signposts::generate::walled_grid(40, 30, 0.2, 3, signposts::generate::Connectivity::EightUnit);
     let one = rayon_pool(1).install(|| builder.build());
     let two = rayon_pool(2).install(|| builder.build());
     let five = rayon_pool(5).install(|| builder.build());
@@ -213,13 +214,13 @@ fn rayon_pool(threads: usize) -> rayon::ThreadPool {
 
 #[test]
 fn memory_limit_fails_before_allocating_and_names_the_bytes() {
-    let mut b = signposts::generate::grid(100, 100, signposts::generate::Connectivity::Four);
+    let b = signposts::generate::grid(100, 100, signposts::generate::Connectivity::Four);
     let needed = b.memory_needed();
     assert!(needed > 45 << 20 && needed < 55 << 20, "{needed}");
-    b.memory_limit(needed - 1);
-    assert_eq!(b.try_build().unwrap_err(), Error::OverMemoryLimit { needed, limit: needed - 1 });
-    b.memory_limit(needed);
-    assert_eq!(b.try_build().unwrap().memory_bytes() as u64, needed);
+    let over = signposts::BuildOptions::new().memory_limit(needed - 1).build(&b);
+    assert_eq!(over.unwrap_err(), Error::OverMemoryLimit { needed, limit: needed - 1 });
+    let fits = signposts::BuildOptions::new().memory_limit(needed).build(&b);
+    assert_eq!(fits.unwrap().memory_bytes() as u64, needed);
 }
 
 #[test]
@@ -239,7 +240,7 @@ fn hubs_above_64_neighbours_use_wide_entries() {
 #[test]
 fn large_graph_spanning_many_batches_matches_bfs_on_samples() {
     let builder =
-        signposts::generate::walled_grid(90, 70, 0.25, 11, signposts::generate::Connectivity::Eight);
+        signposts::generate::walled_grid(90, 70, 0.25, 11, signposts::generate::Connectivity::EightUnit);
     let graph = builder.build();
     let dist = bfs_all(&builder);
     let n = builder.nodes_len();

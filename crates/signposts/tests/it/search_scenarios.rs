@@ -46,7 +46,7 @@ fn astar_reproduces_every_scenario_of_every_map() {
             .collect();
         let mut lengths = lengths.into_iter();
         let check =
-            ScenarioCheck::run_with(&grid, &scenarios, |_, _| lengths.next().expect("one per valid line"));
+            ScenarioCheck::run_lengths(&grid, &scenarios, |_, _| lengths.next().expect("one per valid line"));
         let expected_invalid = if map_name == "icecrown.map" { 3 } else { 0 };
         assert_eq!(check.invalid.len(), expected_invalid, "{name}: {:?}", check.invalid);
         assert!(

@@ -3,7 +3,7 @@
 
 use signposts::generate::{Connectivity, maze, walled_grid};
 use signposts::grid::{self, Grid, GridOracle, GridShard, parse_map};
-use signposts::{CompressedGraph, CompressedShard, Error, GraphBuilder};
+use signposts::{BuildOptions, CompressedGraph, CompressedShard, Error, GraphBuilder};
 
 fn bytes_of(graph: &CompressedGraph) -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -42,7 +42,7 @@ fn merged_shards_are_byte_for_byte_one_build() {
         let whole = bytes_of(&builder.build_compressed().unwrap());
         for count in [1, 2, 3, 7] {
             let mut shards: Vec<CompressedShard> = (0..count)
-                .map(|i| shipped(&builder.build_compressed_shard(i, count, |_| {}).unwrap()))
+                .map(|i| shipped(&BuildOptions::new().build_shard(&builder, i, count).unwrap()))
                 .collect();
             shards.reverse(); // any order
             let merged = builder.merge_compressed(&shards).unwrap();
@@ -58,12 +58,13 @@ fn merged_grid_parts_are_byte_for_byte_one_build_of_a_real_map() {
     let grid = parse_map(&text).unwrap();
     for connectivity in [grid::Connectivity::Four, grid::Connectivity::Eight] {
         let mut whole = Vec::new();
-        GridOracle::build_compressed(&grid, connectivity, |_| {}).unwrap().save(&mut whole).unwrap();
+        GridOracle::build_compressed(&grid, connectivity).unwrap().save(&mut whole).unwrap();
         for count in [1, 2, 3, 7] {
             let parts: Vec<GridShard> = (0..count)
                 .map(|i| {
                     let mut bytes = Vec::new();
-                    GridOracle::build_shard(&grid, connectivity, i, count, |_| {})
+                    BuildOptions::new()
+                        .build_grid_shard(&grid, connectivity, i, count)
                         .unwrap()
                         .save(&mut bytes)
                         .unwrap();
@@ -81,7 +82,7 @@ fn merged_grid_parts_are_byte_for_byte_one_build_of_a_real_map() {
 fn shards_that_do_not_make_one_table_are_refused() {
     let builder = walled_grid(20, 15, 0.2, 5, Connectivity::Four);
     let other = walled_grid(20, 15, 0.2, 6, Connectivity::Four);
-    let shard = |b: &GraphBuilder, i, k| b.build_compressed_shard(i, k, |_| {}).unwrap();
+    let shard = |b: &GraphBuilder, i, k| BuildOptions::new().build_shard(b, i, k).unwrap();
     let refused = |shards: &[CompressedShard], why: &str| match builder.merge_compressed(shards) {
         Err(Error::ShardMismatch { message }) => {
             assert!(message.contains(why), "{message:?} should say {why:?}");
@@ -99,21 +100,21 @@ fn shards_that_do_not_make_one_table_are_refused() {
     refused(&[shard(&smaller, 0, 2), shard(&smaller, 1, 2)], "a graph of");
     refused(&[shard(&builder, 0, 2), shard(&builder, 1, 3)], "shards of 3 and of 2");
     refused(&[shard(&builder, 0, 2), shard(&other, 1, 2)], "another graph");
-    assert!(matches!(builder.build_compressed_shard(3, 3, |_| {}), Err(Error::Unsupported { .. })));
-    assert!(matches!(builder.build_compressed_shard(0, 0, |_| {}), Err(Error::Unsupported { .. })));
+    assert!(matches!(BuildOptions::new().build_shard(&builder, 3, 3), Err(Error::Unsupported { .. })));
+    assert!(matches!(BuildOptions::new().build_shard(&builder, 0, 0), Err(Error::Unsupported { .. })));
     assert!(matches!(GridOracle::merge_shards(&[]), Err(Error::ShardMismatch { .. })));
     // Parts of two grids.
     let (a, b) = (walls(10, 10), walls(10, 11));
     let parts = [
-        GridOracle::build_shard(&a, grid::Connectivity::Four, 0, 2, |_| {}).unwrap(),
-        GridOracle::build_shard(&b, grid::Connectivity::Four, 1, 2, |_| {}).unwrap(),
+        BuildOptions::new().build_grid_shard(&a, grid::Connectivity::Four, 0, 2).unwrap(),
+        BuildOptions::new().build_grid_shard(&b, grid::Connectivity::Four, 1, 2).unwrap(),
     ];
     assert!(matches!(GridOracle::merge_shards(&parts), Err(Error::ShardMismatch { .. })));
 }
 
 #[test]
 fn damaged_parts_are_errors() {
-    let part = GridOracle::build_shard(&walls(12, 9), grid::Connectivity::Eight, 1, 2, |_| {}).unwrap();
+    let part = BuildOptions::new().build_grid_shard(&walls(12, 9), grid::Connectivity::Eight, 1, 2).unwrap();
     let mut bytes = Vec::new();
     part.save(&mut bytes).unwrap();
     assert_eq!(GridShard::load(bytes.as_slice()).unwrap(), part);
@@ -128,7 +129,7 @@ fn damaged_parts_are_errors() {
     // Shards edited with their checksum recomputed: an error at load or at merge, or a table
     // that passes every check a loaded table passes; never a panic.
     let builder = GridOracle::graph_builder(&walls(12, 9), grid::Connectivity::Eight);
-    let first = builder.build_compressed_shard(0, 2, |_| {}).unwrap();
+    let first = BuildOptions::new().build_shard(&builder, 0, 2).unwrap();
     let mut raw = Vec::new();
     part.shard().save(&mut raw).unwrap();
     let mut refused = 0;

@@ -52,7 +52,7 @@ fn check(b: &GraphBuilder) {
             };
             assert_eq!(g.neighbors_to(un, tn).collect::<Vec<_>>(), want, "neighbors_to({u}, {t}) in {b:?}");
             assert_eq!(g.neighbor_to(un, tn), want.first().copied());
-            assert_eq!(g.distance(un, tn), (dut != INF).then_some(dut), "distance({u}, {t})");
+            assert_eq!(g.cost(un, tn), (dut != INF).then_some(Cost::integer(dut)), "cost({u}, {t})");
             assert_eq!(g.path_exists(un, tn), dut != INF, "path_exists({u}, {t})");
             let away: Vec<NodeId> = if dut == INF {
                 Vec::new()
@@ -188,7 +188,7 @@ proptest! {
         for u in 0..n {
             for t in 0..n {
                 let dut = d[u as usize][t as usize];
-                prop_assert_eq!(built.distance(id(u), id(t)), (dut != INF).then_some(dut), "{} -> {}", u, t);
+                prop_assert_eq!(built.cost(id(u), id(t)), (dut != INF).then_some(Cost::integer(dut)), "{} -> {}", u, t);
                 let moves: Vec<NodeId> = built.neighbors_to(id(u), id(t)).map(node).collect();
                 prop_assert_eq!(moves.is_empty(), dut == INF || u == t);
                 for w in moves {
@@ -265,6 +265,6 @@ fn one_way_door_is_respected() {
     let g = b.build();
     assert_eq!(g.neighbor_to(0, 1), Some(1));
     assert_eq!(g.neighbor_to(1, 0), Some(2));
-    assert_eq!(g.distance(1, 0), Some(2));
+    assert_eq!(g.cost(1, 0), Some(Cost::integer(2)));
     assert!(g.is_directed());
 }

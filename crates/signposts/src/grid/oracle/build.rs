@@ -1,12 +1,16 @@
 //! Building a [`GridOracle`]: the grid's graph (open cells as nodes), then its table.
 
 use super::{
-    Cancel, Cell, CompressedGraph, Connectivity, CostModel, Direction, Error, GraphBuilder, Grid, GridOracle,
-    NO_NODE, NodeId, Progress, Table, TableKind,
+    Cell, CompressedGraph, Connectivity, CostModel, Direction, Error, GraphBuilder, Grid, GridOracle,
+    NO_NODE, NodeId, Table, TableKind,
 };
+use crate::BuildOptions;
 
 impl GridOracle {
-    /// Builds the oracle of `grid`.
+    /// Builds the oracle of `grid`: its dense table.
+    ///
+    /// A memory limit, progress reports, cancellation, a thread count, the GPU or a
+    /// compressed table chosen at run time: [`BuildOptions::build_grid`].
     ///
     /// # Errors
     /// As [`GraphBuilder::try_build`]: [`Error::AllocationFailed`] when the table does not
@@ -19,32 +23,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build(grid: &Grid, connectivity: Connectivity) -> Result<GridOracle, Error> {
-        GridOracle::build_with(grid, connectivity, None, |_| {})
-    }
-
-    /// Builds the oracle with a memory limit (an error before allocating past it) and a
-    /// progress callback (see [`GraphBuilder::build_with_progress`]).
-    ///
-    /// # Errors
-    /// [`Error::OverMemoryLimit`] past `memory_limit`; [`Error::AllocationFailed`].
-    ///
-    /// ```
-    /// use signposts::grid::{Connectivity, Grid, GridOracle};
-    /// let err = GridOracle::build_with(&Grid::new(100, 100), Connectivity::Four, Some(1 << 20), |_| {});
-    /// assert!(matches!(err, Err(signposts::Error::OverMemoryLimit { .. })));
-    /// ```
-    pub fn build_with(
-        grid: &Grid,
-        connectivity: Connectivity,
-        memory_limit: Option<u64>,
-        progress: impl Fn(Progress) + Sync,
-    ) -> Result<GridOracle, Error> {
-        let (mut builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        if let Some(limit) = memory_limit {
-            builder.memory_limit(limit);
-        }
-        let graph = builder.build_with_progress(progress)?;
-        Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Dense(graph), node, cell })
+        GridOracle::build_by(grid, connectivity, TableKind::Dense, &BuildOptions::new())
     }
 
     /// Builds a compressed oracle of `grid` (see [`compressed`](crate::compressed)): the same
@@ -63,114 +42,32 @@ impl GridOracle {
     ///     .##.
     ///     ....
     /// ")?;
-    /// let oracle = GridOracle::build_compressed(&grid, Connectivity::Four, |_| {})?;
+    /// let oracle = GridOracle::build_compressed(&grid, Connectivity::Four)?;
     /// assert!(oracle.is_compressed());
     /// assert_eq!(oracle.distance(Cell::new(0, 1), Cell::new(3, 1)), Some(5.0));
     /// # Ok::<(), signposts::Error>(())
     /// ```
-    pub fn build_compressed(
-        grid: &Grid,
-        connectivity: Connectivity,
-        progress: impl Fn(Progress) + Sync,
-    ) -> Result<GridOracle, Error> {
-        CompressedGraph::check_nodes(grid.passable_len())?;
-        let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let compressed = builder.build_compressed_with_progress(progress)?;
-        Ok(GridOracle { grid: grid.clone(), connectivity, table: Table::Compressed(compressed), node, cell })
+    pub fn build_compressed(grid: &Grid, connectivity: Connectivity) -> Result<GridOracle, Error> {
+        GridOracle::build_by(grid, connectivity, TableKind::Compressed, &BuildOptions::new())
     }
 
-    /// Builds the `kind` of table for `grid`, for callers that choose the kind at run time and
-    /// may stop the build from another thread (a game engine's background task): the dense
-    /// build as [`GridOracle::build_with`] (`memory_limit` checked before allocating), the
-    /// compressed one as [`GridOracle::build_compressed`] (`memory_limit` does not apply: its
-    /// size is known only once built). Once `cancel` is cancelled no further batch of targets
-    /// starts and the build returns [`Error::Cancelled`].
-    ///
-    /// # Errors
-    /// As [`GridOracle::build_with`] or [`GridOracle::build_compressed`]; [`Error::Cancelled`].
-    ///
-    /// ```
-    /// use signposts::Cancel;
-    /// use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
-    /// let grid = Grid::new(20, 20);
-    /// let kind = TableKind::for_memory(&grid, Connectivity::Eight, 512 << 20);
-    /// assert_eq!(kind, TableKind::Dense); // 400 cells: a dense table of 0.3 MiB
-    /// let cancel = Cancel::new();
-    /// let oracle = GridOracle::build_table(&grid, Connectivity::Eight, kind, None, |_| {}, &cancel)?;
-    /// assert!(!oracle.is_compressed());
-    /// cancel.cancel();
-    /// let stopped = GridOracle::build_table(&grid, Connectivity::Eight, TableKind::Compressed, None, |_| {}, &cancel);
-    /// assert!(matches!(stopped, Err(signposts::Error::Cancelled)));
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    pub fn build_table(
+    /// The `kind` of table for `grid` as `options` say ([`BuildOptions::build_grid`]): a
+    /// compressed table's node count checked first, before the graph is made.
+    pub(crate) fn build_by(
         grid: &Grid,
         connectivity: Connectivity,
         kind: TableKind,
-        memory_limit: Option<u64>,
-        progress: impl Fn(Progress) + Sync,
-        cancel: &Cancel,
-    ) -> Result<GridOracle, Error> {
-        GridOracle::with_table(grid, connectivity, kind, |mut builder| {
-            Ok(match kind {
-                TableKind::Dense => {
-                    if let Some(limit) = memory_limit {
-                        builder.memory_limit(limit);
-                    }
-                    Table::Dense(builder.build_with_cancel(progress, cancel)?)
-                }
-                TableKind::Compressed => {
-                    Table::Compressed(builder.build_compressed_with_cancel(progress, cancel)?)
-                }
-            })
-        })
-    }
-
-    /// The oracle of `grid` with the `kind` of table `build` makes of its graph: a compressed
-    /// table's node count checked first, before the graph is made.
-    pub(super) fn with_table(
-        grid: &Grid,
-        connectivity: Connectivity,
-        kind: TableKind,
-        build: impl FnOnce(GraphBuilder) -> Result<Table, Error>,
+        options: &BuildOptions<'_>,
     ) -> Result<GridOracle, Error> {
         if kind == TableKind::Compressed {
             CompressedGraph::check_nodes(grid.passable_len())?;
         }
         let (builder, node, cell) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let table = build(builder)?;
+        let table = match kind {
+            TableKind::Dense => Table::Dense(options.build(&builder)?),
+            TableKind::Compressed => Table::Compressed(options.build_compressed(&builder)?),
+        };
         Ok(GridOracle { grid: grid.clone(), connectivity, table, node, cell })
-    }
-
-    /// Builds the `kind` of table for `grid` on the GPU (feature `gpu`): the same oracle as
-    /// [`GridOracle::build_table`], byte for byte (see [`GraphBuilder::build_gpu`] and
-    /// [`GraphBuilder::build_compressed_gpu`]), 4-connected or octile.
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::build_gpu`] or [`GraphBuilder::build_compressed_gpu`].
-    ///
-    /// ```no_run
-    /// use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
-    /// let gpu = signposts::gpu::GpuContext::new()?;
-    /// let grid = Grid::new(100, 100);
-    /// let oracle = GridOracle::build_gpu(&grid, Connectivity::Four, TableKind::Dense, &gpu, |_| {})?;
-    /// assert_eq!(oracle.nodes_len(), 10_000);
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    #[cfg(feature = "gpu")]
-    pub fn build_gpu(
-        grid: &Grid,
-        connectivity: Connectivity,
-        kind: TableKind,
-        gpu: &crate::gpu::GpuContext,
-        progress: impl Fn(Progress) + Sync,
-    ) -> Result<GridOracle, Error> {
-        GridOracle::with_table(grid, connectivity, kind, |builder| {
-            Ok(match kind {
-                TableKind::Dense => Table::Dense(builder.build_gpu(gpu, progress)?),
-                TableKind::Compressed => Table::Compressed(builder.build_compressed_gpu(gpu, progress)?),
-            })
-        })
     }
 
     /// Bytes the dense oracle of `grid` will take, computed without building it: exactly
@@ -263,7 +160,7 @@ impl GridOracle {
         let mut builder = GraphBuilder::try_new(cell.len())?;
         let forward: &[Direction] = match connectivity {
             Connectivity::Four => &[Direction::East, Direction::South],
-            Connectivity::Eight => {
+            Connectivity::Eight | Connectivity::EightUnit => {
                 &[Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest]
             }
         };
@@ -275,7 +172,7 @@ impl GridOracle {
                 if let Some(to) = grid.step(c, d) {
                     let b = node[grid.index(to)];
                     // Stored cost 2 marks a diagonal under the octile model.
-                    builder.connect_weighted(a as NodeId, b, if d.is_diagonal() { 2 } else { 1 });
+                    builder.connect_weighted(a as NodeId, b, arc_cost(connectivity, d));
                 }
             }
         }
@@ -284,4 +181,10 @@ impl GridOracle {
         }
         Ok(builder)
     }
+}
+
+/// The stored cost of a move: 2 marks a diagonal under the octile model (√2), every other
+/// move costs 1.
+pub(super) fn arc_cost(connectivity: Connectivity, direction: Direction) -> u32 {
+    if connectivity == Connectivity::Eight && direction.is_diagonal() { 2 } else { 1 }
 }

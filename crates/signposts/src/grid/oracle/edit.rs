@@ -33,7 +33,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn set_blocked(&mut self, cell: Cell, blocked: bool) -> Result<crate::dynamic::Update, Error> {
-        self.set_blocked_each(&[(cell, blocked)])
+        self.apply(&[(cell, blocked)])
     }
 
     /// [`GridOracle::set_blocked`] for many cells at once (doors closing together, a wall
@@ -50,11 +50,11 @@ impl GridOracle {
     /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
     /// let mut oracle = GridOracle::build(&Grid::new(5, 3), Connectivity::Four)?;
     /// let wall = [(Cell::new(2, 0), true), (Cell::new(2, 1), true)];
-    /// oracle.set_blocked_each(&wall)?;
+    /// oracle.apply(&wall)?;
     /// assert_eq!(oracle.distance(Cell::new(1, 0), Cell::new(3, 0)), Some(6.0)); // round below
     /// # Ok::<(), signposts::Error>(())
     /// ```
-    pub fn set_blocked_each(&mut self, edits: &[(Cell, bool)]) -> Result<crate::dynamic::Update, Error> {
+    pub fn apply(&mut self, edits: &[(Cell, bool)]) -> Result<crate::dynamic::Update, Error> {
         if let Some(&(cell, _)) = edits.iter().find(|&&(cell, _)| !self.grid.contains(cell)) {
             return Err(self.out_of_bounds(cell));
         }
@@ -102,7 +102,7 @@ impl GridOracle {
         use crate::dynamic::Change;
         let directions: &[Direction] = match self.connectivity {
             Connectivity::Four => &[Direction::East, Direction::South, Direction::West, Direction::North],
-            Connectivity::Eight => &Direction::ALL,
+            Connectivity::Eight | Connectivity::EightUnit => &Direction::ALL,
         };
         // Every move between two cells of the 3×3 block around `cell` may change.
         let block: Vec<Cell> = (-1i32..=1)
@@ -127,7 +127,7 @@ impl GridOracle {
                 let Table::Dense(graph) = &self.table else { unreachable!("edits are dense only") };
                 let present = graph.neighbors(u).binary_search(&v).is_ok();
                 if allowed && !present {
-                    changes.push(Change::ConnectWeighted(u, v, if d.is_diagonal() { 2 } else { 1 }));
+                    changes.push(Change::ConnectWeighted(u, v, super::build::arc_cost(self.connectivity, d)));
                 } else if !allowed && present {
                     changes.push(Change::Disconnect(u, v));
                 }

@@ -171,7 +171,8 @@ impl GridOracle {
         self.check_grid()
     }
 
-    /// [`GridOracle::save`] to a file.
+    /// [`GridOracle::save`] to a file, atomically: a reader sees the old file or the whole
+    /// new one ([`write_atomically`](crate::format::write_atomically)).
     ///
     /// # Errors
     /// As [`GridOracle::save`].
@@ -182,9 +183,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        let file =
-            std::fs::File::create(path).map_err(|e| Error::Io { kind: e.kind(), message: e.to_string() })?;
-        self.save(file)
+        crate::format::write_atomically(path, |file| self.save(file))
     }
 
     /// [`GridOracle::load`] from a file.
@@ -197,8 +196,7 @@ impl GridOracle {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<GridOracle, Error> {
-        let file =
-            std::fs::File::open(path).map_err(|e| Error::Io { kind: e.kind(), message: e.to_string() })?;
+        let file = std::fs::File::open(path)?;
         GridOracle::load(std::io::BufReader::new(file))
     }
 }

@@ -128,7 +128,7 @@ pub fn disconnected_case() -> impl Strategy<Value = Case> {
 pub fn any_case() -> impl Strategy<Value = Case> {
     prop_oneof![
         grid_case(Connectivity::Four),
-        grid_case(Connectivity::Eight),
+        grid_case(Connectivity::EightUnit),
         maze_case(),
         sparse_case(),
         tree_case(),
