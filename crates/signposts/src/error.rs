@@ -22,8 +22,8 @@ pub enum Error {
         /// How many nodes the graph has.
         nodes: usize,
     },
-    /// Building would need more memory than the builder's
-    /// [`memory_limit`](crate::GraphBuilder::memory_limit). Nothing was allocated.
+    /// Building would need more memory than the
+    /// [`memory_limit`](crate::BuildOptions::memory_limit). Nothing was allocated.
     ///
     /// Fix: raise the limit, or use a smaller graph (the dense table grows with the square of the
     /// node count; see the crate docs' memory table).

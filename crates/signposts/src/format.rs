@@ -31,7 +31,7 @@
 //!
 //! ## Loading and opening
 //!
-//! [`Graph::load`] (and `load` of the others) reads a stream into memory of its own. It
+//! [`Graph::load`](crate::Graph::load) (and `load` of the others) reads a stream into memory of its own. It
 //! streams in one pass: each array is read in chunks of at most 1 MiB and decoded as its
 //! bytes arrive, so memory grows only with the data present (a count that promises more than
 //! the file holds is [`Error::Truncated`], an endless source such as `/dev/zero` fails at its
@@ -41,7 +41,7 @@
 //! naming only moves its node has), so a truncated, corrupted or foreign file is an
 //! [`Error`], never a panic.
 //!
-//! [`Graph::from_bytes`] and `Graph::map_file` (feature `mmap`, on by default; and theirs of
+//! [`Graph::from_bytes`](crate::Graph::from_bytes) and `Graph::map_file` (feature `mmap`, on by default; and theirs of
 //! the others) open a file in
 //! place: the table is read where the bytes lie, so opening costs O(1) for a compressed
 //! table, O(nodes + arcs) for a dense one (its graph is read and checked), and each query the
@@ -59,7 +59,7 @@
 //! verifies), every query, path walk and edit answers without panicking or looping (path
 //! walks are bounded by the node count), though a crafted table whose moves are in range but
 //! not shortest answers what it says, as an edited map would. The fingerprint identifies the
-//! graph (its nodes, arcs and costs): [`Graph::fingerprint`] lets a game check that a saved
+//! graph (its nodes, arcs and costs): [`Graph::fingerprint`](crate::Graph::fingerprint) lets a game check that a saved
 //! table belongs to its current map.
 
 use std::io::{Read, Write};
@@ -460,7 +460,7 @@ impl Reader<'_> {
 }
 
 /// How much of a saved file to check when opening it in place (`from_bytes` and `map_file`
-/// of [`Graph`], [`CompressedGraph`](crate::CompressedGraph) and
+/// of [`Graph`](crate::Graph), [`CompressedGraph`](crate::CompressedGraph) and
 /// [`GridOracle`](crate::grid::GridOracle)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
@@ -471,7 +471,7 @@ pub enum Check {
     /// passes, a damaged or crafted file may answer wrongly or make a query panic, but never
     /// causes undefined behaviour (every read is bounds-checked, path walks are bounded).
     Sizes,
-    /// Everything [`Graph::load`] checks (the checksum and every invariant the queries rely
+    /// Everything [`Graph::load`](crate::Graph::load) checks (the checksum and every invariant the queries rely
     /// on) before returning: O(file), reading every page once.
     Full,
 }

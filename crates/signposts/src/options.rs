@@ -19,7 +19,7 @@ use crate::{CompressedGraph, CompressedShard, Error, Graph, GraphBuilder};
 /// | [`progress`](BuildOptions::progress) | none | called as batches of targets finish |
 /// | [`cancel`](BuildOptions::cancel) | none | [`Error::Cancelled`] once the token is cancelled |
 /// | [`threads`](BuildOptions::threads) | every core | the build's worker threads (feature `parallel`) |
-/// | `gpu` | the CPU | build on a [`GpuContext`](crate::gpu::GpuContext) (feature `gpu`) |
+/// | `gpu` | the CPU | build on a `GpuContext` (feature `gpu`) |
 ///
 /// | method | builds |
 /// | --- | --- |

@@ -18,7 +18,7 @@ use crate::format::{Reader, Source, Writer};
 use crate::{BuildOptions, Error, GraphBuilder};
 
 /// One shard of a compressed build: the exact runs of every row over one span of columns.
-/// Built by [`GraphBuilder::build_compressed_shard`], saved and loaded with
+/// Built by [`BuildOptions::build_shard`], saved and loaded with
 /// [`CompressedShard::save`] and [`CompressedShard::load`], joined by
 /// [`GraphBuilder::merge_compressed`].
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -62,7 +62,7 @@ enum Table {
     Compressed(CompressedGraph),
 }
 
-/// Which table a [`GridOracle`] holds: see [`GridOracle::build_table`].
+/// Which table a [`GridOracle`] holds: see [`BuildOptions::build_grid`](crate::BuildOptions::build_grid).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TableKind {
     /// Every optimal move, one load a query, edited in place

@@ -38,7 +38,7 @@ impl GridOracle {
 
     /// [`GridOracle::set_blocked`] for many cells at once (doors closing together, a wall
     /// built): the grid takes every edit, then the table is repaired for all of them in one
-    /// [`Graph::apply`], which shares the work of targets several edits touch and rebuilds
+    /// [`Graph::apply`](crate::Graph::apply), which shares the work of targets several edits touch and rebuilds
     /// instead when the repairs would cost more than a build. The answers are those of a fresh
     /// build of the edited grid, as after one call per cell; a cell listed twice takes its last
     /// state.

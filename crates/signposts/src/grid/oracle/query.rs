@@ -47,8 +47,8 @@ impl GridOracle {
     /// [`GridOracle::next_step`] for many `(from, to)` queries at once (an army's steps
     /// toward its targets), written to `out` (cleared first): answers equal one
     /// [`GridOracle::next_step`] call per query, but the table's memory of many queries is
-    /// asked for before any is read ([`Graph::neighbor_to_each`],
-    /// [`CompressedGraph::neighbor_to_each`]), which pays off on tables larger than the cache.
+    /// asked for before any is read ([`Graph::neighbor_to_each`](crate::Graph::neighbor_to_each),
+    /// [`CompressedGraph::neighbor_to_each`](crate::CompressedGraph::neighbor_to_each)), which pays off on tables larger than the cache.
     ///
     /// # Complexity
     /// Per query, as [`GridOracle::next_step`]; one allocation of scratch per call.

@@ -7,7 +7,7 @@ use crate::{CompressedGraph, CompressedShard, Error};
 
 /// One shard of a grid's compressed table, with the grid it belongs to: what
 /// `signposts build --shard i/k` writes and `signposts merge` joins. See
-/// [`GraphBuilder::build_compressed_shard`](crate::GraphBuilder::build_compressed_shard).
+/// [`BuildOptions::build_grid_shard`](crate::BuildOptions::build_grid_shard).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridShard {
     grid: Grid,
