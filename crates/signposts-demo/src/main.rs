@@ -6,7 +6,7 @@
 //! of a building (`signposts-rooms`), exactly shortest paths among them too, and print what
 //! everything cost.
 //!
-//! Run: `cargo run --release -p signposts --example demo`
+//! Run: `cargo run --release -p signposts-demo` (the first command of the README).
 
 use std::time::Instant;
 
