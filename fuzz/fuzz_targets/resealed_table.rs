@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     if edits.len() % 3 == 1 {
         bytes.truncate(len.saturating_sub(usize::from(edits[edits.len() - 1]) % 32));
     }
-    signposts::io::reseal(&mut bytes);
+    signposts::format::reseal(&mut bytes);
     let pick = |i: usize| edits.get(i).copied().map_or(0, u32::from);
 
     if let Ok(mut graph) = Graph::load(bytes.as_slice()) {

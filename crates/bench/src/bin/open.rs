@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use signposts::format::Check;
 use signposts::grid::{Cell, Connectivity, GridOracle, parse_map};
-use signposts::io::Check;
 use signposts_bench::proc_status_bytes;
 
 const QUERIES: usize = 100_000;
