@@ -105,12 +105,25 @@ mod tests {
     #[test]
     fn every_command_that_builds_takes_the_same_move_flags() {
         for line in BUILDERS {
-            for flags in ["", "--diagonal", "--four", "--memory-limit 1G", "--dense", "--compressed"] {
+            for flags in
+                ["", "--diagonal", "--four", "--memory-limit 1G", "--dense", "--compressed", "--threads 2"]
+            {
                 assert!(parses(&format!("{line} {flags}")), "{line} {flags}");
             }
             assert!(!parses(&format!("{line} --four --diagonal")), "{line}: --four with --diagonal");
             assert!(!parses(&format!("{line} --dense --compressed")), "{line}: --dense with --compressed");
         }
+    }
+
+    #[test]
+    fn threads_are_bounded_and_shards_stay_on_the_cpu() {
+        assert!(parses("build m.map -o m.sp --threads 1024"));
+        assert!(!parses("build m.map -o m.sp --threads 0"));
+        assert!(!parses("build m.map -o m.sp --threads 1025"));
+        assert!(parses("build m.map --shard 0/4 -o p --threads 3"));
+        assert!(parses("build m.map --plan 4,16 --threads 3"));
+        assert!(!parses("build m.map --shard 0/4 -o p --gpu"));
+        assert!(!parses("build m.map --plan 4,16 --gpu"));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! frames), so that no flag value reaches an allocation unchecked.
 //!
 //! Counts are bounded by their parsers (`--enemies` at most 5,000,000, `--ticks` 1,000,000,
-//! `--frames` 10,000, `--scale` 256 for `render` and 64 for `chase`); what depends on the map
-//! too (an image is the map's size times the scale) is checked here, in `u128` so nothing
-//! wraps, once the map's size is known and before its oracle is built.
+//! `--frames` 10,000, `--scale` 256 for `render` and 64 for `chase`, `--threads` 1,024); what
+//! depends on the map too (an image is the map's size times the scale) is checked here, in
+//! `u128` so nothing wraps, once the map's size is known and before its oracle is built.
 
 use anyhow::{Result, bail};
 

@@ -80,5 +80,5 @@ fn terrain(bytes: &[u8], grid: &signposts::grid::Grid) -> Option<signposts::sear
         Some(b'S') => 2,
         _ => 0,
     };
-    signposts::search::TileGrid::from_fn(grid.width(), grid.height(), tag).ok()
+    signposts::search::TileGrid::try_from_fn(grid.width(), grid.height(), tag).ok()
 }

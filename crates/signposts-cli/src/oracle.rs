@@ -6,7 +6,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use signposts::grid::{Connectivity, Grid, GridOracle};
+use indicatif::ProgressBar;
+use signposts::format::Check;
+use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
+use signposts::{BuildOptions, Progress};
 
 use crate::output::progress_bar;
 
@@ -23,7 +26,8 @@ pub(crate) struct Making {
     /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
     /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
     /// before building; a compressed one before building when its per-node and per-arc arrays
-    /// alone are over the limit, after building otherwise. Suffixes K, M, G, T (powers of
+    /// alone are over the limit, after building otherwise; a shard (`build --shard`) after
+    /// building. Suffixes K, M, G, T (powers of
     /// 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "8G", value_parser = crate::cli::parse_bytes)]
     pub(crate) memory_limit: u64,
@@ -40,23 +44,42 @@ pub(crate) struct Making {
     /// GPU driver (Vulkan, Metal or DirectX 12).
     #[arg(long)]
     pub(crate) gpu: bool,
+    /// Build on N worker threads (default: every core). The table is the same for every N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    pub(crate) threads: Option<u16>,
+}
+
+/// The largest `--threads`.
+pub(crate) const MAX_THREADS: u16 = 1024;
+
+impl Making {
+    /// The run settings these flags ask for, `progress` reported: the memory limit and the
+    /// threads (the GPU is opened by the build that needs it).
+    pub(crate) fn options<'a>(&self, progress: impl Fn(Progress) + Send + Sync + 'a) -> BuildOptions<'a> {
+        let mut options = BuildOptions::new();
+        options.memory_limit(self.memory_limit).progress(progress);
+        if let Some(threads) = self.threads {
+            options.threads(usize::from(threads));
+        }
+        options
+    }
 }
 
 /// Dense tables up to this size are built by default.
 const DENSE_BY_DEFAULT: u64 = 512 << 20;
 
 /// Which table to build, and why.
-pub(crate) fn choose_table(grid: &Grid, making: &Making) -> (bool, String) {
+pub(crate) fn choose_table(grid: &Grid, making: &Making) -> (TableKind, String) {
     let needed = GridOracle::memory_needed(grid, connectivity(making));
     if making.compressed {
-        (true, "compressed (asked for with --compressed)".into())
+        (TableKind::Compressed, "compressed (asked for with --compressed)".into())
     } else if making.dense {
-        (false, "dense (asked for with --dense)".into())
+        (TableKind::Dense, "dense (asked for with --dense)".into())
     } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
-        (false, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
+        (TableKind::Dense, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
     } else {
         (
-            true,
+            TableKind::Compressed,
             format!(
                 "compressed (a dense table would take {needed} bytes, over {})",
                 DENSE_BY_DEFAULT.min(making.memory_limit)
@@ -79,17 +102,15 @@ pub(crate) struct Built {
 }
 
 /// Builds with a progress bar on standard error (hidden when not a terminal), choosing the
-/// table by [`choose_table`].
+/// table by [`choose_table`]. The build's memory limit bounds the table (a dense one before it
+/// is built); the oracle's maps between cells and nodes are counted here, after.
 pub(crate) fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<Built> {
     let bar = progress_bar(
         quiet,
         "{spinner} building [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
     );
-    let (compressed, why) = choose_table(grid, making);
-    let progress = |p: signposts::Progress| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
-    };
+    let (kind, why) = choose_table(grid, making);
+    let compressed = kind == TableKind::Compressed;
     let limit = making.memory_limit;
     if compressed {
         let at_least = compressed_bytes_at_least(grid, connectivity(making));
@@ -99,20 +120,13 @@ pub(crate) fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<
             );
         }
     }
+    let options = making.options(|p| show_progress(&bar, p));
     let start = Instant::now();
     let (result, why) = if making.gpu {
-        let needed = GridOracle::memory_needed(grid, connectivity(making));
-        if !compressed && needed > limit {
-            bail!(
-                "the dense oracle of this map takes {needed} bytes, over the memory limit of {limit} bytes (raise --memory-limit)"
-            );
-        }
-        let (result, adapter) = build_on_gpu(grid, connectivity(making), compressed, progress)?;
+        let (result, adapter) = build_on_gpu(grid, connectivity(making), kind, &options)?;
         (result, format!("{why}, on the GPU ({adapter})"))
-    } else if compressed {
-        (GridOracle::build_compressed(grid, connectivity(making), progress), why)
     } else {
-        (GridOracle::build_with(grid, connectivity(making), Some(limit), progress), why)
+        (options.build_grid(grid, connectivity(making), kind), why)
     };
     bar.finish_and_clear();
     let oracle = result.with_context(|| format!("building the {why}"))?;
@@ -125,18 +139,24 @@ pub(crate) fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<
     Ok(Built { oracle, seconds: start.elapsed().as_secs_f64(), compressed, why })
 }
 
-/// Builds `grid`'s table on the GPU wgpu finds; the build's result and the adapter's name.
+/// Moves `bar` to a build's progress: `done` of `total` batches of targets.
+pub(crate) fn show_progress(bar: &ProgressBar, progress: Progress) {
+    bar.set_length(progress.total as u64);
+    bar.set_position(progress.done as u64);
+}
+
+/// Builds `grid`'s table on the GPU wgpu finds, as `options` say otherwise; the build's result
+/// and the adapter's name.
 #[cfg(feature = "gpu")]
 fn build_on_gpu(
     grid: &Grid,
     connectivity: Connectivity,
-    compressed: bool,
-    progress: impl Fn(signposts::Progress) + Sync,
+    kind: TableKind,
+    options: &BuildOptions<'_>,
 ) -> Result<(Result<GridOracle, signposts::Error>, String)> {
-    use signposts::grid::TableKind;
     let gpu = signposts::gpu::GpuContext::new().context("opening the GPU")?;
-    let kind = if compressed { TableKind::Compressed } else { TableKind::Dense };
-    Ok((GridOracle::build_gpu(grid, connectivity, kind, &gpu, progress), gpu.adapter_name().to_string()))
+    let result = options.clone().gpu(&gpu).build_grid(grid, connectivity, kind);
+    Ok((result, gpu.adapter_name().to_string()))
 }
 
 /// Without the `gpu` feature: an error saying how to get it.
@@ -144,8 +164,8 @@ fn build_on_gpu(
 fn build_on_gpu(
     _: &Grid,
     _: Connectivity,
-    _: bool,
-    _: impl Fn(signposts::Progress) + Sync,
+    _: TableKind,
+    _: &BuildOptions<'_>,
 ) -> Result<(Result<GridOracle, signposts::Error>, String)> {
     bail!(
         "this signposts was built without GPU support: rebuild it with the `gpu` feature \
@@ -165,7 +185,7 @@ fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
 
 /// Opens a saved oracle memory-mapped, checked in full unless `verify` is false.
 pub(crate) fn open_saved(path: &std::path::Path, verify: bool) -> Result<GridOracle> {
-    let check = if verify { signposts::io::Check::Full } else { signposts::io::Check::Sizes };
+    let check = if verify { Check::Full } else { Check::Sizes };
     // SAFETY: the table is only read; a file rewritten while this process runs is the user's
     // to avoid (the map would show the change).
     unsafe { GridOracle::map_file(path, check) }.with_context(|| format!("loading {}", path.display()))

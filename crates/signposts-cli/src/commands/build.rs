@@ -7,10 +7,10 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::json;
-use signposts::grid::GridOracle;
+use signposts::BuildOptions;
 
 use crate::input::read_map;
-use crate::oracle::{Built, Making, build_oracle, connectivity};
+use crate::oracle::{Built, Making, build_oracle, connectivity, show_progress};
 use crate::output::progress_bar;
 
 /// Arguments of `signposts build`.
@@ -27,12 +27,12 @@ pub(crate) struct BuildArgs {
     /// Build only shard I of K of the compressed table (its searches toward one K-th of the
     /// targets), to join with the others by `merge`; implies `--compressed`. The spans
     /// follow from the map and K alone, so each machine of a build farm takes one I.
-    #[arg(long, value_name = "I/K", value_parser = parse_shard, conflicts_with = "dense")]
+    #[arg(long, value_name = "I/K", value_parser = parse_shard, conflicts_with_all = ["dense", "gpu"])]
     shard: Option<(u32, u32)>,
     /// Before a sharded build: the time and memory one shard would take for each shard count
     /// K listed (`--plan 16,64,256`), from one small calibration shard built now (about 1,024
     /// targets' searches), scaled to each K's span. Saves nothing (`-o` is not written).
-    #[arg(long, value_name = "K,K,...", value_delimiter = ',', conflicts_with_all = ["dense", "shard"])]
+    #[arg(long, value_name = "K,K,...", value_delimiter = ',', conflicts_with_all = ["dense", "shard", "gpu"])]
     plan: Option<Vec<u32>>,
     /// Print one JSON object.
     #[arg(long)]
@@ -110,10 +110,12 @@ fn build_shard(args: &BuildArgs, (index, count): (u32, u32)) -> Result<()> {
         "{spinner} shard [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
     );
     let start = Instant::now();
-    let part = GridOracle::build_shard(&grid, connectivity(&args.making), index, count, |p| {
-        bar.set_length(p.total as u64);
-        bar.set_position(p.done as u64);
-    });
+    let part = args.making.options(|p| show_progress(&bar, p)).build_grid_shard(
+        &grid,
+        connectivity(&args.making),
+        index,
+        count,
+    );
     bar.finish_and_clear();
     let part =
         part.with_context(|| format!("building shard {index} of {count} of {}", args.map.display()))?;
@@ -190,10 +192,18 @@ fn plan_shards(args: &BuildArgs, counts: &[u32]) -> Result<()> {
     let calibration = u32::try_from((cells / 1024).max(1)).unwrap_or(u32::MAX);
     let mut picks = vec![0, calibration / 3, 2 * calibration / 3, calibration - 1];
     picks.dedup();
+    // The threads asked for, but no memory limit: calibration shards are small.
+    let mut options = BuildOptions::new();
+    let threads = match args.making.threads {
+        Some(threads) => usize::from(threads),
+        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+    };
+    options.threads(threads);
     let start = Instant::now();
-    let (mut core, mut span, mut densest) = (0, 0, 0f64);
+    let (mut core, mut span, mut densest) = (0usize, 0, 0f64);
     for &index in &picks {
-        let part = GridOracle::build_shard(&grid, connectivity(&args.making), index, calibration, |_| {})
+        let part = options
+            .build_grid_shard(&grid, connectivity(&args.making), index, calibration)
             .with_context(|| format!("building a calibration shard of {}", args.map.display()))?;
         let shard = part.shard();
         (core, span) = (shard.core_len(), shard.columns().len().max(1));
@@ -225,7 +235,7 @@ fn plan_shards(args: &BuildArgs, counts: &[u32]) -> Result<()> {
         "{}: {core} target columns; {} calibration shards of {span} columns on {} threads, {seconds:.2} s each, at most {:.0} runs a column{}",
         args.map.display(),
         picks.len(),
-        std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        threads,
         runs / span as f64,
         peak.map_or(String::new(), |p| format!(", peak memory {p} bytes"))
     );

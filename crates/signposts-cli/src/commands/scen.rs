@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::json;
-use signposts::grid::{Connectivity, GridOracle, Scenario, ScenarioCheck, parse_scenarios};
+use signposts::grid::{Connectivity, GridOracle, Scenario, ScenarioCheck, TableKind, parse_scenarios};
 use signposts::search::{Layer, Searcher, TileGrid};
 
 use crate::input::{read_capped, read_map};
@@ -70,7 +70,7 @@ pub(crate) fn run(args: &ScenArgs) -> Result<()> {
         let mut searcher = Searcher::new();
         let connectivity = connectivity(&making);
         let start = Instant::now();
-        let mut check = ScenarioCheck::run_with(&grid, &scenarios, |a, b| {
+        let mut check = ScenarioCheck::run_lengths(&grid, &scenarios, |a, b| {
             let route = searcher.astar(&tiles, Layer::WALKABLE, connectivity, a, b).ok()?;
             route.cost().map(signposts::Cost::value)
         });
@@ -83,7 +83,7 @@ pub(crate) fn run(args: &ScenArgs) -> Result<()> {
         open_saved(saved, true)?
     } else {
         let needed = GridOracle::memory_needed(&grid, connectivity(&making));
-        if needed > making.memory_limit && !choose_table(&grid, &making).0 {
+        if needed > making.memory_limit && choose_table(&grid, &making).0 == TableKind::Dense {
             let reason = format!(
                 "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
                 map_path.display(),
@@ -160,6 +160,7 @@ fn moves_name(connectivity: Connectivity) -> &'static str {
     match connectivity {
         Connectivity::Eight => "octile",
         Connectivity::Four => "4-connected",
+        Connectivity::EightUnit => "8-connected with unit-cost diagonals",
     }
 }
 
@@ -200,6 +201,8 @@ fn report_check(
                     "octile (diagonals √2, no corner cutting), the rule Moving AI's lengths are printed by",
                 Connectivity::Four =>
                     "4-connected (asked for with --four): lines whose shortest path turns diagonally differ from the printed octile lengths",
+                Connectivity::EightUnit =>
+                    "8-connected with unit-cost diagonals, not the printed octile lengths",
             }
         );
         out!(

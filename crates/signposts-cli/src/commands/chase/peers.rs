@@ -61,17 +61,18 @@ impl FlowField {
 
     /// The moves of this field's connectivity, each with its integer cost.
     fn moves(&self) -> impl Iterator<Item = (Direction, u64)> + use<> {
-        let (all, one): (&[Direction], u64) = match self.connectivity {
-            Connectivity::Four => (&FOUR, 1),
-            Connectivity::Eight => (&Direction::ALL, STRAIGHT),
+        let (all, straight, diagonal): (&[Direction], u64, u64) = match self.connectivity {
+            Connectivity::Four => (&FOUR, 1, 1),
+            Connectivity::Eight => (&Direction::ALL, STRAIGHT, DIAGONAL),
+            Connectivity::EightUnit => (&Direction::ALL, 1, 1),
         };
-        all.iter().map(move |&d| (d, if d.is_diagonal() { DIAGONAL } else { one }))
+        all.iter().map(move |&d| (d, if d.is_diagonal() { diagonal } else { straight }))
     }
 
     /// The integer cost of an exact path cost, in this field's units.
     fn units(&self, cost: Cost) -> u64 {
         match self.connectivity {
-            Connectivity::Four => cost.straight,
+            Connectivity::Four | Connectivity::EightUnit => cost.straight + cost.diagonal,
             Connectivity::Eight => cost.straight * STRAIGHT + cost.diagonal * DIAGONAL,
         }
     }
@@ -82,11 +83,12 @@ impl FlowField {
         let start = self.index(goal);
         self.cost[start] = 0;
         match self.connectivity {
-            Connectivity::Four => {
+            // Unit costs: breadth-first.
+            Connectivity::Four | Connectivity::EightUnit => {
                 self.queue.push_back(start as u32);
                 while let Some(i) = self.queue.pop_front() {
                     let next = self.cost[i as usize] + 1;
-                    for d in FOUR {
+                    for (d, _) in self.moves() {
                         if let Some(c) = grid.step(self.cell(i), d) {
                             let j = self.index(c);
                             if self.cost[j] == UNREACHED {
