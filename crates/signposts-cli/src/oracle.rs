@@ -27,8 +27,7 @@ pub(crate) struct Making {
     /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
     /// before building; a compressed one before building when its per-node and per-arc arrays
     /// alone are over the limit, after building otherwise; a shard (`build --shard`) after
-    /// building. Suffixes K, M, G, T (powers of
-    /// 1024), optionally followed by `B` or `iB`.
+    /// building. Suffixes K, M, G, T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "8G", value_parser = crate::cli::parse_bytes)]
     pub(crate) memory_limit: u64,
     /// Build the dense table (every optimal move, O(1) queries) even on a large map.
@@ -145,8 +144,8 @@ pub(crate) fn show_progress(bar: &ProgressBar, progress: Progress) {
     bar.set_position(progress.done as u64);
 }
 
-/// Builds `grid`'s table on the GPU wgpu finds, as `options` say otherwise; the build's result
-/// and the adapter's name.
+/// Builds `grid`'s table on the GPU wgpu finds, with the other settings of `options`; the
+/// build's result and the adapter's name.
 #[cfg(feature = "gpu")]
 fn build_on_gpu(
     grid: &Grid,
