@@ -7,8 +7,8 @@ use std::time::Instant;
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
-use signposts::{BuildOptions, Error};
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
+use signposts::{BuildOptions, Error};
 
 use crate::agents::NavSettings;
 use crate::work::{NavStatus, Work};
@@ -336,12 +336,8 @@ impl NavGrid {
             let grid = match source {
                 Source::Grid(grid) => grid,
                 Source::MapFile(path) => {
-                    let bytes = std::fs::read(&path).map_err(|e| {
-                        (
-                            format!("cannot read map file {}", path.display()),
-                            Error::from(e),
-                        )
-                    })?;
+                    let bytes = std::fs::read(&path)
+                        .map_err(|e| (format!("cannot read map file {}", path.display()), Error::from(e)))?;
                     signposts::grid::parse_map(&bytes)
                         .map_err(|e| (format!("malformed map file {}", path.display()), e))?
                 }
@@ -448,8 +444,11 @@ impl NavGrid {
                 for &(cell, blocked) in &batch {
                     grid.set_blocked(cell, blocked);
                 }
-                let oracle =
-                    BuildOptions::new().cancel(&token).build_grid(&grid, live.connectivity(), TableKind::Compressed)?;
+                let oracle = BuildOptions::new().cancel(&token).build_grid(
+                    &grid,
+                    live.connectivity(),
+                    TableKind::Compressed,
+                )?;
                 return Ok(Repaired {
                     oracle,
                     batch,

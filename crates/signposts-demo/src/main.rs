@@ -206,7 +206,9 @@ fn compressed() {
             pairs.len(),
             pairs[0].0,
             pairs[0].1,
-            compressed.cost(pairs[0].0, pairs[0].1).map_or("unreachable".to_string(), |d| d.value().to_string()),
+            compressed
+                .cost(pairs[0].0, pairs[0].1)
+                .map_or("unreachable".to_string(), |d| d.value().to_string()),
         );
     }
 }
