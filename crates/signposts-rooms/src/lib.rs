@@ -113,33 +113,16 @@
 //! bytes left, every region, and that the table belongs to the described oracle, so a
 //! damaged file is an error and a forged one answers without a panic or a hang.
 
-mod builder;
 mod error;
 pub mod exact;
-mod funnel;
 mod geom;
-mod input;
-mod io;
-mod links;
-mod locate;
-mod merge;
 mod mesh;
-mod oracle;
-mod outline;
 mod path;
-mod radius;
-mod regions_input;
 mod rooms;
-mod text;
-mod triangulate;
 
-pub use builder::RoomsBuilder;
 pub use error::{Error, Ring};
 pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactRooms, ExactScratch, ExactStage, Tier};
 pub use geom::Point;
-pub use input::NavMeshBuilder;
-pub use io::FORMAT_VERSION;
-pub use links::{Link, LinkId};
-pub use mesh::{Door, DoorId, NavMesh, RegionId};
+pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};
-pub use rooms::{DoorState, Rooms};
+pub use rooms::{DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};

@@ -14,7 +14,7 @@ use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search}
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
-use crate::triangulate::NONE;
+use crate::mesh::NONE;
 use crate::{DoorState, Error, NavMesh};
 
 /// Corners swept at a time.

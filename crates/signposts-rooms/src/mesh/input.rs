@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use signposts::grid::{Cell, Grid};
 use signposts::search::TileGrid;
 
+use super::NavMesh;
+use super::outline::{difference_outline, union_outline};
+use super::radius::{CapsuleIndex, capsules};
+use super::triangulate::triangulate;
 use crate::Point;
 use crate::error::{Error, Ring};
 use crate::geom::{segments_cross_properly, signed_area2, winding};
-use crate::mesh::NavMesh;
-use crate::outline::{difference_outline, union_outline};
-use crate::radius::{CapsuleIndex, capsules};
-use crate::triangulate::triangulate;
 
 impl NavMesh {
     /// The mesh of a tile grid: cell `(x, y)` covers the square `[x, x + 1] × [y, y + 1]`, and

@@ -15,11 +15,11 @@
 //! state per door, links and layer as [`RoomsBuilder::build`](crate::RoomsBuilder::build)
 //! does, and that the table belongs to the oracle graph those describe (its fingerprint).
 
+use super::{DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
-use crate::merge::Regions;
+use crate::mesh::Regions;
 use crate::mesh::{NavMesh, RegionId};
-use crate::rooms::{DoorState, Rooms};
 
 const MAGIC: &[u8; 8] = b"SPROOMS\0";
 /// The format's version.

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use signposts::{Graph, GraphBuilder};
 
+use super::links::{Link, LinkId};
+use super::{DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
-use crate::links::{Link, LinkId};
 use crate::mesh::{DoorId, NavMesh};
-use crate::rooms::{DoorState, Rooms};
 
 /// Builds [`Rooms`]: door states at the start, links, a memory limit.
 ///
