@@ -1,9 +1,7 @@
 //! Saved rooms: they load back answering as they were saved, and damaged, truncated or forged
 //! files load as errors or as rooms that answer without a panic or a hang.
 
-mod common;
-
-use common::states_from;
+use crate::common::states_from;
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};

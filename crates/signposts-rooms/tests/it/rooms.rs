@@ -2,9 +2,7 @@
 //! shared Moving AI maps, `next_region` against the article's min-plus matrix squaring, doors
 //! (closed, one way, reopened) against fresh builds.
 
-mod common;
-
-use common::{MinPlus, check_grid_query, components, open_cells, segment_is_walkable, states_from};
+use crate::common::{MinPlus, check_grid_query, components, open_cells, segment_is_walkable, states_from};
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid, parse_map};
@@ -59,7 +57,7 @@ proptest! {
             for b in 0..mesh.regions_len() as u32 {
                 let (a, b) = (RegionId(a), RegionId(b));
                 let next = rooms.next_region(a, b);
-                if a == b || reference.distance(a.0, b.0) >= common::INF {
+                if a == b || reference.distance(a.0, b.0) >= crate::common::INF {
                     prop_assert_eq!(next, None);
                     continue;
                 }

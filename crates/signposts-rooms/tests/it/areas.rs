@@ -1,9 +1,7 @@
 //! Areas and layers: regions never mix areas, a layer that cannot enter an area never walks
 //! through it, and meshes of tiles with an agent radius keep their areas apart.
 
-mod common;
-
-use common::segment_is_walkable;
+use crate::common::segment_is_walkable;
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};

@@ -2,9 +2,7 @@
 //! tolerance, every path inside the walkable area and of that length, every waypoint the first
 //! turn of some shortest path.
 
-mod common;
-
-use common::{
+use crate::common::{
     ClosedDoor, closed_doors, crosses_door, open_cells, segment_in_area, visibility_lengths,
     visibility_lengths_via,
 };

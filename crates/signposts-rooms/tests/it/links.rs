@@ -1,9 +1,7 @@
 //! Links (teleporters, ladders, jumps): taken only their way, reached exactly when the
 //! walkable area and the links connect two points, closed and reopened in place.
 
-mod common;
-
-use common::{components, segment_is_walkable};
+use crate::common::{components, segment_is_walkable};
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};
