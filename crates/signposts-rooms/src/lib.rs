@@ -77,7 +77,7 @@
 //! and lengths between all pairs of corners. [`ExactRooms::next_waypoint`],
 //! [`ExactRooms::path`] and [`ExactRooms::distance`] then answer with the truly shortest
 //! path, ranked within 1e-9 of its length, as End Point Search and Euclidean Hub Labeling
-//! do; [`ExactRooms::next_waypoint_each`] answers a crowd heading for one goal from one pass
+//! do; [`ExactRooms::next_waypoint_toward`] answers a crowd heading for one goal from one pass
 //! over the goal's corners. The module [`exact`] says what is exact and what each tier
 //! costs; docs/benchmarks.md measures it beside `polyanya`.
 //!
@@ -120,7 +120,7 @@ mod mesh;
 mod path;
 mod rooms;
 
-pub use error::{Error, Ring};
+pub use error::{Error, IoError, Ring};
 pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactRooms, ExactScratch, ExactStage, Tier};
 pub use geom::Point;
 pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};

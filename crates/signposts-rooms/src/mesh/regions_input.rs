@@ -133,7 +133,7 @@ impl NavMesh {
                 areas.push(mesh.area(crate::RegionId(r)));
             }
         }
-        NavMesh::from_regions_with_areas(&vertices, &rings, areas)
+        NavMesh::from_regions_in_areas(&vertices, &rings, areas)
     }
 }
 

@@ -147,7 +147,7 @@ impl Rooms {
             let corners = r.count32(4)?;
             rings.push((0..corners).map(|_| r.u32()).collect::<Result<Vec<_>, Error>>()?);
         }
-        let mesh = NavMesh::from_regions_with_areas(&vertices, &rings, areas)?;
+        let mesh = NavMesh::from_regions_in_areas(&vertices, &rings, areas)?;
         let doors = r.count(5)?;
         if doors != mesh.doors_len() {
             return Err(corrupt(&format!("{doors} door states for a mesh of {} doors", mesh.doors_len())));
@@ -222,7 +222,7 @@ impl Rooms {
         let written = std::fs::write(&tmp, self.to_bytes()).and_then(|()| std::fs::rename(&tmp, path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
-            return Err(Error::Io { what: format!("writing {}: {e}", path.display()) });
+            return Err(Error::from(e));
         }
         Ok(())
     }
@@ -251,15 +251,13 @@ impl Rooms {
     pub fn load_from(path: impl AsRef<std::path::Path>, max_bytes: u64) -> Result<Rooms, Error> {
         use std::io::Read as _;
         let path = path.as_ref();
-        let io = |e: std::io::Error| Error::Io { what: format!("reading {}: {e}", path.display()) };
         let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .map_err(io)?
-            .take(max_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
+        std::fs::File::open(path)?.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes)?;
         if bytes.len() as u64 > max_bytes {
-            return Err(Error::Io { what: format!("{} is longer than {max_bytes} bytes", path.display()) });
+            return Err(Error::from(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                "the file is too long",
+            )));
         }
         Rooms::from_bytes(&bytes)
     }
@@ -267,7 +265,7 @@ impl Rooms {
 
 impl NavMesh {
     /// [`NavMesh::from_regions`] with each region's area.
-    pub(crate) fn from_regions_with_areas(
+    pub(crate) fn from_regions_in_areas(
         vertices: &[Point],
         rings: &[Vec<u32>],
         areas: Vec<u8>,
