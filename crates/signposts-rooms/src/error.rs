@@ -297,7 +297,7 @@ impl From<std::io::Error> for Error {
 /// ```
 /// use signposts_rooms::{Error, Rooms};
 /// let missing = std::env::temp_dir().join("signposts-rooms-no-such-file.rooms");
-/// let Err(Error::Io { kind, source }) = Rooms::load_from(&missing, 1 << 20) else { panic!("no file") };
+/// let Err(Error::Io { kind, source }) = Rooms::load_from(&missing) else { panic!("no file") };
 /// assert_eq!(kind, std::io::ErrorKind::NotFound);
 /// assert_eq!(source.get().kind(), kind);
 /// ```

@@ -108,10 +108,13 @@
 //! as many as its two regions have ways in and out).
 //!
 //! ## Saved files
-//! [`Rooms::to_bytes`] / [`Rooms::from_bytes`]: the mesh, door and link states, the layer and
-//! the table in one file with the core's checksum; loading checks every count against the
-//! bytes left, every region, and that the table belongs to the described oracle, so a
-//! damaged file is an error and a forged one answers without a panic or a hang.
+//! [`Rooms::save`] / [`Rooms::load`] (any writer and reader), [`Rooms::save_to`] (atomic) /
+//! [`Rooms::load_from`] (a file), [`Rooms::from_bytes`] (a slice), and [`Rooms::map_file`]
+//! (which reads: the format cannot be used in place): the mesh, door and link states, the
+//! layer and the table in one file with the core's checksum. Loading checks every count
+//! against the bytes left (when the length is known), every region, and that the table
+//! belongs to the described oracle, so a damaged file is an error and a forged one answers
+//! without a panic or a hang.
 
 mod error;
 pub mod exact;
