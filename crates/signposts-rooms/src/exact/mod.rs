@@ -732,6 +732,8 @@ impl ExactRooms {
     }
 
     /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.
+    /// Feature `test-support` only: not part of the API.
+    #[cfg(feature = "test-support")]
     #[doc(hidden)]
     #[must_use]
     pub fn query_counts(&self, from: Point, to: Point) -> (usize, usize, usize, usize, bool) {
@@ -751,7 +753,9 @@ impl ExactRooms {
         (cs, ns, ct, nt, expand::sees(&self.topo, from, &scratch.from_regions, to))
     }
 
-    /// The corner kinds, for tests: `(reflex, pinch)` counts.
+    /// The corner kinds, for tests: `(reflex, pinch)` counts. Feature `test-support` only:
+    /// not part of the API.
+    #[cfg(feature = "test-support")]
     #[doc(hidden)]
     #[must_use]
     pub fn corner_kinds(&self) -> (usize, usize) {
