@@ -1,5 +1,5 @@
 //! Saved tables edited on purpose: a valid small table is built from the first bytes, the
-//! rest edit its saved bytes, the checksum is recomputed (`io::reseal`) so that only the
+//! rest edit its saved bytes, the checksum is recomputed (`format::reseal`) so that only the
 //! invariant checks stand between the edit and the queries. A table that loads must answer
 //! every query on every pair and take a few edits without panicking or looping.
 #![no_main]
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
             let oracle = if kind == 2 {
                 GridOracle::build(&grid, connectivity)
             } else {
-                GridOracle::build_compressed(&grid, connectivity, |_| {})
+                GridOracle::build_compressed(&grid, connectivity)
             };
             oracle.unwrap().save(&mut bytes).unwrap();
         }
@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
     if edits.len() % 3 == 1 {
         bytes.truncate(len.saturating_sub(usize::from(edits[edits.len() - 1]) % 32));
     }
-    signposts::io::reseal(&mut bytes);
+    signposts::format::reseal(&mut bytes);
     let pick = |i: usize| edits.get(i).copied().map_or(0, u32::from);
 
     if let Ok(mut graph) = Graph::load(bytes.as_slice()) {

@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
             bytes[at] ^= edit[2];
         }
         let body = bytes.len() - 8;
-        let sum = signposts::io::checksum(&bytes[..body]);
+        let sum = signposts::format::checksum(&bytes[..body]);
         bytes[body..].copy_from_slice(&sum.to_le_bytes());
         bytes
     };

@@ -7,7 +7,7 @@ use std::time::Instant;
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
-use signposts::Error;
+use signposts::{BuildOptions, Error};
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
 
 use crate::agents::NavSettings;
@@ -339,7 +339,7 @@ impl NavGrid {
                     let bytes = std::fs::read(&path).map_err(|e| {
                         (
                             format!("cannot read map file {}", path.display()),
-                            Error::Io { kind: e.kind(), message: e.to_string() },
+                            Error::from(e),
                         )
                     })?;
                     signposts::grid::parse_map(&bytes)
@@ -358,8 +358,13 @@ impl NavGrid {
                 NavTable::Dense => TableKind::Dense,
                 NavTable::Compressed => TableKind::Compressed,
             };
-            let report = |p: signposts::Progress| progress.report(p.fraction() as f32);
-            let oracle = GridOracle::build_table(&grid, connectivity, kind, limit, report, &token)
+            let mut options = BuildOptions::new();
+            options.progress(|p| progress.report(p.fraction() as f32)).cancel(&token);
+            if let Some(limit) = limit {
+                options.memory_limit(limit);
+            }
+            let oracle = options
+                .build_grid(&grid, connectivity, kind)
                 .map_err(|e| ("cannot build the table".to_owned(), e))?;
             Ok(Built { oracle, loaded: false, seconds: start.elapsed().as_secs_f32() })
         });
@@ -443,14 +448,8 @@ impl NavGrid {
                 for &(cell, blocked) in &batch {
                     grid.set_blocked(cell, blocked);
                 }
-                let oracle = GridOracle::build_table(
-                    &grid,
-                    live.connectivity(),
-                    TableKind::Compressed,
-                    None,
-                    |_| {},
-                    &token,
-                )?;
+                let oracle =
+                    BuildOptions::new().cancel(&token).build_grid(&grid, live.connectivity(), TableKind::Compressed)?;
                 return Ok(Repaired {
                     oracle,
                     batch,
@@ -462,7 +461,7 @@ impl NavGrid {
             // The spare copy (the table before the last repair) catches up, or a fresh copy.
             let mut oracle = match spare {
                 Some(mut spare) => {
-                    spare.set_blocked_each(&behind)?;
+                    spare.apply(&behind)?;
                     spare
                 }
                 None => GridOracle::clone(&live),
@@ -475,7 +474,7 @@ impl NavGrid {
             // costs less).
             let edits =
                 batch.iter().filter(|&&(cell, blocked)| oracle.grid().is_passable(cell) == blocked).count();
-            let rebuilt = oracle.set_blocked_each(&batch)?.rebuilt;
+            let rebuilt = oracle.apply(&batch)?.rebuilt;
             Ok(Repaired { oracle, batch, edits, rebuilt, seconds: start.elapsed().as_secs_f32() })
         });
     }

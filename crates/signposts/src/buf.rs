@@ -267,7 +267,7 @@ impl Sections {
         self.align()?;
         let len = count
             .checked_mul(size_of::<T>() as u64)
-            .ok_or_else(|| crate::io::corrupt("array length overflows"))?;
+            .ok_or_else(|| crate::format::corrupt("array length overflows"))?;
         let at = self.take(len)?;
         Ok(Buf::view(&self.bytes, at, count as usize))
     }

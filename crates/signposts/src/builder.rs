@@ -1,11 +1,8 @@
 //! [`GraphBuilder`]: collect edges, then build a [`Graph`].
 
-use core::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-
-use crate::build::{self, Adjacency, Cancel, Progress};
+use crate::dense::table::Layout;
 use crate::error::{Error, panic_with};
-use crate::table::{Layout, MAX_ENTRY_DEGREE, NodeRow, Table};
-use crate::{Cost, Graph, NodeId, components};
+use crate::{Cost, Graph, NodeId};
 
 /// The GPU context a build may run on: none can exist without the `gpu` feature.
 #[cfg(feature = "gpu")]
@@ -41,14 +38,13 @@ pub const MAX_NODES: usize = u32::MAX as usize;
 pub struct GraphBuilder {
     /// Out-arcs per node: sorted, duplicate-free heads. The builder is not on any hot path;
     /// per-node lists keep `connect`/`disconnect` at O(degree).
-    adjacency: Vec<Vec<NodeId>>,
+    pub(crate) adjacency: Vec<Vec<NodeId>>,
     /// The cost of each out-arc, parallel to `adjacency`.
-    costs: Vec<Vec<u32>>,
+    pub(crate) costs: Vec<Vec<u32>>,
     /// How arc costs read: integers, or octile steps (1 straight, 2 diagonal).
-    model: CostModel,
-    memory_limit: Option<u64>,
+    pub(crate) model: CostModel,
     /// Every row gets room for at least this many neighbours (for later edits).
-    reserve_degree: u32,
+    pub(crate) reserve_degree: u32,
 }
 
 /// How a graph's arc costs are read.
@@ -110,7 +106,6 @@ impl GraphBuilder {
             adjacency: Vec::new(),
             costs: Vec::new(),
             model: CostModel::Integer,
-            memory_limit: None,
             reserve_degree: 0,
         };
         builder.try_resize(nodes)?;
@@ -485,20 +480,6 @@ impl GraphBuilder {
         Ok(self)
     }
 
-    /// Caps the bytes a build may allocate; past it [`GraphBuilder::try_build`] returns
-    /// [`Error::OverMemoryLimit`] before allocating anything. No limit by default (a build
-    /// that the allocator refuses still returns [`Error::AllocationFailed`]).
-    ///
-    /// ```
-    /// let mut b = signposts::GraphBuilder::new(1000);
-    /// b.memory_limit(1024);
-    /// assert!(matches!(b.try_build(), Err(signposts::Error::OverMemoryLimit { .. })));
-    /// ```
-    pub fn memory_limit(&mut self, bytes: u64) -> &mut Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
     /// Gives every node's entries room for at least `degree` neighbours, so that edits of the
     /// built graph ([`Graph::apply`]) that add neighbours repair the table in place instead of
     /// rebuilding it. Costs memory: entries are `degree` rounded up to a power of two bits.
@@ -549,305 +530,6 @@ impl GraphBuilder {
             .unwrap_or(u64::MAX)
     }
 
-    /// Builds the oracle.
-    ///
-    /// # Panics
-    /// If the build is over the memory limit or the allocator refuses it;
-    /// [`GraphBuilder::try_build`] returns an error instead.
-    ///
-    /// # Complexity
-    /// Time O(n · (n + m) / 64 · D) where D is about the diameter of a 64-node ball (the
-    /// batched BFS); extra space O(n + m) per thread besides the table.
-    ///
-    /// ```
-    /// let mut b = signposts::Graph::builder(3);
-    /// b.connect(0, 1).connect(1, 2);
-    /// assert_eq!(b.build().path_to(0, 2).collect::<Vec<_>>(), [0, 1, 2]);
-    /// ```
-    #[must_use]
-    #[track_caller]
-    pub fn build(&self) -> Graph {
-        self.try_build().unwrap_or_else(|e| panic_with(&e))
-    }
-
-    /// Builds the oracle, or says why it cannot (before allocating the table).
-    ///
-    /// # Errors
-    /// [`Error::OverMemoryLimit`] past [`GraphBuilder::memory_limit`];
-    /// [`Error::AllocationFailed`] when the allocator refuses the table;
-    /// [`Error::Unsupported`] for a [`reserve_degree`](GraphBuilder::reserve_degree) above 2^31.
-    ///
-    /// ```
-    /// let graph = signposts::GraphBuilder::new(2).try_build()?;
-    /// assert!(!graph.path_exists(0, 1));
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    pub fn try_build(&self) -> Result<Graph, Error> {
-        self.build_with_progress(|_| {})
-    }
-
-    /// Builds the oracle, calling `progress` as steps finish (from worker threads, in no
-    /// particular order of calls; the largest `done` reported is `total`).
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::try_build`].
-    ///
-    /// ```
-    /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// // A ring of 600 nodes: 600 targets in batches of 128.
-    /// let mut b = signposts::GraphBuilder::new(600);
-    /// for i in 0..600 { b.connect(i, (i + 1) % 600); }
-    /// let last = AtomicUsize::new(0);
-    /// let graph = b.build_with_progress(|p| { last.fetch_max(p.done, Ordering::Relaxed); })?;
-    /// assert_eq!(last.into_inner(), 5);
-    /// assert_eq!(graph.distance(0, 299), Some(299));
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    pub fn build_with_progress(&self, progress: impl Fn(Progress) + Sync) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, None, None)
-    }
-
-    /// [`GraphBuilder::build_with_progress`] that stops early when `cancel` is cancelled (from
-    /// another thread, say a game leaving the level): no batch of targets starts after that,
-    /// and the build returns [`Error::Cancelled`].
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::try_build`]; [`Error::Cancelled`].
-    ///
-    /// ```
-    /// use signposts::{Cancel, Error};
-    /// let builder = signposts::generate::grid(40, 40, signposts::generate::Connectivity::Four);
-    /// let cancel = Cancel::new();
-    /// // Cancelled by its own progress callback after the first batch of targets.
-    /// let result = builder.build_with_cancel(|_| cancel.cancel(), &cancel);
-    /// assert!(matches!(result, Err(Error::Cancelled)));
-    /// ```
-    pub fn build_with_cancel(
-        &self,
-        progress: impl Fn(Progress) + Sync,
-        cancel: &Cancel,
-    ) -> Result<Graph, Error> {
-        self.build_inner(&progress, None, None, Some(cancel.flag()))
-    }
-
-    /// The build, with the batch width forced in tests, on the GPU when `gpu` is given.
-    pub(crate) fn build_inner(
-        &self,
-        progress: &(dyn Fn(Progress) + Sync),
-        batch: Option<usize>,
-        gpu: Option<&Gpu>,
-        halt: Option<&AtomicBool>,
-    ) -> Result<Graph, Error> {
-        if gpu.is_some() && (self.is_directed() || (self.is_weighted() && self.model != CostModel::Octile)) {
-            return Err(Error::Unsupported {
-                what: "GPU builds of graphs with integer arc costs or one-way arcs (build them on the CPU)",
-            });
-        }
-        if self.reserve_degree > MAX_ENTRY_DEGREE {
-            return Err(Error::Unsupported {
-                what: "reserve_degree above 2^31: entries that wide cannot be stored",
-            });
-        }
-        let n = self.nodes_len();
-        let needed = self.memory_needed();
-        if let Some(limit) = self.memory_limit
-            && needed > limit
-        {
-            return Err(Error::OverMemoryLimit { needed, limit });
-        }
-        if needed == u64::MAX {
-            // The size overflowed: no allocator holds it, and the layout's sums would wrap.
-            return Err(Error::AllocationFailed { bytes: needed });
-        }
-
-        let mut rows = Vec::with_capacity(n);
-        let mut neighbors = Vec::with_capacity(self.arcs_len());
-        let mut costs = Vec::with_capacity(self.arcs_len());
-        for (list, cost) in self.adjacency.iter().zip(&self.costs) {
-            rows.push(NodeRow { word: 0, first: arc_index(neighbors.len())?, deg: degree(list.len()) });
-            neighbors.extend_from_slice(list);
-            costs.extend_from_slice(cost);
-        }
-        arc_index(neighbors.len())?;
-        let reserve = self.reserve_degree;
-        let layout = Layout::assign_widths(&mut rows, |row| crate::table::entry_bits(row.deg.max(reserve)));
-        let total_words =
-            usize::try_from(layout.words()).map_err(|_| Error::AllocationFailed { bytes: needed })?;
-        let words = crate::memory::zeroed_words(total_words, needed)?;
-        let offsets: Vec<u32> =
-            rows.iter().map(|r| r.first).chain(core::iter::once(arc_index(neighbors.len())?)).collect();
-        let directed = self.is_directed();
-        let weighted = self.is_weighted();
-        let edges = self.edges_len();
-
-        let (order, component, components) = if directed || weighted {
-            self.fill_weighted(&rows, &offsets, &neighbors, &costs, layout, &words, progress, gpu, halt)?
-        } else {
-            costs = Vec::new(); // every arc costs 1
-            Self::fill_unit(&rows, &offsets, &neighbors, layout, &words, progress, (batch, gpu), halt)?
-        };
-        if build::stopped(halt) {
-            return Err(Error::Cancelled);
-        }
-
-        let mut column = vec![0u32; n];
-        for (c, &node) in order.iter().enumerate() {
-            column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
-        }
-        let words = crate::memory::into_plain(words);
-        let table = Table { rows, neighbors, column, order, words: words.into(), layout };
-        let mut graph = Graph::from_parts(table, component, components, costs, self.model, directed, edges);
-        graph.reserve = self.reserve_degree;
-        Ok(graph)
-    }
-
-    /// Fills the table of an undirected unit-cost graph: peel trees, bit-parallel BFS on the
-    /// core (on the GPU when `gpu` is given). Returns the column order and the components.
-    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
-    #[cfg_attr(
-        not(feature = "gpu"),
-        expect(clippy::unnecessary_wraps, reason = "the GPU engine's errors come back through it")
-    )]
-    fn fill_unit(
-        rows: &[NodeRow],
-        offsets: &[u32],
-        neighbors: &[NodeId],
-        layout: Layout,
-        words: &[AtomicU64],
-        progress: &(dyn Fn(Progress) + Sync),
-        (batch, gpu): (Option<usize>, Option<&Gpu>),
-        halt: Option<&AtomicBool>,
-    ) -> Result<(Vec<NodeId>, Vec<u32>, u32), Error> {
-        let (component, components) = components::label(rows, neighbors);
-        let mut peel = build::peel::peel(rows, neighbors);
-        let batch = batch.unwrap_or_else(|| build::batch_width(peel.core_len));
-        let mut order = build::order::ball_order(rows, neighbors, &peel.peeled, batch);
-        peel.order_trees(rows, neighbors, &mut order);
-        let mut column = vec![0u32; rows.len()];
-        for (c, &node) in order.iter().enumerate() {
-            column[node as usize] = u32::try_from(c).expect("column fits: n <= MAX_NODES");
-        }
-        let trees = usize::from(!peel.is_trivial());
-        let done = AtomicUsize::new(0);
-        let core = &order[..peel.core_len];
-        // The core's searches, on the GPU or the CPU; then the trees, a step of their own.
-        #[cfg(feature = "gpu")]
-        let on_gpu = gpu
-            .map(|gpu| {
-                let graph = crate::gpu::engine::DeviceGraph {
-                    offsets,
-                    heads: neighbors,
-                    costs: &[],
-                    skip: &peel.peeled,
-                };
-                let progress = (progress, &done, trees);
-                crate::gpu::engine::fill_dense(gpu, graph, rows, layout, core, words, progress, halt)
-            })
-            .transpose()?;
-        #[cfg(not(feature = "gpu"))]
-        let on_gpu: Option<usize> = gpu.map(|never| match *never {});
-        let total = if let Some(total) = on_gpu {
-            total
-        } else {
-            let padded = build::bfs::padded(offsets, neighbors, &peel.peeled);
-            let adjacency = Adjacency {
-                offsets,
-                heads: neighbors,
-                in_offsets: offsets,
-                tails: neighbors,
-                component: &component,
-                peeled: &peel.peeled,
-                padded: &padded,
-            };
-            let total = peel.core_len.div_ceil(batch) + trees;
-            let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-            build::fill_unit(adjacency, rows, layout, core, batch, words, &step, halt);
-            total
-        };
-        if !peel.is_trivial() && !build::stopped(halt) {
-            peel.fill(rows, layout, neighbors, &column, &component, words);
-            progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        }
-        Ok((order, component, components))
-    }
-
-    /// Fills the table of a weighted or directed graph: one Dijkstra search per target, or on
-    /// the GPU (octile graphs) when `gpu` is given.
-    #[expect(clippy::too_many_arguments, reason = "the pieces of one build, passed once")]
-    #[cfg_attr(
-        not(feature = "gpu"),
-        expect(clippy::unnecessary_wraps, reason = "the GPU engine's errors come back through it")
-    )]
-    fn fill_weighted(
-        &self,
-        rows: &[NodeRow],
-        offsets: &[u32],
-        heads: &[NodeId],
-        costs: &[u32],
-        layout: Layout,
-        words: &[AtomicU64],
-        progress: &(dyn Fn(Progress) + Sync),
-        gpu: Option<&Gpu>,
-        halt: Option<&AtomicBool>,
-    ) -> Result<(Vec<NodeId>, Vec<u32>, u32), Error> {
-        let n = rows.len();
-        let mut tails = Vec::with_capacity(heads.len());
-        for (v, row) in rows.iter().enumerate() {
-            tails.extend(core::iter::repeat_n(v as NodeId, row.deg as usize));
-        }
-        // In-arcs grouped by head (a counting sort of the arcs).
-        let mut in_offsets = vec![0u32; n + 1];
-        for &h in heads {
-            in_offsets[h as usize + 1] += 1;
-        }
-        for v in 0..n {
-            in_offsets[v + 1] += in_offsets[v];
-        }
-        let mut fill = in_offsets.clone();
-        let mut in_arcs = vec![0u32; heads.len()];
-        for (a, &h) in heads.iter().enumerate() {
-            in_arcs[fill[h as usize] as usize] = a as u32;
-            fill[h as usize] += 1;
-        }
-        let (component, components) = components::label_weak(offsets, heads, &in_offsets, &in_arcs, &tails);
-        let order = build::order::ball_order(rows, heads, &[], build::dijkstra::BATCH);
-        #[cfg(feature = "gpu")]
-        if let Some(gpu) = gpu {
-            let graph = crate::gpu::engine::DeviceGraph { offsets, heads, costs, skip: &[] };
-            let done = AtomicUsize::new(0);
-            crate::gpu::engine::fill_dense(
-                gpu,
-                graph,
-                rows,
-                layout,
-                &order,
-                words,
-                (progress, &done, 0),
-                halt,
-            )?;
-            return Ok((order, component, components));
-        }
-        #[cfg(not(feature = "gpu"))]
-        let _ = gpu;
-        let cost: Vec<Cost> = costs.iter().map(|&c| self.model.cost(c)).collect();
-        let arcs = build::dijkstra::Arcs {
-            offsets,
-            heads,
-            cost: &cost,
-            in_offsets: &in_offsets,
-            incoming: &in_arcs,
-            tails: &tails,
-            integer: self.model == CostModel::Integer,
-            symmetric: !self.is_directed(),
-            skip: &[],
-        };
-        let total = n.div_ceil(build::dijkstra::BATCH);
-        let done = AtomicUsize::new(0);
-        let step = || progress(Progress { done: done.fetch_add(1, Ordering::Relaxed) + 1, total });
-        build::dijkstra::fill(arcs, rows, layout, &order, words, &step, halt);
-        Ok((order, component, components))
-    }
-
     #[inline]
     fn check(&self, node: NodeId) -> Result<usize, Error> {
         let nodes = self.nodes_len();
@@ -855,7 +537,7 @@ impl GraphBuilder {
     }
 
     pub(crate) fn from_parts(adjacency: Vec<Vec<NodeId>>, costs: Vec<Vec<u32>>, model: CostModel) -> Self {
-        GraphBuilder { adjacency, costs, model, memory_limit: None, reserve_degree: 0 }
+        GraphBuilder { adjacency, costs, model, reserve_degree: 0 }
     }
 
     /// The [`Graph::fingerprint`] the built graph will have: for checking that a saved table
@@ -868,7 +550,7 @@ impl GraphBuilder {
     /// ```
     #[must_use]
     pub fn fingerprint(&self) -> u64 {
-        crate::io::fingerprint(
+        crate::format::fingerprint(
             self.nodes_len(),
             self.adjacency.iter().map(|l| degree(l.len())),
             self.adjacency.iter().flatten().copied(),
@@ -899,21 +581,21 @@ impl GraphBuilder {
     }
 }
 
-fn check_node_count(nodes: usize) -> Result<(), Error> {
+pub(crate) fn check_node_count(nodes: usize) -> Result<(), Error> {
     if nodes > MAX_NODES { Err(Error::TooManyNodes { nodes, max: MAX_NODES }) } else { Ok(()) }
 }
 
 /// A neighbour-list length as a degree. Lists hold distinct ids below `u32::MAX`, so they fit.
-fn degree(len: usize) -> u32 {
+pub(crate) fn degree(len: usize) -> u32 {
     u32::try_from(len).expect("a node has fewer than u32::MAX distinct neighbours")
 }
 
-fn arc_index(arcs: usize) -> Result<u32, Error> {
+pub(crate) fn arc_index(arcs: usize) -> Result<u32, Error> {
     u32::try_from(arcs).map_err(|_| Error::TooManyArcs { arcs, max: u32::MAX as usize })
 }
 
 /// Node pairs joined by an arc either way.
-fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
+pub(crate) fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
     adjacency
         .iter()
         .enumerate()
@@ -927,6 +609,7 @@ fn count_edges(adjacency: &[Vec<NodeId>]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dense::table::MAX_ENTRY_DEGREE;
 
     #[test]
     fn try_new_of_max_nodes_is_an_allocation_error_not_an_abort() {
@@ -958,18 +641,19 @@ mod tests {
             b.reserve_degree(degree);
             assert_eq!(b.memory_needed(), u64::MAX, "degree {degree}");
             assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
-            b.memory_limit(1 << 20);
-            assert!(matches!(b.try_build(), Err(Error::Unsupported { .. })), "degree {degree}");
+            let limited = crate::BuildOptions::new().memory_limit(1 << 20).build(&b);
+            assert!(matches!(limited, Err(Error::Unsupported { .. })), "degree {degree}");
         }
     }
 
     #[test]
     fn reserve_degree_of_2_pow_31_is_measured_and_held_to_the_limit() {
         let mut b = GraphBuilder::new(3);
-        b.reserve_degree(MAX_ENTRY_DEGREE).memory_limit(1 << 20);
+        b.reserve_degree(MAX_ENTRY_DEGREE);
         let needed = (3u64 << 31) * 8 + Graph::overhead_bytes(3, 0);
         assert_eq!(b.memory_needed(), needed);
-        assert_eq!(b.try_build().unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
+        let limited = crate::BuildOptions::new().memory_limit(1 << 20).build(&b);
+        assert_eq!(limited.unwrap_err(), Error::OverMemoryLimit { needed, limit: 1 << 20 });
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! all?" on undirected graphs, and a label games use to group entities.
 
 use crate::NodeId;
-use crate::table::NodeRow;
+use crate::dense::table::NodeRow;
 
 /// Labels every node with its component, numbered `0..count` in order of each component's
 /// lowest node id. Returns the labels and the count.

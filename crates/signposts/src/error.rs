@@ -1,6 +1,7 @@
 //! The crate's one error type.
 
 use core::fmt;
+use std::sync::Arc;
 
 use crate::NodeId;
 
@@ -21,8 +22,8 @@ pub enum Error {
         /// How many nodes the graph has.
         nodes: usize,
     },
-    /// Building would need more memory than the builder's
-    /// [`memory_limit`](crate::GraphBuilder::memory_limit). Nothing was allocated.
+    /// Building would need more memory than the
+    /// [`memory_limit`](crate::BuildOptions::memory_limit). Nothing was allocated.
     ///
     /// Fix: raise the limit, or use a smaller graph (the dense table grows with the square of the
     /// node count; see the crate docs' memory table).
@@ -108,8 +109,8 @@ pub enum Error {
     Io {
         /// The kind of failure.
         kind: std::io::ErrorKind,
-        /// The operating system's message.
-        message: String,
+        /// The operating system's error: also [`std::error::Error::source`].
+        source: IoError,
     },
     /// The data is not a saved table this build can read: wrong magic bytes, another format
     /// version, or another kind of oracle.
@@ -214,7 +215,7 @@ impl fmt::Display for Error {
                 write!(f, "cell ({x}, {y}) is outside the {width}×{height} grid")
             }
             Error::CellBlocked { x, y } => write!(f, "cell ({x}, {y}) is blocked"),
-            Error::Io { ref message, .. } => write!(f, "i/o error: {message}"),
+            Error::Io { .. } => write!(f, "reading or writing failed"),
             Error::Format { ref message } => write!(f, "unreadable table: {message}"),
             Error::Truncated { expected, actual } => {
                 write!(f, "the saved table is truncated: {actual} bytes, expected at least {expected}")
@@ -241,7 +242,48 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source.get()),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    /// [`Error::Io`], keeping `error` as the source.
+    fn from(error: std::io::Error) -> Error {
+        Error::Io { kind: error.kind(), source: IoError(Arc::new(error)) }
+    }
+}
+
+/// An operating system's I/O error inside [`Error::Io`], shared so that [`Error`] stays
+/// `Clone`. Two compare equal when their kinds and messages do.
+#[derive(Debug, Clone)]
+pub struct IoError(Arc<std::io::Error>);
+
+impl IoError {
+    /// The error itself.
+    #[must_use]
+    pub fn get(&self) -> &std::io::Error {
+        &self.0
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &IoError) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for IoError {}
+
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// Formats a byte count with a binary unit, e.g. `1.50 GiB`.
 #[expect(clippy::cast_precision_loss, reason = "display only")]

@@ -4,6 +4,7 @@
 //! cells stay in the graph as isolated nodes so that ids match coordinates. The same seed gives
 //! the same graph on every platform.
 
+use crate::builder::CostModel;
 use crate::grid::Grid;
 use crate::{GraphBuilder, NodeId};
 
@@ -97,6 +98,8 @@ pub fn grid_from_fn(
     }
     let p = |x: usize, y: usize| passable[y * width + x];
     let mut builder = GraphBuilder::new(cells);
+    // Under the octile model a stored cost of 2 is a diagonal step (√2).
+    let diagonal = if connectivity == Connectivity::Eight { 2 } else { 1 };
     for y in 0..height {
         for x in 0..width {
             if !p(x, y) {
@@ -108,15 +111,18 @@ pub fn grid_from_fn(
             if y + 1 < height && p(x, y + 1) {
                 builder.connect(node(width, x, y), node(width, x, y + 1));
             }
-            if connectivity == Connectivity::Eight && y + 1 < height {
+            if connectivity != Connectivity::Four && y + 1 < height {
                 if x + 1 < width && p(x + 1, y + 1) && p(x + 1, y) && p(x, y + 1) {
-                    builder.connect(node(width, x, y), node(width, x + 1, y + 1));
+                    builder.connect_weighted(node(width, x, y), node(width, x + 1, y + 1), diagonal);
                 }
                 if x > 0 && p(x - 1, y + 1) && p(x - 1, y) && p(x, y + 1) {
-                    builder.connect(node(width, x, y), node(width, x - 1, y + 1));
+                    builder.connect_weighted(node(width, x, y), node(width, x - 1, y + 1), diagonal);
                 }
             }
         }
+    }
+    if connectivity == Connectivity::Eight {
+        builder.set_model(CostModel::Octile);
     }
     builder
 }
@@ -125,10 +131,15 @@ pub fn grid_from_fn(
 ///
 /// ```
 /// use signposts::generate::{grid, Connectivity};
+/// use signposts::Cost;
 /// let g = grid(10, 10, Connectivity::Four).build();
-/// assert_eq!(g.distance(0, 99), Some(18));
+/// assert_eq!(g.cost(0, 99), Some(Cost::integer(18)));
+/// // Diagonals cost √2: nine of them, counted exactly.
 /// let g = grid(10, 10, Connectivity::Eight).build();
-/// assert_eq!(g.distance(0, 99), Some(9));
+/// assert_eq!(g.cost(0, 99), Some(Cost { straight: 0, diagonal: 9 }));
+/// // Every step costs 1 (a chess king's moves).
+/// let g = grid(10, 10, Connectivity::EightUnit).build();
+/// assert_eq!(g.cost(0, 99), Some(Cost::integer(9)));
 /// ```
 #[must_use]
 pub fn grid(width: usize, height: usize, connectivity: Connectivity) -> GraphBuilder {

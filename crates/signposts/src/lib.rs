@@ -84,7 +84,7 @@
 //! ## Saving and loading
 //!
 //! [`Graph::save`] / [`Graph::load`] and [`grid::GridOracle::save`] /
-//! [`grid::GridOracle::load`] use a versioned, checksummed binary format ([`io`]): precompute
+//! [`grid::GridOracle::load`] use a versioned, checksummed binary format ([`format`](mod@format)): precompute
 //! at build time, load at start-up. A truncated, corrupted or foreign file is an [`Error`].
 //! The `signposts` command-line tool (crate `signposts-cli`) builds, queries, checks and renders
 //! oracles of map files.
@@ -98,7 +98,7 @@
 //! | [`NextHop::neighbor_to_each_spread`] | the same, each entity's tie broken by its seed | O(1) per query |
 //! | [`Graph::neighbors_to`] | every optimal next hop | O(1) + O(1) per item |
 //! | [`Graph::path_to`] | a whole shortest path, both ends included | O(1) per node |
-//! | [`Graph::distance`] | number of edges on a shortest path | O(d), walks the path |
+//! | [`Graph::cost`] | the exact cost of a shortest path ([`Cost`]) | O(d), walks the path |
 //! | [`Graph::path_exists`] | reachability | O(1), component ids |
 //! | [`Graph::neighbors_away`] | neighbours strictly farther from the target (flee) | O(deg · log deg) |
 //! | [`Graph::component`] | connected component id | O(1) |
@@ -144,7 +144,7 @@
 //! | 320×320 4-connected grid | 102,400 | 4.9 GiB |
 //!
 //! Check the size before building with [`GraphBuilder::memory_needed`], and cap it with
-//! [`GraphBuilder::memory_limit`]: past the cap, [`GraphBuilder::try_build`] returns
+//! [`BuildOptions::memory_limit`]: past the cap, the build returns
 //! [`Error::OverMemoryLimit`] without allocating.
 //!
 //! ## Building
@@ -158,8 +158,8 @@
 //! search. Weighted and one-way graphs take one exact Dijkstra search per target (octile
 //! grids, with AVX2, an engine that searches 32 targets at once). With the default `parallel`
 //! feature, batches run on all cores (rayon); each writes its own words of every row, so the
-//! table is the same for any thread count. [`GraphBuilder::build_with_progress`] reports
-//! progress.
+//! table is the same for any thread count. [`BuildOptions`] sets a memory limit, progress
+//! reports, cancellation, the thread count and the GPU.
 //!
 //! ## Which type to use
 //!
@@ -185,12 +185,38 @@
 //! builds and runs the core's tests a second time with the environment variable
 //! `SIGNPOSTS_PORTABLE` set, which turns every SIMD path off.
 //!
+//! ## Conventions
+//!
+//! Every crate of signposts (the core, `signposts-rooms`, `signposts-bevy`, the CLI) names
+//! things one way:
+//!
+//! | rule | meaning | examples |
+//! | --- | --- | --- |
+//! | one way to build | [`BuildOptions`] (memory limit, progress, cancel, threads, GPU) and its terminal methods; `build()` / `build_compressed()` are one-line conveniences | [`BuildOptions::build_grid`], [`GraphBuilder::build`], `BuildRooms::build_rooms` |
+//! | progress | one type, [`Progress`]: `done` of `total`, [`Progress::fraction`] | every build |
+//! | `cost` | the exact cost of a shortest path over a node table, a [`Cost`] (`straight + diagonal·√2`, compared exactly) | [`Graph::cost`], [`CompressedGraph::cost`], [`NextHop::cost`], [`grid::GridOracle::cost`] |
+//! | `distance` | a geometric length, `f64`, in the map's units | [`grid::GridOracle::distance`], the rooms layer's `Rooms::distance` |
+//! | [`grid::Connectivity`] | `Four` (cost 1), `Eight` (diagonals cost √2, no corner cutting), `EightUnit` (every move costs 1) — the same meaning in [`grid`], [`generate`] and [`search`] | |
+//! | `try_x` | exactly `x`, returning `Result` where `x` panics (ids out of range, sizes); every `try_x` has its `x` | [`Graph::try_neighbor_to`], [`grid::Grid::try_from_fn`] |
+//! | `x_with` | `x` reusing the caller's scratch buffers: allocates nothing | the rooms layer's `path_with(…, &mut Scratch)` |
+//! | `x_each` | `x` over a slice of `(from, to)` pairs, one answer per pair into a cleared `Vec` | [`Graph::neighbor_to_each`], [`grid::GridOracle::next_step_each`] |
+//! | `x_each_spread` | the same, ties broken per entity by a seed | [`NextHop::neighbor_to_each_spread`] |
+//! | `x_toward` | many sources, one target (a crowd after one player) | [`Crowd::step_toward`] |
+//! | `apply` | a batch of edits, repaired together | [`Graph::apply`], [`grid::GridOracle::apply`] |
+//! | persistence | `save(writer)`, `load(reader)`, `save_to(path)` (atomic), `load_from(path)`, and where the format allows reading in place `from_bytes(bytes, check)` and `map_file(path, check)` | [`Graph`], [`CompressedGraph`], [`grid::GridOracle`], the rooms layer's `Rooms` |
+//! | errors | one `Error` enum a crate, `#[non_exhaustive]`; a wrapped error is [`std::error::Error::source`], not repeated in `Display` | [`Error::Io`] |
+//! | ids | `u32` node ids; out-of-range ids panic in `x` with the id and the count, and are [`Error::NodeOutOfRange`] in `try_x` | |
+//! | test hooks | behind the `test-support` feature: not for users, no stability promise | `format::reseal` |
+//!
 //! ## Features
 //!
 //! - `parallel` (default): build on all cores with rayon. Answers are identical without it.
 //! - `mmap` (default): open saved tables memory-mapped (`map_file`, memmap2).
+//! - `test-support`: hooks for the crate's own tests and fuzzers; not for users.
 //! - `gpu`: build dense and compressed tables of unit-cost graphs on the GPU (the `gpu` module: wgpu
 //!   compute shaders on Vulkan, Metal or DirectX 12), byte for byte the CPU build's tables.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod buf;
 pub(crate) mod build;
@@ -198,38 +224,35 @@ mod builder;
 mod components;
 pub mod compressed;
 mod crowd;
+mod dense;
 mod dist;
 pub mod dynamic;
 mod error;
+pub mod format;
 pub mod generate;
 #[cfg(feature = "gpu")]
 pub mod gpu;
-mod graph;
 pub mod grid;
-pub mod io;
 mod memory;
 mod next_hop;
+mod options;
 mod prefetch;
 pub mod search;
 mod small;
-pub(crate) mod table;
 
 pub use build::{Cancel, Progress};
 pub use builder::{GraphBuilder, MAX_NODES};
 pub use compressed::{CompressedGraph, CompressedShard};
 pub use crowd::{Crowd, CrowdStep};
+pub use dense::{Graph, NeighborsAway, NeighborsTo, PathTo};
 pub use dist::Cost;
-pub use error::{BuildError, Error};
-pub use graph::{Graph, NeighborsAway, NeighborsTo, PathTo};
+pub use error::{BuildError, Error, IoError};
 pub use next_hop::{NextHop, TableRef};
+pub use options::BuildOptions;
 pub use small::{
     Graph16, Graph16Builder, Graph32, Graph32Builder, Graph64, Graph64Builder, Graph128, Graph128Builder,
     Nodes, SmallGraph, SmallGraphBuilder, SmallPath,
 };
-
-#[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
-struct ReadmeDoctests;
 
 /// A node id: `0..nodes_len()`.
 pub type NodeId = u32;

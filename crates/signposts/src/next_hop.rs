@@ -433,7 +433,7 @@ impl<const N: usize> NextHop for SmallGraph<N> {
 
     fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
         let (u, t) = (small_id(from, self.nodes_len())?, small_id(to, self.nodes_len())?);
-        Ok(SmallGraph::distance(self, u, t).map(|d| Cost::integer(u64::from(d))))
+        Ok(SmallGraph::cost(self, u, t))
     }
 
     fn try_path_exists(&self, from: NodeId, to: NodeId) -> Result<bool, Error> {

@@ -8,6 +8,7 @@
 //! Use these for small rooms, menus, board-game boards and unit tests; they answer exactly
 //! like [`Graph`](crate::Graph) on the same edges.
 
+use crate::Cost;
 use crate::error::{Error, panic_with};
 
 /// Marks a missing distance or next hop.
@@ -544,10 +545,10 @@ impl<const N: usize> SmallGraph<N> {
         SmallPath { graph: self, next, to: t as u8 }
     }
 
-    /// Edges on a shortest path, `None` when unreachable.
+    /// The cost of a shortest path (its number of edges), `None` when unreachable.
     ///
     /// # Panics
-    /// If an id is out of range; see [`SmallGraph::try_distance`].
+    /// If an id is out of range; see [`SmallGraph::try_cost`].
     ///
     /// # Complexity
     /// O(1).
@@ -555,31 +556,31 @@ impl<const N: usize> SmallGraph<N> {
     /// ```
     /// let mut b = signposts::Graph16::builder(3);
     /// b.connect(0, 1).connect(1, 2);
-    /// assert_eq!(b.build().distance(0, 2), Some(2));
+    /// assert_eq!(b.build().cost(0, 2), Some(signposts::Cost::integer(2)));
     /// ```
     #[must_use]
     #[track_caller]
-    pub fn distance(&self, from: u8, to: u8) -> Option<u32> {
+    pub fn cost(&self, from: u8, to: u8) -> Option<Cost> {
         let (u, t) = (expect(from, self.nodes), expect(to, self.nodes));
         self.dist(u, t)
     }
 
-    /// [`SmallGraph::distance`] with an error for an out-of-range id.
+    /// [`SmallGraph::cost`] with an error for an out-of-range id.
     ///
     /// # Errors
     /// [`Error::NodeOutOfRange`].
     ///
     /// ```
-    /// assert_eq!(signposts::Graph16::builder(2).build().try_distance(0, 1), Ok(None));
+    /// assert_eq!(signposts::Graph16::builder(2).build().try_cost(0, 1), Ok(None));
     /// ```
-    pub fn try_distance(&self, from: u8, to: u8) -> Result<Option<u32>, Error> {
+    pub fn try_cost(&self, from: u8, to: u8) -> Result<Option<Cost>, Error> {
         let (u, t) = (check(from, self.nodes)?, check(to, self.nodes)?);
         Ok(self.dist(u, t))
     }
 
-    fn dist(&self, u: usize, t: usize) -> Option<u32> {
+    fn dist(&self, u: usize, t: usize) -> Option<Cost> {
         let d = self.distance[u][t];
-        (d != NONE).then_some(u32::from(d))
+        (d != NONE).then_some(Cost::integer(u64::from(d)))
     }
 
     /// Whether `to` can be reached from `from` (true when equal).

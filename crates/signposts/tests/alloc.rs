@@ -52,8 +52,7 @@ fn warmed_up_searches_do_not_allocate() {
         0..=2 => 0,
         3 => 2,
         _ => 1,
-    })
-    .unwrap();
+    });
     let layers = [Layer::WALKABLE, Layer::WALKABLE.with(2, 4)];
     let mut cells: Vec<Cell> = Vec::new();
     for y in 0..128 {

@@ -7,6 +7,7 @@
 
 #![cfg(feature = "gpu")]
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::sync::OnceLock;
@@ -17,7 +18,7 @@ use proptest::prelude::*;
 use signposts::generate::{Connectivity, grid, maze, walled_grid};
 use signposts::gpu::GpuContext;
 use signposts::grid::{GridOracle, TableKind, parse_map};
-use signposts::{Cancel, Error, GraphBuilder};
+use signposts::{BuildOptions, Cancel, Error, GraphBuilder};
 
 /// The adapter wgpu finds, made once; `None` (printed) when there is none and none is required.
 fn gpu() -> Option<&'static GpuContext> {
@@ -62,9 +63,9 @@ fn compressed_bytes(graph: &signposts::CompressedGraph) -> Vec<u8> {
 /// same error: compressed tables refuse nodes of more than 8 neighbours).
 fn same_tables(gpu: &GpuContext, builder: &GraphBuilder, name: &str) {
     let cpu = builder.build();
-    let on_gpu = builder.build_gpu(gpu, |_| {}).expect("a GPU build");
+    let on_gpu = BuildOptions::new().gpu(gpu).build(builder).expect("a GPU build");
     assert!(dense_bytes(&on_gpu) == dense_bytes(&cpu), "{name}: dense tables differ");
-    match (builder.build_compressed(), builder.build_compressed_gpu(gpu, |_| {})) {
+    match (builder.build_compressed(), BuildOptions::new().gpu(gpu).build_compressed(builder)) {
         (Ok(cpu), Ok(on_gpu)) => {
             assert!(compressed_bytes(&on_gpu) == compressed_bytes(&cpu), "{name}: compressed tables differ");
         }
@@ -109,7 +110,7 @@ proptest! {
         let Some(gpu) = gpu() else { return Ok(()) };
         let mut builder = case.builder;
         builder.reserve_degree(reserve);
-        let on_gpu = builder.build_gpu(gpu, |_| {}).expect("a GPU build");
+        let on_gpu = BuildOptions::new().gpu(gpu).build(&builder).expect("a GPU build");
         prop_assert!(dense_bytes(&on_gpu) == dense_bytes(&builder.build()), "{}", case.name);
     }
 }
@@ -121,16 +122,19 @@ fn chunked_builds_are_the_cpu_tables() {
     // A perfect maze is all trees: no core to search, one step filling the trees.
     for (name, builder, least, per_node) in [
         ("walled 4-grid", walled_grid(65, 57, 0.3, 5, Connectivity::Four), 4, 300),
-        ("walled 8-grid", walled_grid(61, 49, 0.25, 6, Connectivity::Eight), 4, 300),
+        ("walled 8-grid", walled_grid(61, 49, 0.25, 6, Connectivity::EightUnit), 4, 300),
         ("maze", maze(40, 40, 7), 1, 300),
         ("open 4-grid", grid(50, 40, Connectivity::Four), 4, 300),
         ("octile grid", octile(60, 50, 8), 4, 1200),
     ] {
         let Some(gpu) = small(&builder, per_node) else { return };
         let chunks = AtomicUsize::new(0);
-        let built = builder.build_gpu(&gpu, |p| {
-            chunks.fetch_max(p.total, Ordering::Relaxed);
-        });
+        let built = BuildOptions::new()
+            .gpu(&gpu)
+            .progress(|p| {
+                chunks.fetch_max(p.total, Ordering::Relaxed);
+            })
+            .build(&builder);
         assert!(dense_bytes(&built.expect("a GPU build")) == dense_bytes(&builder.build()), "{name}");
         assert!(chunks.into_inner() >= least, "{name}: the test needs several chunks");
         same_tables(&gpu, &builder, name);
@@ -145,9 +149,9 @@ fn a_moving_ai_map_is_built_the_same() {
     let grid = parse_map(&std::fs::read(maps_dir().join("den312d.map")).expect("the map")).expect("a map");
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
         for kind in [TableKind::Dense, TableKind::Compressed] {
-            let cpu = GridOracle::build_table(&grid, connectivity, kind, None, |_| {}, &Cancel::new())
-                .expect("a CPU build");
-            let on_gpu = GridOracle::build_gpu(&grid, connectivity, kind, gpu, |_| {}).expect("a GPU build");
+            let cpu = BuildOptions::new().build_grid(&grid, connectivity, kind).expect("a CPU build");
+            let on_gpu =
+                BuildOptions::new().gpu(gpu).build_grid(&grid, connectivity, kind).expect("a GPU build");
             let (mut a, mut b) = (Vec::new(), Vec::new());
             cpu.save(&mut a).expect("saved");
             on_gpu.save(&mut b).expect("saved");
@@ -169,11 +173,14 @@ fn progress_reaches_its_total_once_per_chunk() {
             last.fetch_max(p.done, Ordering::Relaxed);
             total.store(p.total, Ordering::Relaxed);
         };
+        let mut options = BuildOptions::new();
+        options.gpu(&gpu).progress(progress);
         if compressed {
-            builder.build_compressed_gpu(&gpu, progress).expect("built");
+            options.build_compressed(&builder).expect("built");
         } else {
-            builder.build_gpu(&gpu, progress).expect("built");
+            options.build(&builder).expect("built");
         }
+        drop(options);
         let total = total.into_inner();
         assert!(total > 1, "several chunks");
         assert_eq!((calls.into_inner(), last.into_inner()), (total, total), "compressed: {compressed}");
@@ -186,16 +193,16 @@ fn integer_costs_and_one_way_arcs_are_refused_before_any_work() {
     let unsupported = |r: Result<(), Error>| matches!(r, Err(Error::Unsupported { .. }));
     let mut weighted = GraphBuilder::new(3);
     weighted.connect(0, 1).connect_weighted(1, 2, 3);
-    assert!(unsupported(weighted.build_gpu(gpu, |_| {}).map(drop)));
-    assert!(unsupported(weighted.build_compressed_gpu(gpu, |_| {}).map(drop)));
+    assert!(unsupported(BuildOptions::new().gpu(gpu).build(&weighted).map(drop)));
+    assert!(unsupported(BuildOptions::new().gpu(gpu).build_compressed(&weighted).map(drop)));
     let mut directed = GraphBuilder::new(3);
     directed.connect(0, 1).connect_directed(1, 2);
-    assert!(unsupported(directed.build_gpu(gpu, |_| {}).map(drop)));
+    assert!(unsupported(BuildOptions::new().gpu(gpu).build(&directed).map(drop)));
     // An octile grid whose rows were given room for 64 neighbours: entries wider than the
     // octile kernels pack.
     let mut wide = octile(6, 6, 1);
     wide.reserve_degree(64);
-    assert!(unsupported(wide.build_gpu(gpu, |_| {}).map(drop)));
+    assert!(unsupported(BuildOptions::new().gpu(gpu).build(&wide).map(drop)));
 }
 
 #[test]
@@ -204,7 +211,7 @@ fn a_device_too_small_is_an_error_naming_the_bytes() {
     let builder = grid(60, 60, Connectivity::Four);
     // One block of 256 columns of a 3,600-node table is 460,800 bytes.
     let tiny = GpuContext::new().expect("an adapter").with_binding_limit(64 << 10);
-    match builder.build_gpu(&tiny, |_| {}) {
+    match BuildOptions::new().gpu(&tiny).build(&builder) {
         Err(Error::GpuMemory { needed, limit: Some(limit) }) => {
             assert_eq!(limit, 64 << 10);
             assert!(needed > limit);
@@ -214,10 +221,11 @@ fn a_device_too_small_is_an_error_naming_the_bytes() {
     // The graph's own arrays past the binding limit: 30×30 cells have 3,480 arcs, 13,920 bytes
     // of heads.
     let tiny = GpuContext::new().expect("an adapter").with_binding_limit(4096);
-    let err = grid(30, 30, Connectivity::Four).build_compressed_gpu(&tiny, |_| {}).map(drop);
+    let err = BuildOptions::new().gpu(&tiny).build_compressed(&grid(30, 30, Connectivity::Four)).map(drop);
     assert_eq!(err, Err(Error::GpuMemory { needed: 13_920, limit: Some(4096) }));
     let budget = GpuContext::new().expect("an adapter").with_memory_limit(100_000);
-    let err = builder.build_compressed_gpu(&budget, |_| {}).map(drop).expect_err("over the budget");
+    let err =
+        BuildOptions::new().gpu(&budget).build_compressed(&builder).map(drop).expect_err("over the budget");
     assert!(matches!(err, Error::GpuMemory { needed, limit: Some(100_000) } if needed > 100_000), "{err}");
     assert!(err.to_string().contains("over its limit of 100000 bytes"), "{err}");
 }
@@ -228,19 +236,21 @@ fn a_cancelled_build_starts_no_chunk() {
     let Some(gpu) = small(&builder, 300) else { return };
     let cancel = Cancel::new();
     cancel.cancel();
-    assert!(matches!(builder.build_gpu_with_cancel(&gpu, |_| {}, &cancel), Err(Error::Cancelled)));
-    assert!(matches!(builder.build_compressed_gpu_with_cancel(&gpu, |_| {}, &cancel), Err(Error::Cancelled)));
+    let mut options = BuildOptions::new();
+    options.gpu(&gpu).cancel(&cancel);
+    assert!(matches!(options.build(&builder), Err(Error::Cancelled)));
+    assert!(matches!(options.build_compressed(&builder), Err(Error::Cancelled)));
     // Cancelled by its own progress after the first chunk: no further chunk runs.
     let cancel = Cancel::new();
     let calls = AtomicUsize::new(0);
-    let result = builder.build_gpu_with_cancel(
-        &gpu,
-        |_| {
+    let result = BuildOptions::new()
+        .gpu(&gpu)
+        .progress(|_| {
             calls.fetch_add(1, Ordering::Relaxed);
             cancel.cancel();
-        },
-        &cancel,
-    );
+        })
+        .cancel(&cancel)
+        .build(&builder);
     assert!(matches!(result, Err(Error::Cancelled)));
     assert!(calls.into_inner() <= 2, "at most the chunk being read and the one searched");
 }

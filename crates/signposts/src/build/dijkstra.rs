@@ -23,7 +23,7 @@ use std::collections::BinaryHeap;
 
 use super::octile::{Octile, OctileArcs};
 use super::spread;
-use crate::table::{BLOCK, Layout, NodeRow};
+use crate::dense::table::{BLOCK, Layout, NodeRow};
 use crate::{Cost, NodeId};
 
 /// Read-only arcs for the engine.

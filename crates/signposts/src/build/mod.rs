@@ -1,4 +1,4 @@
-//! Build engines: fill a [`Table`](crate::table::Table) from a graph.
+//! Build engines: fill a [`Table`](crate::dense::table::Table) from a graph.
 //!
 //! The engine processes targets in batches of 128 or 256 (see [`bfs`], [`batch_width`]); batches are independent
 //! and each writes its own words of the table, so with the `parallel` feature they run on all
@@ -22,15 +22,14 @@ use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::NodeId;
-use crate::table::{BLOCK, Layout, NodeRow};
+use crate::dense::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
 pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};
 
 /// Stops a build that is under way: [`Cancel::cancel`] from any thread, and the build that was
-/// given the token ([`GraphBuilder::build_with_cancel`](crate::GraphBuilder::build_with_cancel),
-/// [`GraphBuilder::build_compressed_with_cancel`](crate::GraphBuilder::build_compressed_with_cancel),
-/// [`GridOracle::build_table`](crate::grid::GridOracle::build_table)) starts no further batch of
+/// given the token ([`BuildOptions::cancel`](crate::BuildOptions::cancel): every build of the
+/// core, and the rooms layer's) starts no further batch of
 /// targets and returns [`Error::Cancelled`](crate::Error::Cancelled), its memory freed. Batches
 /// already running finish first: a cancel takes effect within one batch's time (a few
 /// milliseconds on the maps the crate is measured on).
@@ -81,7 +80,7 @@ pub(crate) fn stopped(halt: Option<&AtomicBool>) -> bool {
 /// How far a build has come: `done` of `total` steps are finished. A step is a batch of targets
 /// searched, or the filling of peeled trees.
 ///
-/// Passed to the callback of [`GraphBuilder::build_with_progress`](crate::GraphBuilder::build_with_progress).
+/// Passed to the callback of [`BuildOptions::progress`](crate::BuildOptions::progress).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Progress {

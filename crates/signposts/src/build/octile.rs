@@ -53,7 +53,7 @@ const UNREACHED: u64 = u64::MAX;
 ///   unsettled neighbour's tentative cost is never that low). They are kept as one byte per node and target, in a row per
 ///   target; the batch's rows become one mask per arc by 64 × 64 bit transposes.
 ///
-/// Measured (`OCTILE=1 cargo run --release -p signposts --example profile_compressed -- MAP`,
+/// Measured (`OCTILE=1 cargo run --release -p signposts-bench --bin profile_compressed -- MAP`,
 /// alternating binaries, 2 cores): lak303d (14,784 cells) 9.8–10.3 s with counts packed in a
 /// `u64` beside a float value, a byte of moves per node and target turned into masks a bit at
 /// a time, and a head and a cost per arc; 4.5–5.3 s with keys, transposes and packed slots;

@@ -37,7 +37,7 @@
 //! times the runs.
 
 use crate::NodeId;
-use crate::table::NodeRow;
+use crate::dense::table::NodeRow;
 
 /// Returns the column order of the nodes not `skip`ped: `order[c]` is the node of column `c`.
 /// `skip` is empty or has one flag per node; skipped nodes are neither ordered nor crossed.

@@ -19,7 +19,7 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::NodeId;
-use crate::table::{BLOCK, Layout, NodeRow};
+use crate::dense::table::{BLOCK, Layout, NodeRow};
 
 /// Marks "no node".
 pub(crate) const NONE: u32 = u32::MAX;

@@ -128,7 +128,7 @@ mod tests {
     fn transpose_matches_naive_for_every_width() {
         let mut x = 0x2545_F491_4F6C_DD1D_u64;
         for deg in [1usize, 2, 3, 4, 5, 8, 9, 17, 40, 64, 65, 130] {
-            let bits = crate::table::entry_bits(u32::try_from(deg).unwrap());
+            let bits = crate::dense::table::entry_bits(u32::try_from(deg).unwrap());
             for entries in [1usize, 7, 63, 64] {
                 let masks: Vec<u64> = (0..deg)
                     .map(|_| {

@@ -8,9 +8,9 @@ use super::fold::{OCTET, OctetFold, bit_span, octet_slots};
 use super::format::{Packed, RowBuilder, RowStarts, START_BITS, U24s};
 use super::{CORE, CompressedGraph, MAX_DEGREE, ROOT};
 use crate::Cost;
-use crate::build::{self, Adjacency, Cancel, Progress};
+use crate::build::{self, Adjacency, Progress};
 use crate::builder::CostModel;
-use crate::{Error, GraphBuilder, NodeId, components};
+use crate::{BuildOptions, Error, GraphBuilder, NodeId, components};
 
 impl CompressedGraph {
     /// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
@@ -50,49 +50,25 @@ impl GraphBuilder {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn build_compressed(&self) -> Result<CompressedGraph, Error> {
-        self.build_compressed_with_progress(|_| {})
+        self.build_compressed_by(&BuildOptions::new())
     }
 
-    /// As [`GraphBuilder::build_compressed`], calling `progress` as batches of targets finish.
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::build_compressed`].
-    pub fn build_compressed_with_progress(
-        &self,
-        progress: impl Fn(Progress) + Sync,
-    ) -> Result<CompressedGraph, Error> {
-        self.build_compressed_using(progress, build::Avx2::detect(), build::Vbmi::detect(), WAVE_BYTES, None)
-    }
-
-    /// [`GraphBuilder::build_compressed_with_progress`] that stops early when `cancel` is
-    /// cancelled: no wave of targets starts after that, and the build returns
-    /// [`Error::Cancelled`].
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::build_compressed`]; [`Error::Cancelled`].
-    ///
-    /// ```
-    /// use signposts::{Cancel, Error};
-    /// let builder = signposts::generate::grid(40, 40, signposts::generate::Connectivity::Four);
-    /// let cancel = Cancel::new();
-    /// let result = builder.build_compressed_with_cancel(|_| cancel.cancel(), &cancel);
-    /// assert!(matches!(result, Err(Error::Cancelled)));
-    /// ```
-    pub fn build_compressed_with_cancel(
-        &self,
-        progress: impl Fn(Progress) + Sync,
-        cancel: &Cancel,
-    ) -> Result<CompressedGraph, Error> {
+    /// The compressed build as `options` say: on the GPU when one is set.
+    pub(crate) fn build_compressed_by(&self, options: &BuildOptions<'_>) -> Result<CompressedGraph, Error> {
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = options.gpu_context() {
+            return self.build_compressed_on_gpu(gpu, options.progress_fn(), options.halt());
+        }
         self.build_compressed_using(
-            progress,
+            options.progress_fn(),
             build::Avx2::detect(),
             build::Vbmi::detect(),
             WAVE_BYTES,
-            Some(cancel.flag()),
+            options.halt(),
         )
     }
 
-    /// [`GraphBuilder::build_compressed_with_progress`], with the engines' AVX2 copies when
+    /// The compressed build on the CPU, with the engines' AVX2 copies when
     /// `avx2` is given, and the search buffers sized by `wave_bytes` (see
     /// [`batches_per_worker`]); the tables are the same either way.
     pub(crate) fn build_compressed_using(
@@ -198,7 +174,7 @@ impl GraphBuilder {
             }
             let first = u32::try_from(heads.len())
                 .map_err(|_| Error::TooManyArcs { arcs: self.arcs_len(), max: u32::MAX as usize })?;
-            rows.push(crate::table::NodeRow { word: 0, first, deg: list.len() as u32 });
+            rows.push(crate::dense::table::NodeRow { word: 0, first, deg: list.len() as u32 });
             heads.extend_from_slice(list);
         }
         let offsets: Vec<u32> =

@@ -3,7 +3,7 @@
 use super::format::{PAD, Packed, RowStarts, SLOT_BITS, START_BITS, U24s};
 use super::{CORE, CompressedGraph, MAX_DEGREE, ROOT};
 use crate::builder::CostModel;
-use crate::io::{Check, Source};
+use crate::format::{Check, Source};
 use crate::{Error, NodeId};
 
 impl CompressedGraph {
@@ -12,7 +12,7 @@ impl CompressedGraph {
     #[must_use]
     pub fn fingerprint(&self) -> u64 {
         let n = self.nodes_len();
-        crate::io::fingerprint(
+        crate::format::fingerprint(
             n,
             (0..n).map(|v| self.offsets[v + 1] - self.offsets[v]),
             self.heads.iter().copied(),
@@ -21,7 +21,7 @@ impl CompressedGraph {
         )
     }
 
-    /// Writes the oracle (see the [`io`](crate::io) module for the format).
+    /// Writes the oracle (see the [`format`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
@@ -35,10 +35,27 @@ impl CompressedGraph {
     /// # Ok::<(), signposts::Error>(())
     /// ```
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
-        let mut w = crate::io::Writer::new(sink);
-        w.header(crate::io::KIND_COMPRESSED)?;
+        let mut w = crate::format::Writer::new(sink);
+        w.header(crate::format::KIND_COMPRESSED)?;
         self.write_body(&mut w)?;
         w.finish()
+    }
+
+    /// [`CompressedGraph::save`] to a file, atomically: a reader sees the old file or the
+    /// whole new one ([`write_atomically`](crate::format::write_atomically)).
+    ///
+    /// # Errors
+    /// As [`CompressedGraph::save`].
+    pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
+        crate::format::write_atomically(path, |file| self.save(file))
+    }
+
+    /// [`CompressedGraph::load`] from a file.
+    ///
+    /// # Errors
+    /// As [`CompressedGraph::load`].
+    pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<CompressedGraph, Error> {
+        CompressedGraph::load(std::io::BufReader::new(std::fs::File::open(path)?))
     }
 
     /// Reads an oracle written by [`CompressedGraph::save`].
@@ -57,7 +74,7 @@ impl CompressedGraph {
     /// assert!(signposts::CompressedGraph::load(&b"SIGNPOST"[..]).is_err());
     /// ```
     pub fn load(source: impl std::io::Read) -> Result<CompressedGraph, Error> {
-        let mut r = crate::io::Reader::open(source, crate::io::KIND_COMPRESSED)?;
+        let mut r = crate::format::Reader::open(source, crate::format::KIND_COMPRESSED)?;
         let graph = CompressedGraph::read_body(&mut r, Check::Full)?;
         r.finish()?;
         Ok(graph)
@@ -101,7 +118,13 @@ impl CompressedGraph {
 
     fn open_in_place(bytes: crate::buf::Bytes, check: Check) -> Result<CompressedGraph, Error> {
         let read = |r: &mut crate::buf::Sections, _| CompressedGraph::read_body(r, Check::Sizes);
-        crate::io::open_in_place(bytes, &[crate::io::KIND_COMPRESSED], check, read, CompressedGraph::verify)
+        crate::format::open_in_place(
+            bytes,
+            &[crate::format::KIND_COMPRESSED],
+            check,
+            read,
+            CompressedGraph::verify,
+        )
     }
 
     /// Opens a saved oracle memory-mapped: [`CompressedGraph::from_bytes`] over the file's
@@ -128,7 +151,7 @@ impl CompressedGraph {
         check: Check,
     ) -> Result<CompressedGraph, Error> {
         // SAFETY: passed on to the caller.
-        CompressedGraph::open_in_place(unsafe { crate::io::map(path.as_ref()) }?, check)
+        CompressedGraph::open_in_place(unsafe { crate::format::map(path.as_ref()) }?, check)
     }
 
     /// Checks a table opened in place as [`CompressedGraph::load`] checks a file: the
@@ -145,14 +168,14 @@ impl CompressedGraph {
         if self.origin.file.is_none() {
             return self.check();
         }
-        crate::io::verify_checksum(&self.origin)?;
+        crate::format::verify_checksum(&self.origin)?;
         self.check_body(self.origin.fingerprint)
     }
 
     /// Checks every invariant a query relies on (after reading a file), in an order that lets
     /// each check rely on the ones before: no check can panic on any bytes.
     pub(super) fn check(&self) -> Result<(), Error> {
-        use crate::io::corrupt;
+        use crate::format::corrupt;
         let n = self.nodes_len();
         let nodes = n as u64;
         let runs_len = self.runs.len as u64;
@@ -233,8 +256,11 @@ impl CompressedGraph {
     }
 
     /// Writes the arrays as they lie in memory, each at a multiple of 8 bytes, so that an
-    /// opened file is read in place (see the [`io`](crate::io) module for the layout).
-    pub(crate) fn write_body<W: std::io::Write>(&self, w: &mut crate::io::Writer<W>) -> Result<(), Error> {
+    /// opened file is read in place (see the [`io`](crate::format) module for the layout).
+    pub(crate) fn write_body<W: std::io::Write>(
+        &self,
+        w: &mut crate::format::Writer<W>,
+    ) -> Result<(), Error> {
         w.u64(self.nodes_len() as u64)?;
         w.u64(self.heads.len() as u64)?;
         w.u64(self.runs.len as u64)?;
@@ -264,7 +290,7 @@ impl CompressedGraph {
     /// [`CompressedGraph::check`] when `check` is [`Check::Full`] (a body read in place
     /// borrows its arrays, each sized by the counts).
     pub(crate) fn read_body(r: &mut impl Source, check: Check) -> Result<CompressedGraph, Error> {
-        use crate::io::corrupt;
+        use crate::format::corrupt;
         let nodes = r.u64()?;
         let arcs = r.u64()?;
         let runs_len = r.u64()?;
@@ -335,7 +361,7 @@ impl CompressedGraph {
     fn check_body(&self, fingerprint: u64) -> Result<(), Error> {
         self.check()?;
         if self.fingerprint() != fingerprint {
-            return Err(crate::io::corrupt("the graph does not match its fingerprint"));
+            return Err(crate::format::corrupt("the graph does not match its fingerprint"));
         }
         Ok(())
     }
@@ -366,7 +392,7 @@ mod tests {
         let len = bytes.len();
         bytes.resize(len.next_multiple_of(8), 0);
         let words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
-        let opened = CompressedGraph::from_bytes(Aligned(words, len), crate::io::Check::Full).unwrap();
+        let opened = CompressedGraph::from_bytes(Aligned(words, len), crate::format::Check::Full).unwrap();
         assert!(cfg!(target_endian = "big") || (opened.runs.bytes.is_shared() && opened.heads.is_shared()));
         assert_eq!(opened, built);
     }

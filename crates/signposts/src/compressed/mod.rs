@@ -23,7 +23,7 @@
 //!
 //! - [`CompressedGraph::neighbor_to`] (and [`CompressedGraph::neighbor_to_each`], the same for
 //!   many entities at once, its memory reads overlapped), [`CompressedGraph::path_to`],
-//!   [`CompressedGraph::distance`] (by walking the path) and [`CompressedGraph::path_exists`]
+//!   [`CompressedGraph::cost`] (by walking the path) and [`CompressedGraph::path_exists`]
 //!   answer exactly what the dense [`Graph`](crate::Graph) answers: every move returned is
 //!   optimal.
 //! - [`CompressedGraph::neighbors_to`] returns the moves optimal toward every target of the run

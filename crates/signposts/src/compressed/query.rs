@@ -278,17 +278,25 @@ impl CompressedGraph {
         self.connected(u, t)
     }
 
-    /// The cost of a shortest path (its length on unit costs; the straight part of an
-    /// octile cost, as [`Graph::distance`](crate::Graph::distance)), by walking it:
-    /// O(length · log runs).
+    /// The exact cost of a shortest path, as [`Graph::cost`](crate::Graph::cost), by
+    /// walking it: O(length · log runs).
     ///
     /// # Panics
-    /// If an id is out of range.
+    /// If an id is out of range; see [`CompressedGraph::try_cost`].
     #[must_use]
     #[track_caller]
-    pub fn distance(&self, from: NodeId, to: NodeId) -> Option<u64> {
+    pub fn cost(&self, from: NodeId, to: NodeId) -> Option<Cost> {
         let (u, t) = (self.expect_index(from), self.expect_index(to));
-        self.walk_cost(u, t).map(|c| c.straight)
+        self.walk_cost(u, t)
+    }
+
+    /// [`CompressedGraph::cost`] with an error for out-of-range ids.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] naming the first bad id.
+    pub fn try_cost(&self, from: NodeId, to: NodeId) -> Result<Option<Cost>, Error> {
+        let (u, t) = (self.index(from)?, self.index(to)?);
+        Ok(self.walk_cost(u, t))
     }
 
     /// The exact cost of a shortest path from `u` to `t`, by walking it.
@@ -332,7 +340,7 @@ mod tests {
         g.first_moves = vec![0b01, 0b01, 0b01, 0b01].into();
         g.first_run = RowStarts::new(&[0; 5]);
         g.runs.len = 0;
-        assert_eq!(g.distance(0, 2), None);
+        assert_eq!(g.cost(0, 2), None);
         assert!(g.path_to(0, 2).count() <= 4);
     }
 }

@@ -14,11 +14,11 @@ use super::CompressedGraph;
 use super::build::Plan;
 use super::format::RowBuilder;
 use crate::build::{self, Progress};
-use crate::io::{Reader, Source, Writer};
-use crate::{Error, GraphBuilder};
+use crate::format::{Reader, Source, Writer};
+use crate::{BuildOptions, Error, GraphBuilder};
 
 /// One shard of a compressed build: the exact runs of every row over one span of columns.
-/// Built by [`GraphBuilder::build_compressed_shard`], saved and loaded with
+/// Built by [`BuildOptions::build_shard`], saved and loaded with
 /// [`CompressedShard::save`] and [`CompressedShard::load`], joined by
 /// [`GraphBuilder::merge_compressed`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,13 +88,13 @@ impl CompressedShard {
     }
 
     /// Writes the shard (the saved format's header, kind "compressed shard", then the body;
-    /// see the [`io`](crate::io) module).
+    /// see the [`io`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
     pub fn save(&self, sink: impl std::io::Write) -> Result<(), Error> {
         let mut w = Writer::new(sink);
-        w.header(crate::io::KIND_SHARD)?;
+        w.header(crate::format::KIND_SHARD)?;
         self.write_body(&mut w)?;
         w.finish()
     }
@@ -118,14 +118,34 @@ impl CompressedShard {
     /// # Errors
     /// As [`Graph::load`](crate::Graph::load).
     pub fn load(source: impl std::io::Read) -> Result<CompressedShard, Error> {
-        let mut r = Reader::open(source, crate::io::KIND_SHARD)?;
+        CompressedShard::read(source)
+    }
+
+    /// [`CompressedShard::save`] to a file, atomically.
+    ///
+    /// # Errors
+    /// As [`CompressedShard::save`].
+    pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
+        crate::format::write_atomically(path, |file| self.save(file))
+    }
+
+    /// [`CompressedShard::load`] from a file.
+    ///
+    /// # Errors
+    /// As [`CompressedShard::load`].
+    pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<CompressedShard, Error> {
+        CompressedShard::load(std::io::BufReader::new(std::fs::File::open(path)?))
+    }
+
+    fn read(source: impl std::io::Read) -> Result<CompressedShard, Error> {
+        let mut r = Reader::open(source, crate::format::KIND_SHARD)?;
         let shard = CompressedShard::read_body(&mut r)?;
         r.finish()?;
         Ok(shard)
     }
 
     pub(crate) fn read_body(r: &mut impl Source) -> Result<CompressedShard, Error> {
-        use crate::io::corrupt;
+        use crate::format::corrupt;
         let fingerprint = r.u64()?;
         let order = r.u64()?;
         let nodes = r.u32()?;
@@ -164,7 +184,7 @@ impl CompressedShard {
 /// A fingerprint of what the shards must agree on beyond the graph: the column order and
 /// the core.
 fn order_fingerprint(plan: &Plan) -> u64 {
-    let mut sum = crate::io::Checksum::new();
+    let mut sum = crate::format::Checksum::new();
     sum.update(&(plan.core_len as u64).to_le_bytes());
     for chunk in plan.order.chunks(1024) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -174,38 +194,29 @@ fn order_fingerprint(plan: &Plan) -> u64 {
 }
 
 impl GraphBuilder {
-    /// Builds shard `index` of `count` of the compressed table: the searches toward the
-    /// targets of one span of columns ([`shard_columns`]), on all cores, calling `progress`
-    /// as batches finish. Every machine that builds a shard of the same graph agrees on the
+    /// Builds shard `index` of `count` of the compressed table as `options` say (see
+    /// [`BuildOptions::build_shard`]): the searches toward the targets of one span of columns
+    /// ([`shard_columns`]). Every machine that builds a shard of the same graph agrees on the
     /// spans; [`GraphBuilder::merge_compressed`] joins the `count` shards into exactly the
     /// table [`GraphBuilder::build_compressed`] builds.
     ///
     /// A shard's memory is its span's share of the searches' output (its exact runs, about
     /// twice the runs the span's part of the table keeps) beside the graph and one wave of
     /// searches, so `count` shards of a map too large for one machine each fit one.
-    ///
-    /// # Errors
-    /// As [`GraphBuilder::build_compressed`]; [`Error::Unsupported`] when `count` is 0 or
-    /// `index` not below it.
-    ///
-    /// ```
-    /// let builder = signposts::generate::walled_grid(30, 20, 0.2, 7, signposts::generate::Connectivity::Four);
-    /// let shards = (0..3).map(|i| builder.build_compressed_shard(i, 3, |_| {})).collect::<Result<Vec<_>, _>>()?;
-    /// assert_eq!(builder.merge_compressed(&shards)?, builder.build_compressed()?);
-    /// # Ok::<(), signposts::Error>(())
-    /// ```
-    pub fn build_compressed_shard(
+    pub(crate) fn build_shard_by(
         &self,
         index: u32,
         count: u32,
-        progress: impl Fn(Progress) + Sync,
+        options: &BuildOptions<'_>,
     ) -> Result<CompressedShard, Error> {
-        self.build_compressed_shard_using(
-            index,
-            count,
-            &progress,
-            (build::Avx2::detect(), build::Vbmi::detect()),
-        )
+        if options.gpu_context().is_some() {
+            return Err(Error::Unsupported { what: "shards built on the GPU (build shards on the CPU)" });
+        }
+        let engines = (build::Avx2::detect(), build::Vbmi::detect());
+        let shard =
+            self.build_compressed_shard_using(index, count, options.progress_fn(), engines, options.halt())?;
+        options.check_size(shard.memory_bytes())?;
+        Ok(shard)
     }
 
     pub(crate) fn build_compressed_shard_using(
@@ -214,6 +225,7 @@ impl GraphBuilder {
         count: u32,
         progress: &(dyn Fn(Progress) + Sync),
         engines: (Option<build::Avx2>, Option<build::Vbmi>),
+        halt: Option<&core::sync::atomic::AtomicBool>,
     ) -> Result<CompressedShard, Error> {
         if count == 0 || index >= count {
             return Err(Error::Unsupported { what: "a shard index not below the shard count" });
@@ -221,7 +233,10 @@ impl GraphBuilder {
         let plan = self.compressed_plan()?;
         let span = shard_columns(plan.core_len, index, count);
         let found =
-            self.search_rows(&plan, span.clone(), true, progress, engines, super::build::WAVE_BYTES, None);
+            self.search_rows(&plan, span.clone(), true, progress, engines, super::build::WAVE_BYTES, halt);
+        if build::stopped(halt) {
+            return Err(Error::Cancelled);
+        }
         let (mut rows, mut starts, mut moves) = (Vec::with_capacity(found.len() + 1), Vec::new(), Vec::new());
         let too_many = || Error::Unsupported { what: "more than 2^32 runs in one shard" };
         rows.push(0);
@@ -333,7 +348,7 @@ mod tests {
             let shards: Vec<_> = (0..3)
                 .map(|i| {
                     let engines = if i == 1 { (None, None) } else { simd };
-                    builder.build_compressed_shard_using(i, 3, &|_| {}, engines).unwrap()
+                    builder.build_compressed_shard_using(i, 3, &|_| {}, engines, None).unwrap()
                 })
                 .collect();
             let mut merged = Vec::new();

@@ -26,7 +26,7 @@ fn group_writes(
     runs: &[&[usize]],
     results: Vec<Option<(Vec<(usize, usize, u64)>, Vec<usize>)>>,
 ) -> Option<(Vec<Vec<(usize, usize, u64)>>, Vec<usize>)> {
-    let block = |col: usize| col / crate::table::BLOCK;
+    let block = |col: usize| col / crate::dense::table::BLOCK;
     let mut results: Vec<_> = runs.iter().map(|run| (run[0], run[run.len() - 1])).zip(results).collect();
     results.sort_unstable_by_key(|&((first, _), _)| first);
     let mut groups: Vec<Vec<(usize, usize, u64)>> = Vec::with_capacity(results.len());

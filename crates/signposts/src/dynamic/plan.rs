@@ -266,7 +266,7 @@ impl Graph {
                         .filter(|&col| {
                             let entry = self.table.entry(u, col);
                             removed.iter().any(|&s| entry.contains(s))
-                                && crate::table::Slots::new(entry).all(|s| removed.contains(&s))
+                                && crate::dense::table::Slots::new(entry).all(|s| removed.contains(&s))
                         })
                         .collect();
                 }
@@ -481,13 +481,13 @@ impl Graph {
                 let (heads, costs) = self.out_arcs(u);
                 // An isolated node it moved to is searched from: each of its neighbours needs
                 // it.
-                for s in crate::table::Slots::new(self.table.entry(u, col)) {
+                for s in crate::dense::table::Slots::new(self.table.entry(u, col)) {
                     let h = heads[s] as usize;
                     if isolated.contains(&h) && !ends.contains_key(&h) {
                         searched.entry(h).or_insert_with(|| self.search(h, false, incoming));
                     }
                 }
-                let known = crate::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
+                let known = crate::dense::table::Slots::new(self.table.entry(u, col)).find_map(|s| {
                     let from_h =
                         searched.get(&(heads[s] as usize)).or_else(|| ends.get(&(heads[s] as usize)))?;
                     Some(self.model.cost(costs[s]) + from_h.get(t))
@@ -518,7 +518,7 @@ impl Graph {
             .iter()
             .map(|seed| {
                 let heads = self.table.neighbors(seed.u);
-                crate::table::Slots::new(self.table.entry(seed.u, col))
+                crate::dense::table::Slots::new(self.table.entry(seed.u, col))
                     .find_map(|s| seeds.iter().position(|other| other.u == heads[s] as usize))
             })
             .collect();

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use super::Update;
 use super::arcs::Arcs;
-use crate::table::entry_bits;
+use crate::dense::table::entry_bits;
 use crate::{Error, Graph, GraphBuilder};
 
 impl Graph {

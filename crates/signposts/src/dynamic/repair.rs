@@ -11,7 +11,7 @@
 use super::driver::Column;
 use super::plan::{Lost, Old, Seeds, Shorter};
 use super::workspace::Workspace;
-use crate::table::Entry;
+use crate::dense::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
 /// Distance of a node that cannot reach the target.
@@ -195,7 +195,7 @@ impl Graph {
                 local.set_old(y, d + 1);
                 let moves = self.cached_moves(local, y, col);
                 let heads = self.table.neighbors(y);
-                let all_inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+                let all_inside = crate::dense::table::Slots::new(Entry::Narrow(u64::from(moves)))
                     .all(|s| local.in_region(heads[s] as usize));
                 if all_inside {
                     local.join(y);

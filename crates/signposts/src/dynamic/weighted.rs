@@ -20,7 +20,7 @@ use super::driver::Column;
 use super::plan::{Lost, Old, Seeds, Shorter};
 use super::workspace::Workspace;
 use crate::builder::CostModel;
-use crate::table::Entry;
+use crate::dense::table::Entry;
 use crate::{Cost, Graph, NodeId};
 
 /// The weighted repair's own scratch: its queue and the walk it is following.
@@ -136,7 +136,7 @@ impl Graph {
                 break Cost::INFINITE;
             }
             let heads = self.table.neighbors(at);
-            let slot = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+            let slot = crate::dense::table::Slots::new(Entry::Narrow(u64::from(moves)))
                 .find(|&s| local.is_known(heads[s] as usize) || heads[s] as usize == t)
                 .unwrap_or(moves.trailing_zeros() as usize);
             local.queue.path.push((at, self.slot_cost(at, slot)));
@@ -201,7 +201,7 @@ impl Graph {
             if !local.in_region(x) {
                 let moves = self.cached_moves(local, x, col);
                 let heads = self.table.neighbors(x);
-                let inside = crate::table::Slots::new(Entry::Narrow(u64::from(moves)))
+                let inside = crate::dense::table::Slots::new(Entry::Narrow(u64::from(moves)))
                     .all(|s| local.in_region(heads[s] as usize));
                 if !inside {
                     continue;

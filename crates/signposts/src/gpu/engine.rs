@@ -17,7 +17,7 @@ use std::sync::mpsc;
 
 use super::GpuContext;
 use super::window::Window;
-use crate::table::{BLOCK, Layout, NodeRow};
+use crate::dense::table::{BLOCK, Layout, NodeRow};
 use crate::{Error, NodeId, Progress};
 
 /// Nodes a workgroup.

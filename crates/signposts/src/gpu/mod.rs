@@ -8,18 +8,19 @@
 //! every lane of a chunk of targets at once. The kernels are in `unit.wgsl`, `octile.wgsl` and
 //! `common.wgsl` beside this file; the design notes in `docs/design.md`.
 //!
-//! What runs where:
-//! - [`GraphBuilder::build_gpu`](crate::GraphBuilder::build_gpu): the dense table of an
+//! Set a context on [`BuildOptions::gpu`](crate::BuildOptions::gpu) and build as usual. What
+//! runs where:
+//! - [`BuildOptions::build`](crate::BuildOptions::build): the dense table of an
 //!   undirected graph of unit costs (4- and 8-connected grids, mazes, any graph through its
 //!   out-arc arrays) or octile costs (1 and √2: [`grid::GridOracle`](crate::grid::GridOracle)'s
 //!   8-connected graphs). The column order, the peeled trees and the components are the CPU
 //!   build's; the GPU searches and packs the table's words, which come back in blocks of 256
 //!   columns straight into place. Byte for byte the CPU build's table.
-//! - [`GraphBuilder::build_compressed_gpu`](crate::GraphBuilder::build_compressed_gpu): the
+//! - [`BuildOptions::build_compressed`](crate::BuildOptions::build_compressed): the
 //!   compressed table of the same graphs. The GPU searches and writes each move's bitmap of a
 //!   chunk of columns; the CPU folds them into runs on all cores while the GPU searches the
 //!   next chunk.
-//! - [`GridOracle::build_gpu`](crate::grid::GridOracle::build_gpu): grids, 4-connected or
+//! - [`BuildOptions::build_grid`](crate::BuildOptions::build_grid): grids, 4-connected or
 //!   octile, dense or compressed.
 //!
 //! Graphs with integer arc costs or one-way arcs are refused with
@@ -36,13 +37,12 @@
 //! ```no_run
 //! use signposts::gpu::GpuContext;
 //! let gpu = GpuContext::new()?;
-//! let builder = signposts::generate::grid(100, 100, signposts::generate::Connectivity::Four);
-//! let table = builder.build_gpu(&gpu, |_| {})?;
+//! let builder = signposts::generate::grid(100, 100, signposts::grid::Connectivity::Four);
+//! let table = signposts::BuildOptions::new().gpu(&gpu).build(&builder)?;
 //! assert_eq!(table, builder.build());
 //! # Ok::<(), signposts::Error>(())
 //! ```
 
-mod build;
 mod context;
 pub(crate) mod engine;
 mod window;

@@ -24,6 +24,9 @@ pub enum Connectivity {
     /// The four straight moves (cost 1) plus diagonals (cost √2); a diagonal needs both cells
     /// beside it open (no corner cutting, as in the Moving AI benchmarks).
     Eight,
+    /// The same eight moves, every one costing 1 (a chess king's; the grids of `bit_gossip`
+    /// and other unit-cost peers). Single searches ([`search`](crate::search)) do not take it.
+    EightUnit,
 }
 
 /// A cell of a grid: `x` is the column, `y` the row, `(0, 0)` the top-left corner.

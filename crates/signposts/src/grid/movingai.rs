@@ -323,7 +323,7 @@ impl ScenarioCheck {
     /// ```
     #[must_use]
     pub fn run(oracle: &GridOracle, scenarios: &[Scenario]) -> ScenarioCheck {
-        ScenarioCheck::run_with(oracle.grid(), scenarios, |start, goal| oracle.distance(start, goal))
+        ScenarioCheck::run_lengths(oracle.grid(), scenarios, |start, goal| oracle.distance(start, goal))
     }
 
     /// Checks every scenario on `grid` against the lengths `length(start, goal)` gives (`None`
@@ -336,13 +336,13 @@ impl ScenarioCheck {
     /// let tiles = TileGrid::from_grid(&grid);
     /// let scen = parse_scenarios(b"version 1\n0 m.map 2 2 0 0 1 1 1.41421\n")?;
     /// let mut searcher = Searcher::new();
-    /// let check = ScenarioCheck::run_with(&grid, &scen, |a, b| {
+    /// let check = ScenarioCheck::run_lengths(&grid, &scen, |a, b| {
     ///     searcher.astar(&tiles, Layer::WALKABLE, Connectivity::Eight, a, b).ok()?.cost().map(|c| c.value())
     /// });
     /// assert_eq!(check.matched, 1);
     /// # Ok::<(), signposts::Error>(())
     /// ```
-    pub fn run_with(
+    pub fn run_lengths(
         grid: &Grid,
         scenarios: &[Scenario],
         mut length: impl FnMut(Cell, Cell) -> Option<f64>,

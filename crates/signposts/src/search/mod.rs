@@ -385,6 +385,11 @@ impl Searcher {
         start: Cell,
         goal: Cell,
     ) -> Result<Option<Query<'a>>, Error> {
+        if connectivity == Connectivity::EightUnit {
+            return Err(Error::Unsupported {
+                what: "searches with unit-cost diagonals (search with Connectivity::Eight: diagonals cost √2)",
+            });
+        }
         for cell in [start, goal] {
             if !tiles.contains(cell) {
                 return Err(Error::CellOutOfBounds {

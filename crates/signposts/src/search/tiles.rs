@@ -131,10 +131,31 @@ impl TileGrid {
 
     /// Tags from a function of the cell.
     ///
+    /// # Panics
+    /// If a tag is 16 or more, or the grid cannot be allocated; see [`TileGrid::try_from_fn`].
+    ///
+    /// ```
+    /// use signposts::grid::Cell;
+    /// let tiles = signposts::search::TileGrid::from_fn(3, 1, |c| c.x as u8);
+    /// assert_eq!(tiles.tag(Cell::new(2, 0)), Some(2));
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn from_fn(width: u32, height: u32, tag: impl FnMut(Cell) -> u8) -> TileGrid {
+        TileGrid::try_from_fn(width, height, tag).unwrap_or_else(|e| crate::error::panic_with(&e))
+    }
+
+    /// [`TileGrid::from_fn`] with an error instead of a panic.
+    ///
     /// # Errors
-    /// [`Error::Parse`] naming the first cell whose tag is 16 or more.
-    pub fn from_fn(width: u32, height: u32, mut tag: impl FnMut(Cell) -> u8) -> Result<TileGrid, Error> {
-        let mut tiles = TileGrid::new(width, height);
+    /// [`Error::Parse`] naming the first cell whose tag is 16 or more;
+    /// [`Error::AllocationFailed`] as [`TileGrid::try_new`].
+    ///
+    /// ```
+    /// assert!(signposts::search::TileGrid::try_from_fn(2, 2, |_| 16).is_err());
+    /// ```
+    pub fn try_from_fn(width: u32, height: u32, mut tag: impl FnMut(Cell) -> u8) -> Result<TileGrid, Error> {
+        let mut tiles = TileGrid::try_new(width, height)?;
         for y in 0..height {
             for x in 0..width {
                 tiles.set(Cell::new(x, y), tag(Cell::new(x, y)))?;

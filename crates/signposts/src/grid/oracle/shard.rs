@@ -2,12 +2,12 @@
 //! the parts needs nothing else.
 
 use super::{Connectivity, Grid, GridOracle, Table};
-use crate::io::{KIND_GRID_SHARD, Reader, Source, Writer, corrupt};
-use crate::{CompressedGraph, CompressedShard, Error, Progress};
+use crate::format::{KIND_GRID_SHARD, Reader, Source, Writer, corrupt};
+use crate::{CompressedGraph, CompressedShard, Error};
 
 /// One shard of a grid's compressed table, with the grid it belongs to: what
 /// `signposts build --shard i/k` writes and `signposts merge` joins. See
-/// [`GraphBuilder::build_compressed_shard`](crate::GraphBuilder::build_compressed_shard).
+/// [`BuildOptions::build_grid_shard`](crate::BuildOptions::build_grid_shard).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridShard {
     grid: Grid,
@@ -34,7 +34,7 @@ impl GridShard {
         self.connectivity
     }
 
-    /// Writes the part: the grid, then the shard (see the [`io`](crate::io) module).
+    /// Writes the part: the grid, then the shard (see the [`io`](crate::format) module).
     ///
     /// # Errors
     /// [`Error::Io`] when writing fails.
@@ -46,12 +46,12 @@ impl GridShard {
         w.finish()
     }
 
-    /// [`GridShard::save`] to a file.
+    /// [`GridShard::save`] to a file, atomically.
     ///
     /// # Errors
     /// As [`GridShard::save`].
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        self.save(std::fs::File::create(path).map_err(crate::io::io_error)?)
+        crate::format::write_atomically(path, |file| self.save(file))
     }
 
     /// Reads a part written by [`GridShard::save`], checking it as
@@ -76,7 +76,7 @@ impl GridShard {
     /// # Errors
     /// As [`GridShard::load`].
     pub fn load_from(path: impl AsRef<std::path::Path>) -> Result<GridShard, Error> {
-        let file = std::fs::File::open(path).map_err(crate::io::io_error)?;
+        let file = std::fs::File::open(path)?;
         GridShard::load(std::io::BufReader::new(file))
     }
 }
@@ -93,6 +93,7 @@ pub(super) fn write_grid<W: std::io::Write>(
     w.u32(match connectivity {
         Connectivity::Four => 4,
         Connectivity::Eight => 8,
+        Connectivity::EightUnit => 9,
     })?;
     w.u64s(&bits(&grid.passable))
 }
@@ -114,6 +115,7 @@ pub(super) fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Err
     let connectivity = match r.u32()? {
         4 => Connectivity::Four,
         8 => Connectivity::Eight,
+        9 => Connectivity::EightUnit,
         _ => return Err(corrupt("unknown connectivity")),
     };
     let cells = u64::from(width) * u64::from(height);
@@ -124,38 +126,38 @@ pub(super) fn read_grid(r: &mut impl Source) -> Result<(Grid, Connectivity), Err
     Ok((Grid::from_slice(width, height, &passable)?, connectivity))
 }
 
-impl GridOracle {
-    /// Builds shard `index` of `count` of `grid`'s compressed table (see
-    /// [`GraphBuilder::build_compressed_shard`](crate::GraphBuilder::build_compressed_shard)),
-    /// with the grid, so that [`GridOracle::merge_shards`] needs nothing else.
-    ///
-    /// # Errors
-    /// As [`GridOracle::build_compressed`]; [`Error::Unsupported`] when `index` is not below
-    /// `count`.
+impl GridShard {
+    /// Shard `index` of `count` of `grid`'s compressed table as `options` say
+    /// ([`BuildOptions::build_grid_shard`](crate::BuildOptions::build_grid_shard)), with the
+    /// grid, so that [`GridOracle::merge_shards`] needs nothing else.
     ///
     /// ```
+    /// use signposts::BuildOptions;
     /// use signposts::grid::{Connectivity, Grid, GridOracle};
     /// let grid = Grid::from_fn(20, 12, |c| (c.x * 3 + c.y * 5) % 7 != 0);
-    /// let parts = (0..2).map(|i| GridOracle::build_shard(&grid, Connectivity::Eight, i, 2, |_| {})).collect::<Result<Vec<_>, _>>()?;
+    /// let options = BuildOptions::new();
+    /// let parts = (0..2).map(|i| options.build_grid_shard(&grid, Connectivity::Eight, i, 2)).collect::<Result<Vec<_>, _>>()?;
     /// let (mut merged, mut whole) = (Vec::new(), Vec::new());
     /// GridOracle::merge_shards(&parts)?.save(&mut merged)?;
-    /// GridOracle::build_compressed(&grid, Connectivity::Eight, |_| {})?.save(&mut whole)?;
+    /// GridOracle::build_compressed(&grid, Connectivity::Eight)?.save(&mut whole)?;
     /// assert_eq!(merged, whole); // byte for byte
     /// # Ok::<(), signposts::Error>(())
     /// ```
-    pub fn build_shard(
+    pub(crate) fn build_by(
         grid: &Grid,
         connectivity: Connectivity,
         index: u32,
         count: u32,
-        progress: impl Fn(Progress) + Sync,
+        options: &crate::BuildOptions<'_>,
     ) -> Result<GridShard, Error> {
         CompressedGraph::check_nodes(grid.passable_len())?;
         let (builder, _, _) = GridOracle::graph_of(grid, connectivity, &grid.passable)?;
-        let shard = builder.build_compressed_shard(index, count, progress)?;
+        let shard = options.build_shard(&builder, index, count)?;
         Ok(GridShard { grid: grid.clone(), connectivity, shard })
     }
+}
 
+impl GridOracle {
     /// Joins the parts `0..k` of one grid's sharded build, in any order, into its compressed
     /// oracle: byte for byte what [`GridOracle::build_compressed`] builds.
     ///

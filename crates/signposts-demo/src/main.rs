@@ -1,0 +1,379 @@
+//! The main job: build oracles for a seeded 80×80 perfect maze and a 100×100 grid, answer
+//! queries, then let 2,000 entities chase a moving player on a walled grid while a door opens
+//! and closes, then answer one-off queries without a table on a 512×512 map with two unit
+//! kinds, then build compressed tables of a 160×160 walled map and a 512×512 perfect maze,
+//! then let 2,000 entities chase the player in continuous space through the rooms and doors
+//! of a building (`signposts-rooms`), exactly shortest paths among them too, and print what
+//! everything cost.
+//!
+//! Run: `cargo run --release -p signposts-demo` (the first command of the README).
+
+use std::time::Instant;
+
+use signposts::generate::{Connectivity, SplitMix64, grid, maze, walled_grid};
+use signposts::grid::Cell;
+use signposts::search::{Layer, Route, Searcher, TileGrid};
+use signposts::{Crowd, Graph, GraphBuilder, NextHop, NodeId};
+
+fn main() {
+    println!("signposts demo: exact next-hop oracles\n");
+    let cases: [(&str, GraphBuilder, usize); 2] = [
+        ("80x80 perfect maze (seed 42)", maze(80, 80, 42), 80),
+        ("100x100 open 4-connected grid", grid(100, 100, Connectivity::Four), 100),
+    ];
+    for (name, builder, width) in cases {
+        println!("== {name}: {} nodes, {} edges", builder.nodes_len(), builder.edges_len());
+        println!("   table needs {:.1} MiB", builder.memory_needed() as f64 / f64::from(1u32 << 20));
+        let start = Instant::now();
+        let graph = builder.build();
+        println!("   built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+        let cell = |x: usize, y: usize| (y * width + x) as NodeId;
+        show(&graph, width, cell(0, 0), cell(width - 1, width - 1));
+        show(&graph, width, cell(width / 2, 3), cell(3, width / 2));
+        queries(&graph);
+        println!();
+    }
+    chase();
+    single_queries();
+    compressed();
+    rooms();
+}
+
+/// Rooms and doors: a building of 6×6 rooms joined by doorways, its navigation mesh for an
+/// agent of radius 0.3, and 2,000 entities walking toward a moving player by `next_waypoint`
+/// in continuous space, while one doorway closes and opens (the region oracle repaired in
+/// place).
+fn rooms() {
+    use signposts::grid::Grid;
+    use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
+    println!("\n== rooms and doors: a building of 6x6 rooms, 2000 entities moving in continuous space");
+    // Rooms of 9×9 open cells inside walls, a doorway of 2 cells in the middle of each wall.
+    let grid = Grid::from_fn(61, 61, |c| {
+        let (x, y) = (c.x % 10, c.y % 10);
+        let door = |k: u32| (4..6).contains(&k);
+        !(x == 0 || y == 0)
+            || (x == 0 && door(c.y % 10) && c.x > 0 && c.x < 60)
+            || (y == 0 && door(c.x % 10) && c.y > 0 && c.y < 60)
+    });
+    let start = Instant::now();
+    let mesh = NavMesh::from_grid_with_radius(&grid, 0.3).expect("rooms of 9 cells");
+    let mut rooms = Rooms::build(&mesh).expect("a small oracle");
+    let rebuild = Instant::now();
+    let _ = Rooms::build(&mesh).expect("a small oracle");
+    let rebuild_ms = rebuild.elapsed().as_secs_f64() * 1e3;
+    println!(
+        "   {} open cells -> {} regions, {} doors; mesh and oracle built in {:.1} ms, {:.1} KiB",
+        grid.passable_len(),
+        mesh.regions_len(),
+        mesh.doors_len(),
+        start.elapsed().as_secs_f64() * 1e3,
+        rooms.memory_bytes() as f64 / 1024.0
+    );
+    let mut rng = SplitMix64::new(7);
+    let random_point = |rng: &mut SplitMix64| loop {
+        let p = Point::new(1.0 + rng.below(5_900) as f64 / 100.0, 1.0 + rng.below(5_900) as f64 / 100.0);
+        if mesh.region_at(p).is_some() {
+            return p;
+        }
+    };
+    let mut entities: Vec<Point> = (0..2000).map(|_| random_point(&mut rng)).collect();
+    let (mut player, mut goal) = (random_point(&mut rng), random_point(&mut rng));
+    let door = mesh.doors_of(mesh.region_at(Point::new(30.5, 35.0)).expect("a room")).first().copied();
+    let (mut scratch, mut query_ns, mut steps, mut caught) = (Scratch::default(), 0.0, 0usize, 0usize);
+    for tick in 0..200 {
+        if tick % 50 == 25
+            && let Some(door) = door
+        {
+            let closing = tick % 100 == 25;
+            let start = Instant::now();
+            rooms.set_door_open(door, !closing).expect("a door of the mesh");
+            println!(
+                "   doorway {} at tick {tick}: oracle repaired in {:.2} ms (building it: {rebuild_ms:.2} ms)",
+                if closing { "closed" } else { "opened" },
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        // The player walks to a random goal, then picks another.
+        match rooms.next_waypoint_with(player, goal, &mut scratch) {
+            Some(w) if player.distance(goal) > 0.5 => player = step_toward(player, w, 0.5),
+            _ => goal = random_point(&mut rng),
+        }
+        let start = Instant::now();
+        for e in &mut entities {
+            if let Some(w) = rooms.next_waypoint_with(*e, player, &mut scratch) {
+                *e = step_toward(*e, w, 0.4);
+                steps += 1;
+            }
+            if e.distance(player) < 0.5 {
+                caught += 1;
+                *e = random_point(&mut rng);
+            }
+        }
+        query_ns += start.elapsed().as_secs_f64() * 1e9;
+    }
+    println!(
+        "   200 ticks: {:.0} ns per entity step (next_waypoint and the move), {steps} steps, the player was caught {caught} times",
+        query_ns / steps.max(1) as f64
+    );
+    exact(&mesh, &rooms, &entities, player);
+}
+
+/// Exact mode on the same building: the corners, their visibility graph and table; one tick of
+/// the whole crowd heading for the player; how much shorter the exact paths are.
+fn exact(
+    mesh: &signposts_rooms::NavMesh,
+    rooms: &signposts_rooms::Rooms,
+    entities: &[signposts_rooms::Point],
+    player: signposts_rooms::Point,
+) {
+    use signposts_rooms::{ExactRooms, ExactScratch};
+    let start = Instant::now();
+    let states = (0..mesh.doors_len() as u32)
+        .map(|d| rooms.door_state(signposts_rooms::DoorId(d)).expect("a door"))
+        .collect();
+    let exact = ExactRooms::builder(mesh).door_states(states).build().expect("within the default budget");
+    println!(
+        "   exact mode: {} corners, {} visibility edges, {:?} tier, {:.1} MiB, built in {:.0} ms",
+        exact.corners_len(),
+        exact.edges_len(),
+        exact.tier(),
+        exact.memory_bytes() as f64 / f64::from(1 << 20),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    let (mut scratch, mut out) = (ExactScratch::default(), vec![None; entities.len()]);
+    let start = Instant::now();
+    exact.next_waypoint_each(entities, player, &mut out, &mut scratch);
+    let crowd_ns = start.elapsed().as_secs_f64() * 1e9 / entities.len() as f64;
+    let (mut corridor, mut shortest) = (0.0, 0.0);
+    for &e in entities.iter().take(500) {
+        if let (Some(a), Some(b)) = (rooms.distance(e, player), exact.distance(e, player)) {
+            (corridor, shortest) = (corridor + a, shortest + b);
+        }
+    }
+    println!(
+        "   one crowd tick, exactly: {crowd_ns:.0} ns per entity; exact paths {:.2}% shorter than the corridor's on average",
+        100.0 * (1.0 - shortest / corridor)
+    );
+}
+
+/// `from` moved toward `to` by at most `speed`.
+fn step_toward(
+    from: signposts_rooms::Point,
+    to: signposts_rooms::Point,
+    speed: f64,
+) -> signposts_rooms::Point {
+    let d = from.distance(to);
+    if d <= speed {
+        return to;
+    }
+    signposts_rooms::Point::new(from.x + (to.x - from.x) * speed / d, from.y + (to.y - from.y) * speed / d)
+}
+
+/// Compressed tables: a walled 160×160 map and a 512×512 perfect maze, beside the dense
+/// table's size, checked on sampled queries against the dense answers where both fit.
+fn compressed() {
+    println!("\n== compressed tables (runs over depth-first targets, trees peeled)");
+    let walls = walled_grid(160, 160, 0.2, 9, Connectivity::Four);
+    let big_maze = maze(512, 512, 7);
+    for (name, builder) in [("160x160 grid with 20% walls", &walls), ("512x512 perfect maze", &big_maze)] {
+        let start = Instant::now();
+        let compressed = builder.build_compressed().expect("4-connected");
+        let seconds = start.elapsed().as_secs_f64();
+        let n = builder.nodes_len();
+        println!(
+            "   {name}: {n} nodes, built in {seconds:.2} s, {:.1} MiB ({:.0} bytes per node); a dense table would need {:.1} MiB",
+            compressed.memory_bytes() as f64 / f64::from(1u32 << 20),
+            compressed.memory_bytes() as f64 / n as f64,
+            builder.memory_needed() as f64 / f64::from(1u32 << 20),
+        );
+        let mut rng = SplitMix64::new(5);
+        let pairs: Vec<(NodeId, NodeId)> =
+            (0..100_000).map(|_| (rng.below(n as u64) as NodeId, rng.below(n as u64) as NodeId)).collect();
+        let start = Instant::now();
+        let steps = pairs.iter().filter(|&&(a, b)| compressed.neighbor_to(a, b).is_some()).count();
+        let single = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+        // The same steps 1,000 entities at a time, their memory reads overlapped.
+        let (mut batch, mut all) = (Vec::new(), Vec::with_capacity(pairs.len()));
+        let start = Instant::now();
+        for group in pairs.chunks(1000) {
+            compressed.neighbor_to_each(group, &mut batch);
+            all.extend_from_slice(&batch);
+        }
+        let batched = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+        assert!(all.iter().zip(&pairs).all(|(&s, &(a, b))| s == compressed.neighbor_to(a, b)));
+        println!(
+            "   {steps} of {} random pairs have a next step (walls and cut-off cells have none), {single:.1} ns each (checked, 1,000 at a time: {batched:.1} ns each); {} -> {}: {} steps",
+            pairs.len(),
+            pairs[0].0,
+            pairs[0].1,
+            compressed.cost(pairs[0].0, pairs[0].1).map_or("unreachable".to_string(), |d| d.value().to_string()),
+        );
+    }
+}
+
+/// One-off paths without a table: a 512×512 map of grass, swamp and rock, walkers (swamp is
+/// slow) and flyers (everything but rock costs the same), one reused searcher.
+fn single_queries() {
+    println!("\n== single queries: 512x512 map, grass / swamp / rock, walkers and flyers, no table");
+    let mut rng = SplitMix64::new(5);
+    let tiles = TileGrid::from_fn(512, 512, |_| match rng.below(100) {
+        0..=14 => 0,  // rock
+        15..=29 => 2, // swamp
+        _ => 1,       // grass
+    });
+    let walker = Layer::WALKABLE.with(2, 4);
+    let flyer = Layer::WALKABLE;
+    let mut searcher = Searcher::new();
+    let mut open = || loop {
+        let cell = Cell::new(rng.below(512) as u32, rng.below(512) as u32);
+        if tiles.tag(cell) != Some(0) {
+            break cell;
+        }
+    };
+    let queries: Vec<(Cell, Cell)> = (0..200).map(|_| (open(), open())).collect();
+    for (name, layer) in
+        [("walkers (swamp costs 4: plain A*)", walker), ("flyers (uniform: jump points)", flyer)]
+    {
+        let start = Instant::now();
+        let (mut found, mut cells) = (0, 0);
+        for &(a, b) in &queries {
+            let route =
+                searcher.astar(&tiles, layer, signposts::grid::Connectivity::Eight, a, b).expect("inside");
+            found += usize::from(!matches!(route, Route::Unreachable));
+            cells += searcher.expanded();
+        }
+        println!(
+            "   {name}: {:.1} µs per path, {} cells expanded on average, {found} of {} found",
+            start.elapsed().as_secs_f64() * 1e6 / queries.len() as f64,
+            cells / queries.len(),
+            queries.len()
+        );
+    }
+}
+
+fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
+    let xy = |v: NodeId| (v as usize % width, v as usize / width);
+    let hops: Vec<_> = graph.neighbors_to(from, to).map(xy).collect();
+    println!(
+        "   from {:?} to {:?}: cost {:?}, optimal first steps {hops:?}, path of {} cells",
+        xy(from),
+        xy(to),
+        graph.cost(from, to).map(|c| c.value()),
+        graph.path_to(from, to).count()
+    );
+}
+
+/// Random pairs one by one, the same pairs batched, and a crowd toward one target: for any
+/// table.
+fn queries(graph: &impl NextHop) {
+    let n = graph.nodes_len() as u64;
+    let mut rng = SplitMix64::new(1);
+    let pairs: Vec<(NodeId, NodeId)> =
+        (0..1_000_000).map(|_| (rng.below(n) as NodeId, rng.below(n) as NodeId)).collect();
+    let start = Instant::now();
+    let sum: u64 = pairs.iter().map(|&(u, t)| u64::from(graph.neighbor_to(u, t).unwrap_or(0))).sum();
+    let single = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+    let mut steps = Vec::new();
+    let start = Instant::now();
+    graph.neighbor_to_each(&pairs, &mut steps);
+    let batched = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
+    assert_eq!(steps.iter().map(|s| u64::from(s.unwrap_or(0))).sum::<u64>(), sum);
+    let target = (n / 2) as NodeId;
+    let start = Instant::now();
+    let crowd: u64 = (0..n as NodeId).map(|u| u64::from(graph.neighbor_to(u, target).unwrap_or(0))).sum();
+    let chase = start.elapsed().as_secs_f64() * 1e9 / n as f64;
+    println!(
+        "   1M random neighbor_to: {single:.1} ns each; batched (neighbor_to_each): {batched:.1} ns; \
+         every node toward one target: {chase:.1} ns (checksums {sum}, {crowd})"
+    );
+}
+
+/// 2,000 entities chase a wandering player on a 100×100 grid with 20% walls, first on the
+/// dense table while a door (one edge) closes and opens every 25 ticks, the table repaired in
+/// place, then on the compressed table of the same map: the same generic code, one batched
+/// query a tick.
+fn chase() {
+    const SIDE: usize = 100;
+    println!("== chase: 2000 entities, a moving player, a door that opens and closes");
+    let builder = walled_grid(SIDE, SIDE, 0.2, 7, Connectivity::Four);
+    let start = Instant::now();
+    let mut graph = builder.build();
+    println!("   dense table built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    let start = Instant::now();
+    let mut compressed = builder.build_compressed().expect("4-connected");
+    println!("   compressed table built in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    let mut rng = SplitMix64::new(9);
+    let open: Vec<NodeId> =
+        (0..graph.nodes_len() as NodeId).filter(|&v| !graph.neighbors(v).is_empty()).collect();
+    let pick = |rng: &mut SplitMix64| open[rng.below(open.len() as u64) as usize];
+    // The player's walk: shortest paths between random cells, 200 ticks long.
+    let mut route = vec![pick(&mut rng)];
+    while route.len() < 200 {
+        let goal = pick(&mut rng);
+        route.extend(graph.path_to(*route.last().expect("one cell"), goal).skip(1).take(200));
+    }
+    let starts: Vec<NodeId> = (0..2000).map(|_| pick(&mut rng)).collect();
+    let door = (0..SIDE as NodeId * SIDE as NodeId)
+        .find_map(|v| graph.neighbors(v).iter().find(|&&w| w == v + 1).map(|&w| (v, w)))
+        .expect("a horizontal edge");
+    let mut door_open = true;
+    let toggle = |g: &mut Graph, tick: usize| {
+        if tick == 0 || !tick.is_multiple_of(25) {
+            return None;
+        }
+        let start = Instant::now();
+        let update = if door_open { g.disconnect(door.0, door.1) } else { g.connect(door.0, door.1) };
+        door_open = !door_open;
+        Some(format!(
+            "door {} at tick {tick}: table repaired in {:.2} ms ({} target columns repaired locally, {} of them by replay, {} patched, rebuilt: {})",
+            if door_open { "opened" } else { "closed" },
+            start.elapsed().as_secs_f64() * 1e3,
+            update.repaired,
+            update.replayed,
+            update.patched,
+            update.rebuilt
+        ))
+    };
+    run_chase("dense table", &mut graph, &route, &starts, toggle);
+    run_chase(
+        "compressed table (no door: it is not edited in place)",
+        &mut compressed,
+        &route,
+        &starts,
+        |_, _| None,
+    );
+}
+
+/// The chase, written once for every table: each tick `door` may edit the table, the player
+/// takes the next cell of `route`, and the whole crowd steps by one batched query; the
+/// caught come back where they started.
+fn run_chase<T: NextHop>(
+    name: &str,
+    table: &mut T,
+    route: &[NodeId],
+    starts: &[NodeId],
+    mut door: impl FnMut(&mut T, usize) -> Option<String>,
+) {
+    let mut crowd = Crowd::new(starts.to_vec());
+    let (mut caught, mut step_ns, mut notes) = (0, 0.0, Vec::new());
+    for (tick, &player) in route.iter().enumerate() {
+        notes.extend(door(table, tick));
+        let start = Instant::now();
+        crowd.step_toward(&*table, player).expect("nodes of the table");
+        step_ns += start.elapsed().as_secs_f64() * 1e9;
+        for (position, &home) in crowd.positions_mut().iter_mut().zip(starts) {
+            if *position == player {
+                caught += 1;
+                *position = home;
+            }
+        }
+    }
+    println!(
+        "   {name}: {} ticks, {:.1} ns per entity step (one batched query a tick); the player was caught {caught} times",
+        route.len(),
+        step_ns / (route.len() * starts.len()) as f64
+    );
+    for note in notes {
+        println!("     {note}");
+    }
+}
