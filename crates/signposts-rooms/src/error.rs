@@ -209,12 +209,15 @@ pub enum Error {
         /// The budget given.
         budget: u64,
     },
-    /// The region oracle's table could not be built, repaired or read (its size over the
-    /// limit, an allocation that failed, a saved table that is damaged): the core's error,
-    /// also [`std::error::Error::source`].
-    Oracle(signposts::Error),
-    /// The build was stopped by its [`Cancel`](signposts::Cancel) token
-    /// ([`ExactBuilder::cancel`](crate::ExactBuilder::cancel)).
+    /// The core (`signposts`) failed: the region oracle's table over the build's memory limit
+    /// or not allocated, a saved table damaged, a build's thread pool refused. The core's
+    /// error says which; it is also [`std::error::Error::source`].
+    ///
+    /// Fix: as the core's error says (a larger
+    /// [`memory_limit`](signposts::BuildOptions::memory_limit), fewer regions).
+    Core(signposts::Error),
+    /// The build was stopped by its [`Cancel`](signposts::Cancel) token, given to
+    /// [`BuildOptions::cancel`](signposts::BuildOptions::cancel).
     ///
     /// Fix: nothing to fix; the caller asked for it.
     Cancelled,
@@ -260,7 +263,7 @@ impl fmt::Display for Error {
             Error::OverBudget { needed, budget } => {
                 write!(f, "the exact index needs {needed} bytes, over the budget of {budget}")
             }
-            Error::Oracle(_) => f.write_str("the region oracle's table could not be built, repaired or read"),
+            Error::Core(_) => f.write_str("the core library (signposts) failed"),
             Error::Cancelled => f.write_str("the build was cancelled"),
         }
     }
@@ -269,7 +272,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Oracle(e) => Some(e),
+            Error::Core(e) => Some(e),
             Error::Io { source, .. } => Some(source.get()),
             _ => None,
         }
@@ -277,8 +280,14 @@ impl std::error::Error for Error {
 }
 
 impl From<signposts::Error> for Error {
+    /// [`Error::Cancelled`] for the core's, [`Error::Core`] keeping `e` as the source for the
+    /// rest.
+    #[cold]
     fn from(e: signposts::Error) -> Error {
-        Error::Oracle(e)
+        match e {
+            signposts::Error::Cancelled => Error::Cancelled,
+            e => Error::Core(e),
+        }
     }
 }
 
@@ -291,7 +300,7 @@ impl From<std::io::Error> for Error {
 }
 
 /// An operating system's I/O error inside [`Error::Io`], shared so that [`Error`] stays
-/// `Clone` (as the core's `IoError`). Two compare equal when their kinds and
+/// `Clone` (as the core's [`signposts::IoError`]). Two compare equal when their kinds and
 /// messages do.
 ///
 /// ```

@@ -70,7 +70,7 @@
 //! 9–980× faster than one polyanya search.
 //!
 //! ## Exactly shortest paths ([`ExactRooms`])
-//! [`Rooms::build_exact`] (or [`ExactRooms::builder`], with door states and a memory budget)
+//! [`ExactRooms::build`] (or [`ExactRooms::builder`], with door states and a memory budget)
 //! indexes the corners of the walls where shortest paths turn: what each corner sees (swept
 //! exactly through the regions), the visibility graph between them, the corners each cell of
 //! a unit grid may see, and, within the budget (2 GiB by default), a table of first corners
@@ -83,7 +83,7 @@
 //!
 //! ```
 //! use signposts::grid::Grid;
-//! use signposts_rooms::{NavMesh, Point, Rooms};
+//! use signposts_rooms::{ExactRooms, NavMesh, Point, Rooms};
 //! let grid = Grid::from_ascii("
 //!     ..........
 //!     .########.
@@ -92,7 +92,7 @@
 //!     ....##....
 //! ")?;
 //! let mesh = NavMesh::from_grid(&grid)?;
-//! let (rooms, exact) = (Rooms::build(&mesh)?, Rooms::build_exact(&mesh)?);
+//! let (rooms, exact) = (Rooms::build(&mesh)?, ExactRooms::build(&mesh)?);
 //! let (enemy, player) = (Point::new(9.5, 0.5), Point::new(3.5, 3.5));
 //! let shortest = exact.distance(enemy, player).expect("connected");
 //! assert!(shortest <= rooms.distance(enemy, player).expect("connected"));
@@ -103,9 +103,19 @@
 //! The table is quadratic in regions + doors + 2 · links: 21 KiB on arena (44 regions),
 //! 5.4 MiB on lak303d (1,154), 29 MiB on AR0602SR (2,763), built in 1 ms to 1.2 s. Meshes of
 //! tens of thousands of regions (random-obstacle maps, mazes of 512×512) would need
-//! gigabytes: [`RoomsBuilder::memory_limit`] refuses them before allocating. The core's
+//! gigabytes: a [`memory_limit`](signposts::BuildOptions::memory_limit) refuses them before
+//! allocating. The core's
 //! compressed table does not apply (it takes at most eight neighbours a node; a door node has
 //! as many as its two regions have ways in and out).
+//!
+//! ## Building: [`BuildRooms`]
+//! The mesh is built by its own constructors; the oracle and the exact index by
+//! [`RoomsBuilder::build`] and [`ExactRooms::build`], or, to set how the build runs (a memory
+//! limit, progress reports, a [`Cancel`](signposts::Cancel) token, a thread count), by the
+//! core's [`BuildOptions`](signposts::BuildOptions) through this crate's [`BuildRooms`]
+//! trait: `BuildOptions::new().progress(..).cancel(&token).build_rooms(&builder)` and
+//! `.build_exact(&rooms)`. What is built (doors, links, areas, the exact budget) stays in the
+//! builders.
 //!
 //! ## Saved files
 //! [`Rooms::save`] / [`Rooms::load`] (any writer and reader), [`Rooms::save_to`] (atomic) /
@@ -116,6 +126,7 @@
 //! belongs to the described oracle, so a damaged file is an error and a forged one answers
 //! without a panic or a hang.
 
+mod build;
 mod error;
 pub mod exact;
 mod geom;
@@ -123,8 +134,9 @@ mod mesh;
 mod path;
 mod rooms;
 
+pub use build::BuildRooms;
 pub use error::{Error, IoError, Ring};
-pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactRooms, ExactScratch, ExactStage, Tier};
+pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactRooms, ExactScratch, Tier};
 pub use geom::Point;
 pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};

@@ -71,7 +71,7 @@ mod view;
 
 use std::sync::Arc;
 
-pub use builder::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactStage};
+pub use builder::{DEFAULT_BUDGET, ExactBuilder};
 
 use self::cells::CellGrid;
 use self::search::Astar;
@@ -246,13 +246,16 @@ impl ExactRooms {
         ExactRooms::builder(mesh).build()
     }
 
-    /// A builder: door states, a memory budget, a progress callback.
+    /// A builder: door states, a memory budget; built by itself or by
+    /// [`BuildRooms::build_exact`](crate::BuildRooms::build_exact) with progress and cancel.
     ///
     /// ```
+    /// use signposts::BuildOptions;
     /// use signposts::grid::Grid;
-    /// use signposts_rooms::{ExactRooms, NavMesh};
+    /// use signposts_rooms::{BuildRooms, ExactRooms, NavMesh};
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
-    /// let exact = ExactRooms::builder(&mesh).memory_budget(64 << 20).progress(|p| assert!(p.done <= p.total)).build()?;
+    /// let builder = ExactRooms::builder(&mesh).memory_budget(64 << 20);
+    /// let exact = BuildOptions::new().progress(|p| assert!(p.done <= p.total)).build_exact(&builder)?;
     /// assert!(exact.memory_bytes() <= 64 << 20);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

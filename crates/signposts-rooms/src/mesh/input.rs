@@ -95,7 +95,7 @@ impl NavMesh {
     /// use signposts::search::TileGrid;
     /// use signposts_rooms::{NavMesh, Point};
     /// // Floor (1) with a pool of mud (2) in the middle.
-    /// let tiles = TileGrid::from_fn(6, 4, |c| if (2..4).contains(&c.x) && (1..3).contains(&c.y) { 2 } else { 1 })?;
+    /// let tiles = TileGrid::try_from_fn(6, 4, |c| if (2..4).contains(&c.x) && (1..3).contains(&c.y) { 2 } else { 1 })?;
     /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
     /// let mud = mesh.region_at(Point::new(3.0, 2.0)).unwrap();
     /// assert_eq!(mesh.area(mud), 2);

@@ -497,7 +497,7 @@ impl NavMesh {
     /// use signposts::search::TileGrid;
     /// use signposts_rooms::{NavMesh, Point, RegionId};
     /// // Floor (tag 1) on the left, water (tag 3) on the right.
-    /// let tiles = TileGrid::from_fn(4, 2, |c| if c.x < 2 { 1 } else { 3 })?;
+    /// let tiles = TileGrid::try_from_fn(4, 2, |c| if c.x < 2 { 1 } else { 3 })?;
     /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
     /// let area_at = |x, y| mesh.area(mesh.region_at(Point::new(x, y)).expect("walkable"));
     /// assert_eq!((area_at(0.5, 0.5), area_at(3.5, 1.5)), (1, 3));

@@ -77,7 +77,7 @@ impl Rooms {
     /// [`Error::Corrupt`] saying what is wrong (bad magic, another version, a wrong checksum,
     /// truncation, bytes after the end, a table that does not belong to the mesh), the error
     /// of the check that refused a part (a region that is not convex, a link outside the
-    /// walkable area…), [`Error::Oracle`] for a damaged table, [`Error::Io`] when `source`
+    /// walkable area…), [`Error::Core`] for a damaged table, [`Error::Io`] when `source`
     /// fails.
     ///
     /// ```
@@ -118,7 +118,7 @@ impl Rooms {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn save_to(&self, path: impl AsRef<std::path::Path>) -> Result<(), Error> {
-        write_atomically(path.as_ref(), |file| self.save(file))
+        signposts::format::write_atomically(path, |file| self.save(file))
     }
 
     /// Reads the rooms saved in the file at `path`. The file's length bounds every count it
@@ -246,7 +246,7 @@ impl Rooms {
         self.table.save(&mut out).expect("writing to memory cannot fail");
         let table_len = (out.len() - at - 8) as u64;
         out[at..at + 8].copy_from_slice(&table_len.to_le_bytes());
-        let sum = signposts::io::checksum(&out);
+        let sum = signposts::format::checksum(&out);
         put_u64(&mut out, sum);
         out
     }
@@ -256,7 +256,7 @@ impl Rooms {
         let mut r = Reader { source, seen: Vec::new(), len };
         let raw = r.raw()?;
         let sum = r.u64()?;
-        if sum != signposts::io::checksum(&r.seen[..r.seen.len() - 8]) {
+        if sum != signposts::format::checksum(&r.seen[..r.seen.len() - 8]) {
             return Err(corrupt("the checksum does not match (the file is damaged or truncated)"));
         }
         r.end()?;
@@ -308,11 +308,7 @@ impl Raw {
         // The described rooms, their oracle's arcs, against the table's fingerprint.
         let mut rooms = builder.skeleton()?;
         rooms.link_open = self.links.iter().map(|l| l.4).collect();
-        let mut graph = signposts::GraphBuilder::try_new(rooms.nodes_len())?;
-        for (u, v, cost) in rooms.oracle_arcs() {
-            graph.connect_directed_weighted(u, v, cost);
-        }
-        if graph.fingerprint() != table.fingerprint() {
+        if rooms.oracle_graph()?.fingerprint() != table.fingerprint() {
             return Err(corrupt("the oracle table does not belong to the mesh, doors and links"));
         }
         rooms.table = table;
@@ -482,27 +478,4 @@ impl<R: Read> Reader<R> {
 #[cold]
 fn corrupt(what: &str) -> Error {
     Error::Corrupt { what: what.to_owned() }
-}
-
-/// Writes a file atomically: `write` fills a temporary file beside `path`, which is flushed
-/// and synced to disk, then renamed over `path`; on failure the temporary file is removed.
-fn write_atomically(
-    path: &std::path::Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), Error>,
-) -> Result<(), Error> {
-    let name = path.file_name().map_or_else(|| "rooms".into(), |n| n.to_string_lossy().into_owned());
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
-        write(&mut file)?;
-        file.flush()?;
-        file.get_ref().sync_all()?;
-        drop(file);
-        std::fs::rename(&temporary, path)?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
 }

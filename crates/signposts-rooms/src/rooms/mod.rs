@@ -22,7 +22,6 @@ pub use self::builder::RoomsBuilder;
 pub use self::io::FORMAT_VERSION;
 pub use self::links::{Link, LinkId};
 use self::oracle::Node;
-use crate::ExactRooms;
 use crate::error::Error;
 use crate::mesh::{DoorId, NavMesh, RegionId};
 
@@ -129,7 +128,7 @@ impl Rooms {
     /// The rooms of `mesh` with every door open and no links, and their oracle.
     ///
     /// # Errors
-    /// [`Error::Oracle`] when the table cannot be allocated.
+    /// [`Error::Core`] when the table cannot be allocated.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -155,27 +154,7 @@ impl Rooms {
         Rooms::builder(mesh).build()
     }
 
-    /// The exact index of `mesh` ([`ExactRooms`]): exactly shortest paths between any two
-    /// points rather than the shortest within the oracle's corridor. The same as
-    /// [`ExactRooms::build`]; [`ExactRooms::builder`] takes door states and a memory budget.
-    ///
-    /// # Errors
-    /// As [`crate::ExactBuilder::build`].
-    ///
-    /// ```
-    /// use signposts::grid::Grid;
-    /// use signposts_rooms::{NavMesh, Point, Rooms};
-    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
-    /// let (rooms, exact) = (Rooms::build(&mesh)?, Rooms::build_exact(&mesh)?);
-    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(2.5, 1.5));
-    /// assert!(exact.distance(a, b).unwrap() <= rooms.distance(a, b).unwrap());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn build_exact(mesh: &NavMesh) -> Result<ExactRooms, Error> {
-        ExactRooms::build(mesh)
-    }
-
-    /// A builder: door states at the start, links, a memory limit.
+    /// A builder: door states at the start, links, the layer.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -325,7 +304,7 @@ impl Rooms {
     /// Opens or closes door `d` (opening makes it two-way); the oracle is repaired in place.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a bad id; [`Error::Oracle`] if the repair cannot allocate.
+    /// [`Error::OutOfRange`] for a bad id; [`Error::Core`] if the repair cannot allocate.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -350,7 +329,7 @@ impl Rooms {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a bad id; [`Error::NotASide`] when `from` is not one of the
-    /// door's regions; [`Error::Oracle`] if the repair cannot allocate.
+    /// door's regions; [`Error::Core`] if the repair cannot allocate.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -409,7 +388,7 @@ impl Rooms {
     /// Opens or closes link `l`; repaired in place.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a bad id; [`Error::Oracle`] if the repair cannot allocate.
+    /// [`Error::OutOfRange`] for a bad id; [`Error::Core`] if the repair cannot allocate.
     ///
     /// ```
     /// use signposts::grid::Grid;

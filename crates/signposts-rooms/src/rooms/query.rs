@@ -311,9 +311,9 @@ impl Rooms {
             if others.peek().is_some() {
                 let cost = |r: RegionId| {
                     let walk = self.area_cost(r).and_then(|f| {
-                        self.table
-                            .distance(r.0, b.0)
-                            .map(|d| d + u64::from(self.fixed(from.distance(self.mesh.centroid(r)) * f)))
+                        self.table.cost(r.0, b.0).map(|d| {
+                            d.straight + u64::from(self.fixed(from.distance(self.mesh.centroid(r)) * f))
+                        })
                     });
                     walk.unwrap_or(u64::MAX)
                 };

@@ -25,7 +25,7 @@ fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
             )
         })
         .prop_filter_map("nothing walkable", |(w, h, seed, tags, bits)| {
-            let tiles = TileGrid::from_fn(w, h, |c| tags[(c.y * w + c.x) as usize]).unwrap();
+            let tiles = TileGrid::from_fn(w, h, |c| tags[(c.y * w + c.x) as usize]);
             let mesh = NavMesh::from_tiles(&tiles, 0.0).ok()?;
             let mut rng = SplitMix64::new(seed);
             let open: Vec<Cell> = (0..h)
@@ -91,7 +91,7 @@ fn saved(rooms: &Rooms) -> Vec<u8> {
 
 fn reseal(bytes: &mut [u8]) {
     let body = bytes.len() - 8;
-    let sum = signposts::io::checksum(&bytes[..body]);
+    let sum = signposts::format::checksum(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 

@@ -7,6 +7,7 @@
 mod common;
 
 mod areas;
+mod build;
 mod exact;
 mod io;
 mod links;

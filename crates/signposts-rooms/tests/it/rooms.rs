@@ -63,7 +63,7 @@ proptest! {
                 }
                 let allowed = reference.first_regions(&rooms, a, b);
                 prop_assert!(next.is_some_and(|r| allowed.contains(&r)), "{a:?} → {b:?}: {next:?} not in {allowed:?}");
-                prop_assert_eq!(rooms.table().distance(a.0, b.0), Some(reference.distance(a.0, b.0)));
+                prop_assert_eq!(rooms.table().cost(a.0, b.0).map(|c| c.straight), Some(reference.distance(a.0, b.0)));
             }
         }
     }
@@ -84,7 +84,7 @@ proptest! {
         let n = (mesh.regions_len() + mesh.doors_len()) as u32;
         for u in 0..n {
             for v in 0..n {
-                prop_assert_eq!(edited.table().distance(u, v), fresh.table().distance(u, v), "{} → {}", u, v);
+                prop_assert_eq!(edited.table().cost(u, v), fresh.table().cost(u, v), "{} → {}", u, v);
             }
         }
         for a in 0..mesh.regions_len() as u32 {
@@ -104,7 +104,7 @@ proptest! {
         let open = Rooms::build(&mesh).unwrap();
         for u in 0..n {
             for v in 0..n {
-                prop_assert_eq!(edited.table().distance(u, v), open.table().distance(u, v));
+                prop_assert_eq!(edited.table().cost(u, v), open.table().cost(u, v));
             }
         }
     }
