@@ -1,5 +1,5 @@
 //! Saved tables edited on purpose: a valid small table is built from the first bytes, the
-//! rest edit its saved bytes, the checksum is recomputed (`io::reseal`) so that only the
+//! rest edit its saved bytes, the checksum is recomputed (`format::reseal`) so that only the
 //! invariant checks stand between the edit and the queries. A table that loads must answer
 //! every query on every pair and take a few edits without panicking or looping.
 #![no_main]
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
             let oracle = if kind == 2 {
                 GridOracle::build(&grid, connectivity)
             } else {
-                GridOracle::build_compressed(&grid, connectivity, |_| {})
+                GridOracle::build_compressed(&grid, connectivity)
             };
             oracle.unwrap().save(&mut bytes).unwrap();
         }

@@ -49,7 +49,7 @@ pub fn builder(name: &str) -> GraphBuilder {
         "grid320" => grid(320, 320, Connectivity::Four),
         "maze80" => maze(80, 80, 42),
         "walls100" => walled_grid(100, 100, 0.2, 7, Connectivity::Four),
-        "grid100-8" => grid(100, 100, Connectivity::Eight),
+        "grid100-8" => grid(100, 100, Connectivity::EightUnit),
         other => panic!("unknown case {other}"),
     }
 }

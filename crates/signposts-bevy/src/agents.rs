@@ -493,7 +493,7 @@ fn away(oracle: &GridOracle, here: Cell, from: Cell) -> Moves {
             let Some(d) = table.cost(u, t) else { return moves };
             let directions: &[Direction] = match oracle.connectivity() {
                 Connectivity::Four => &[Direction::North, Direction::East, Direction::South, Direction::West],
-                Connectivity::Eight => &Direction::ALL,
+                Connectivity::Eight | Connectivity::EightUnit => &Direction::ALL,
             };
             for &direction in directions {
                 let Some(v) = oracle.grid().step(here, direction).and_then(|cell| oracle.node(cell)) else {

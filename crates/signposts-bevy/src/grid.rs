@@ -7,8 +7,8 @@ use std::time::Instant;
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
 use bevy::ecs::prelude::*;
 use bevy::math::Vec2;
-use signposts::Error;
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
+use signposts::{BuildOptions, Error};
 
 use crate::agents::NavSettings;
 use crate::work::{NavStatus, Work};
@@ -336,12 +336,8 @@ impl NavGrid {
             let grid = match source {
                 Source::Grid(grid) => grid,
                 Source::MapFile(path) => {
-                    let bytes = std::fs::read(&path).map_err(|e| {
-                        (
-                            format!("cannot read map file {}", path.display()),
-                            Error::Io { kind: e.kind(), message: e.to_string() },
-                        )
-                    })?;
+                    let bytes = std::fs::read(&path)
+                        .map_err(|e| (format!("cannot read map file {}", path.display()), Error::from(e)))?;
                     signposts::grid::parse_map(&bytes)
                         .map_err(|e| (format!("malformed map file {}", path.display()), e))?
                 }
@@ -358,8 +354,13 @@ impl NavGrid {
                 NavTable::Dense => TableKind::Dense,
                 NavTable::Compressed => TableKind::Compressed,
             };
-            let report = |p: signposts::Progress| progress.report(p.fraction() as f32);
-            let oracle = GridOracle::build_table(&grid, connectivity, kind, limit, report, &token)
+            let mut options = BuildOptions::new();
+            options.progress(|p| progress.report(p.fraction() as f32)).cancel(&token);
+            if let Some(limit) = limit {
+                options.memory_limit(limit);
+            }
+            let oracle = options
+                .build_grid(&grid, connectivity, kind)
                 .map_err(|e| ("cannot build the table".to_owned(), e))?;
             Ok(Built { oracle, loaded: false, seconds: start.elapsed().as_secs_f32() })
         });
@@ -443,13 +444,10 @@ impl NavGrid {
                 for &(cell, blocked) in &batch {
                     grid.set_blocked(cell, blocked);
                 }
-                let oracle = GridOracle::build_table(
+                let oracle = BuildOptions::new().cancel(&token).build_grid(
                     &grid,
                     live.connectivity(),
                     TableKind::Compressed,
-                    None,
-                    |_| {},
-                    &token,
                 )?;
                 return Ok(Repaired {
                     oracle,
@@ -462,7 +460,7 @@ impl NavGrid {
             // The spare copy (the table before the last repair) catches up, or a fresh copy.
             let mut oracle = match spare {
                 Some(mut spare) => {
-                    spare.set_blocked_each(&behind)?;
+                    spare.apply(&behind)?;
                     spare
                 }
                 None => GridOracle::clone(&live),
@@ -475,7 +473,7 @@ impl NavGrid {
             // costs less).
             let edits =
                 batch.iter().filter(|&&(cell, blocked)| oracle.grid().is_passable(cell) == blocked).count();
-            let rebuilt = oracle.set_blocked_each(&batch)?.rebuilt;
+            let rebuilt = oracle.apply(&batch)?.rebuilt;
             Ok(Repaired { oracle, batch, edits, rebuilt, seconds: start.elapsed().as_secs_f32() })
         });
     }

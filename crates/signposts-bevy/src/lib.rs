@@ -189,6 +189,16 @@ impl core::fmt::Display for NavFailure {
     }
 }
 
+/// Transparent: the wrapped error's message and source.
+impl std::error::Error for NavFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NavFailure::Core(error) => error.source(),
+            NavFailure::Rooms(error) => error.source(),
+        }
+    }
+}
+
 impl NavError {
     /// Logs the error and returns it, to be written as a message.
     fn logged(map: NavMap, message: String, error: NavFailure) -> NavError {

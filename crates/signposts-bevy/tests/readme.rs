@@ -30,8 +30,8 @@ fn snippet() -> String {
 
 #[test]
 fn the_readme_shows_the_snippet_tested_here() {
-    let readme = include_str!("../../../README.md");
-    let section = &readme[readme.find("## Bevy").expect("a Bevy section")..];
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Quick start").expect("a Bevy section")..];
     let start = section.find("```rust,ignore\n").unwrap() + "```rust,ignore\n".len();
     let block = &section[start..start + section[start..].find("```").unwrap()];
     assert_eq!(block, snippet(), "README.md's Bevy snippet differs from tests/readme.rs");

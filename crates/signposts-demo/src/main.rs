@@ -206,7 +206,9 @@ fn compressed() {
             pairs.len(),
             pairs[0].0,
             pairs[0].1,
-            compressed.distance(pairs[0].0, pairs[0].1).map_or("unreachable".to_string(), |d| d.to_string()),
+            compressed
+                .cost(pairs[0].0, pairs[0].1)
+                .map_or("unreachable".to_string(), |d| d.value().to_string()),
         );
     }
 }
@@ -220,8 +222,7 @@ fn single_queries() {
         0..=14 => 0,  // rock
         15..=29 => 2, // swamp
         _ => 1,       // grass
-    })
-    .expect("tags below 16");
+    });
     let walker = Layer::WALKABLE.with(2, 4);
     let flyer = Layer::WALKABLE;
     let mut searcher = Searcher::new();
@@ -256,10 +257,10 @@ fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
     let xy = |v: NodeId| (v as usize % width, v as usize / width);
     let hops: Vec<_> = graph.neighbors_to(from, to).map(xy).collect();
     println!(
-        "   from {:?} to {:?}: distance {:?}, optimal first steps {hops:?}, path of {} cells",
+        "   from {:?} to {:?}: cost {:?}, optimal first steps {hops:?}, path of {} cells",
         xy(from),
         xy(to),
-        graph.distance(from, to),
+        graph.cost(from, to).map(|c| c.value()),
         graph.path_to(from, to).count()
     );
 }

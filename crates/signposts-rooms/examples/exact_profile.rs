@@ -49,11 +49,11 @@ fn main() {
     }
     println!("next_waypoint {:.3} µs", start.elapsed().as_secs_f64() * 1e6 / n / reps as f64);
     let starts: Vec<Point> = queries.iter().map(|q| q.0).collect();
-    let mut out = vec![None; 250];
+    let mut out = Vec::with_capacity(250);
     let start = Instant::now();
     for _ in 0..reps {
         for (k, group) in starts.chunks_exact(250).enumerate() {
-            exact.next_waypoint_each(group, queries[k].1, &mut out, &mut scratch);
+            exact.next_waypoint_toward_with(group, queries[k].1, &mut out, &mut scratch);
         }
     }
     println!(
@@ -61,16 +61,16 @@ fn main() {
         start.elapsed().as_secs_f64() * 1e6 / (starts.len() / 250 * 250) as f64 / reps as f64
     );
     // setup probe: crowds of 16 to many goals
-    let mut few = vec![None; 16];
+    let mut few = Vec::with_capacity(16);
     let start = Instant::now();
     for (k, q) in queries.iter().enumerate().take(500) {
-        exact.next_waypoint_each(&starts[k % 100..k % 100 + 16], q.1, &mut few, &mut scratch);
+        exact.next_waypoint_toward_with(&starts[k % 100..k % 100 + 16], q.1, &mut few, &mut scratch);
     }
     println!("crowd of 16: {:.1} µs a call", start.elapsed().as_secs_f64() * 1e6 / 500.0);
-    let mut all = vec![None; starts.len()];
+    let mut all = Vec::with_capacity(starts.len());
     let start = Instant::now();
     for _ in 0..reps {
-        exact.next_waypoint_each(&starts, queries[0].1, &mut all, &mut scratch);
+        exact.next_waypoint_toward_with(&starts, queries[0].1, &mut all, &mut scratch);
     }
     println!(
         "crowd of all {}: {:.3} µs",

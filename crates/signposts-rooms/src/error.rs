@@ -1,6 +1,7 @@
 //! The crate's one error type.
 
 use core::fmt;
+use std::sync::Arc;
 
 use crate::Point;
 
@@ -181,10 +182,15 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
-    /// A file could not be read or written.
+    /// Reading or writing a saved file failed.
+    ///
+    /// Fix: as the operating system's message (the [`source`](std::error::Error::source))
+    /// says: a missing file, no permission, a full disk.
     Io {
-        /// The file and the system's message.
-        what: String,
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's error: also [`std::error::Error::source`].
+        source: IoError,
     },
     /// Exact mode does not take this mesh or state: `why` says what (a one-way door).
     ///
@@ -203,11 +209,15 @@ pub enum Error {
         /// The budget given.
         budget: u64,
     },
-    /// The region oracle could not be built or repaired (its size over the limit, or the
-    /// allocation failed): the core's error.
-    Oracle(signposts::Error),
-    /// The build was stopped by its [`Cancel`](signposts::Cancel) token
-    /// ([`ExactBuilder::cancel`](crate::ExactBuilder::cancel)).
+    /// The core (`signposts`) failed: the region oracle's table over the build's memory limit
+    /// or not allocated, a saved table damaged, a build's thread pool refused. The core's
+    /// error says which; it is also [`std::error::Error::source`].
+    ///
+    /// Fix: as the core's error says (a larger
+    /// [`memory_limit`](signposts::BuildOptions::memory_limit), fewer regions).
+    Core(signposts::Error),
+    /// The build was stopped by its [`Cancel`](signposts::Cancel) token, given to
+    /// [`BuildOptions::cancel`](signposts::BuildOptions::cancel).
     ///
     /// Fix: nothing to fix; the caller asked for it.
     Cancelled,
@@ -248,12 +258,12 @@ impl fmt::Display for Error {
                 write!(f, "area {area} costs {cost}: costs must be finite and positive")
             }
             Error::Corrupt { what } => write!(f, "corrupt rooms file: {what}"),
-            Error::Io { what } => f.write_str(what),
+            Error::Io { .. } => f.write_str("reading or writing a rooms file failed"),
             Error::NotExact { why } => write!(f, "exact mode does not take {why}"),
             Error::OverBudget { needed, budget } => {
                 write!(f, "the exact index needs {needed} bytes, over the budget of {budget}")
             }
-            Error::Oracle(e) => write!(f, "region oracle: {e}"),
+            Error::Core(_) => f.write_str("the core library (signposts) failed"),
             Error::Cancelled => f.write_str("the build was cancelled"),
         }
     }
@@ -262,14 +272,84 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Oracle(e) => Some(e),
+            Error::Core(e) => Some(e),
+            Error::Io { source, .. } => Some(source.get()),
             _ => None,
         }
     }
 }
 
 impl From<signposts::Error> for Error {
+    /// [`Error::Cancelled`] for the core's, [`Error::Core`] keeping `e` as the source for the
+    /// rest.
+    #[cold]
     fn from(e: signposts::Error) -> Error {
-        Error::Oracle(e)
+        match e {
+            signposts::Error::Cancelled => Error::Cancelled,
+            e => Error::Core(e),
+        }
+    }
+}
+
+impl From<std::io::Error> for Error {
+    /// [`Error::Io`], keeping `error` as the source.
+    #[cold]
+    fn from(error: std::io::Error) -> Error {
+        Error::Io { kind: error.kind(), source: IoError(Arc::new(error)) }
+    }
+}
+
+/// An operating system's I/O error inside [`Error::Io`], shared so that [`Error`] stays
+/// `Clone` (as the core's [`signposts::IoError`]). Two compare equal when their kinds and
+/// messages do.
+///
+/// ```
+/// use signposts_rooms::{Error, Rooms};
+/// let missing = std::env::temp_dir().join("signposts-rooms-no-such-file.rooms");
+/// let Err(Error::Io { kind, source }) = Rooms::load_from(&missing) else { panic!("no file") };
+/// assert_eq!(kind, std::io::ErrorKind::NotFound);
+/// assert_eq!(source.get().kind(), kind);
+/// ```
+#[derive(Debug, Clone)]
+pub struct IoError(Arc<std::io::Error>);
+
+impl IoError {
+    /// The error itself.
+    #[must_use]
+    pub fn get(&self) -> &std::io::Error {
+        &self.0
+    }
+}
+
+impl PartialEq for IoError {
+    fn eq(&self, other: &IoError) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl fmt::Display for IoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::Error;
+
+    #[test]
+    fn wrapped_errors_are_sources_not_repeated_in_the_message() {
+        let io = std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the disk says no");
+        let err = Error::from(io);
+        assert!(matches!(err, Error::Io { kind: std::io::ErrorKind::PermissionDenied, .. }));
+        assert!(!err.to_string().contains("the disk says no"), "{err}");
+        assert_eq!(err.source().map(ToString::to_string).as_deref(), Some("the disk says no"));
+
+        let core = signposts::Error::AllocationFailed { bytes: 1 << 40 };
+        let err = Error::from(core.clone());
+        assert!(!err.to_string().contains(&core.to_string()), "{err}");
+        assert_eq!(err.source().map(ToString::to_string), Some(core.to_string()));
     }
 }

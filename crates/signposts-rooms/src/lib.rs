@@ -70,20 +70,20 @@
 //! 9–980× faster than one polyanya search.
 //!
 //! ## Exactly shortest paths ([`ExactRooms`])
-//! [`Rooms::build_exact`] (or [`ExactRooms::builder`], with door states and a memory budget)
+//! [`ExactRooms::build`] (or [`ExactRooms::builder`], with door states and a memory budget)
 //! indexes the corners of the walls where shortest paths turn: what each corner sees (swept
 //! exactly through the regions), the visibility graph between them, the corners each cell of
 //! a unit grid may see, and, within the budget (2 GiB by default), a table of first corners
 //! and lengths between all pairs of corners. [`ExactRooms::next_waypoint`],
 //! [`ExactRooms::path`] and [`ExactRooms::distance`] then answer with the truly shortest
 //! path, ranked within 1e-9 of its length, as End Point Search and Euclidean Hub Labeling
-//! do; [`ExactRooms::next_waypoint_each`] answers a crowd heading for one goal from one pass
+//! do; [`ExactRooms::next_waypoint_toward`] answers a crowd heading for one goal from one pass
 //! over the goal's corners. The module [`exact`] says what is exact and what each tier
 //! costs; docs/benchmarks.md measures it beside `polyanya`.
 //!
 //! ```
 //! use signposts::grid::Grid;
-//! use signposts_rooms::{NavMesh, Point, Rooms};
+//! use signposts_rooms::{ExactRooms, NavMesh, Point, Rooms};
 //! let grid = Grid::from_ascii("
 //!     ..........
 //!     .########.
@@ -92,7 +92,7 @@
 //!     ....##....
 //! ")?;
 //! let mesh = NavMesh::from_grid(&grid)?;
-//! let (rooms, exact) = (Rooms::build(&mesh)?, Rooms::build_exact(&mesh)?);
+//! let (rooms, exact) = (Rooms::build(&mesh)?, ExactRooms::build(&mesh)?);
 //! let (enemy, player) = (Point::new(9.5, 0.5), Point::new(3.5, 3.5));
 //! let shortest = exact.distance(enemy, player).expect("connected");
 //! assert!(shortest <= rooms.distance(enemy, player).expect("connected"));
@@ -103,43 +103,41 @@
 //! The table is quadratic in regions + doors + 2 · links: 21 KiB on arena (44 regions),
 //! 5.4 MiB on lak303d (1,154), 29 MiB on AR0602SR (2,763), built in 1 ms to 1.2 s. Meshes of
 //! tens of thousands of regions (random-obstacle maps, mazes of 512×512) would need
-//! gigabytes: [`RoomsBuilder::memory_limit`] refuses them before allocating. The core's
+//! gigabytes: a [`memory_limit`](signposts::BuildOptions::memory_limit) refuses them before
+//! allocating. The core's
 //! compressed table does not apply (it takes at most eight neighbours a node; a door node has
 //! as many as its two regions have ways in and out).
 //!
+//! ## Building: [`BuildRooms`]
+//! The mesh is built by its own constructors; the oracle and the exact index by
+//! [`RoomsBuilder::build`] and [`ExactRooms::build`], or, to set how the build runs (a memory
+//! limit, progress reports, a [`Cancel`](signposts::Cancel) token, a thread count), by the
+//! core's [`BuildOptions`](signposts::BuildOptions) through this crate's [`BuildRooms`]
+//! trait: `BuildOptions::new().progress(..).cancel(&token).build_rooms(&builder)` and
+//! `.build_exact(&rooms)`. What is built (doors, links, areas, the exact budget) stays in the
+//! builders.
+//!
 //! ## Saved files
-//! [`Rooms::to_bytes`] / [`Rooms::from_bytes`]: the mesh, door and link states, the layer and
-//! the table in one file with the core's checksum; loading checks every count against the
-//! bytes left, every region, and that the table belongs to the described oracle, so a
-//! damaged file is an error and a forged one answers without a panic or a hang.
+//! [`Rooms::save`] / [`Rooms::load`] (any writer and reader), [`Rooms::save_to`] (atomic) /
+//! [`Rooms::load_from`] (a file), [`Rooms::from_bytes`] (a slice), and [`Rooms::map_file`]
+//! (which reads: the format cannot be used in place): the mesh, door and link states, the
+//! layer and the table in one file with the core's checksum. Loading checks every count
+//! against the bytes left (when the length is known), every region, and that the table
+//! belongs to the described oracle, so a damaged file is an error and a forged one answers
+//! without a panic or a hang.
 
-mod builder;
+mod build;
 mod error;
 pub mod exact;
-mod funnel;
 mod geom;
-mod input;
-mod io;
-mod links;
-mod locate;
-mod merge;
 mod mesh;
-mod oracle;
-mod outline;
 mod path;
-mod radius;
-mod regions_input;
 mod rooms;
-mod text;
-mod triangulate;
 
-pub use builder::RoomsBuilder;
-pub use error::{Error, Ring};
-pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactRooms, ExactScratch, ExactStage, Tier};
+pub use build::BuildRooms;
+pub use error::{Error, IoError, Ring};
+pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactRooms, ExactScratch, Tier};
 pub use geom::Point;
-pub use input::NavMeshBuilder;
-pub use io::FORMAT_VERSION;
-pub use links::{Link, LinkId};
-pub use mesh::{Door, DoorId, NavMesh, RegionId};
+pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};
-pub use rooms::{DoorState, Rooms};
+pub use rooms::{DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};

@@ -1,7 +1,7 @@
 //! What path queries return, and the buffers they reuse.
 
+use crate::LinkId;
 use crate::Point;
-use crate::links::LinkId;
 
 /// One step of a [`Path`], after its start.
 ///

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
 use signposts::search::{Layer, Searcher, TileGrid};
-use signposts::{Cancel, Error};
+use signposts::{BuildOptions, Error};
 use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
 
 /// A map, its table and a crowd of enemies chasing a player.
@@ -42,7 +42,7 @@ impl Game {
     /// As [`GridOracle::build_table`].
     pub fn new(grid: &Grid, dense_up_to: u64) -> Result<Game, Error> {
         let kind = TableKind::for_memory(grid, Connectivity::Eight, dense_up_to);
-        let oracle = GridOracle::build_table(grid, Connectivity::Eight, kind, None, |_| {}, &Cancel::new())?;
+        let oracle = BuildOptions::new().build_grid(grid, Connectivity::Eight, kind)?;
         Ok(Game::from_oracle(oracle))
     }
 

@@ -32,7 +32,7 @@ pub const MAX_NODES: usize = u32::MAX as usize;
 /// let graph = builder.build();
 /// assert_eq!(graph.neighbor_to(1, 4), Some(0));
 /// assert_eq!(graph.neighbors_to(1, 3).collect::<Vec<_>>(), [0, 2]);
-/// assert_eq!(graph.distance(1, 4), Some(3));
+/// assert_eq!(graph.cost(1, 4), Some(signposts::Cost::integer(3)));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GraphBuilder {
@@ -269,7 +269,7 @@ impl GraphBuilder {
     /// b.connect_weighted(0, 1, 5).connect(1, 2).connect_weighted(0, 2, 9);
     /// let g = b.build();
     /// assert_eq!(g.path_to(0, 2).collect::<Vec<_>>(), [0, 1, 2]); // 5 + 1 < 9
-    /// assert_eq!(g.distance(0, 2), Some(6));
+    /// assert_eq!(g.cost(0, 2), Some(signposts::Cost::integer(6)));
     /// ```
     #[track_caller]
     pub fn connect_weighted(&mut self, a: NodeId, b: NodeId, cost: u32) -> &mut Self {
@@ -317,7 +317,7 @@ impl GraphBuilder {
     /// ```
     /// let mut b = signposts::GraphBuilder::new(2);
     /// b.connect_directed_weighted(0, 1, 4);
-    /// assert_eq!(b.build().distance(0, 1), Some(4));
+    /// assert_eq!(b.build().cost(0, 1), Some(signposts::Cost::integer(4)));
     /// ```
     #[track_caller]
     pub fn connect_directed_weighted(&mut self, a: NodeId, b: NodeId, cost: u32) -> &mut Self {
@@ -496,7 +496,7 @@ impl GraphBuilder {
     /// // A shortcut along the top edge: the corner gets a third neighbour, (2, 0) a fourth.
     /// let update = g.connect(0, 2);
     /// assert!(!update.rebuilt);
-    /// assert_eq!(g.distance(0, 3), Some(2));
+    /// assert_eq!(g.cost(0, 3), Some(signposts::Cost::integer(2)));
     /// ```
     pub fn reserve_degree(&mut self, degree: u32) -> &mut Self {
         self.reserve_degree = degree;

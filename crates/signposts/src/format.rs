@@ -540,7 +540,7 @@ pub(crate) unsafe fn map(path: &std::path::Path) -> Result<Bytes, Error> {
 /// let dir = std::env::temp_dir().join(format!("signposts-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let path = dir.join("hello.bin");
-/// signposts::format::write_atomically(&path, |file| Ok(std::io::Write::write_all(file, b"hi")?))?;
+/// signposts::format::write_atomically(&path, |file| std::io::Write::write_all(file, b"hi").map_err(signposts::Error::from))?;
 /// assert_eq!(std::fs::read(&path).unwrap(), b"hi");
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), signposts::Error>(())

@@ -16,7 +16,7 @@
 //! let step = graph.neighbor_to(entity, player).unwrap();
 //! assert!(step == 1 || step == 10);
 //! assert_eq!(graph.neighbors_to(entity, player).collect::<Vec<_>>(), [1, 10]);
-//! assert_eq!(graph.distance(entity, player), Some(18));
+//! assert_eq!(graph.cost(entity, player), Some(signposts::Cost::integer(18)));
 //! assert_eq!(graph.path_to(entity, player).count(), 19);
 //! ```
 //!
@@ -64,7 +64,7 @@
 //! [`GraphBuilder::connect_weighted`] gives an edge an integer cost,
 //! [`GraphBuilder::connect_directed`] makes a one-way passage. Such graphs are built by one
 //! exact Dijkstra search per target (Dial's buckets); unweighted undirected graphs by the much
-//! faster bit-parallel BFS. Every query keeps its meaning: `distance` is the path's cost.
+//! faster bit-parallel BFS. Every query keeps its meaning: `cost` is the path's exact cost.
 //!
 //! ## Maps that change
 //!

@@ -40,7 +40,7 @@ pub struct SmallGraphBuilder<const N: usize> {
 /// b.connect(0, 1).connect(1, 2).connect(2, 3).connect(3, 0);
 /// let g = b.build();
 /// assert_eq!(g.neighbors_to(0, 2).collect::<Vec<_>>(), [1, 3]);
-/// assert_eq!(g.distance(0, 2), Some(2));
+/// assert_eq!(g.cost(0, 2), Some(signposts::Cost::integer(2)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SmallGraph<const N: usize> {
@@ -320,7 +320,7 @@ impl<const N: usize> SmallGraph<N> {
     /// b.connect(0, 1);
     /// let mut b = b.build().into_builder();
     /// b.connect(1, 2);
-    /// assert_eq!(b.build().distance(0, 2), Some(2));
+    /// assert_eq!(b.build().cost(0, 2), Some(signposts::Cost::integer(2)));
     /// ```
     #[must_use]
     pub fn into_builder(self) -> SmallGraphBuilder<N> {

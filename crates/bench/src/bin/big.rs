@@ -20,13 +20,14 @@ fn main() {
     );
     let shown = AtomicUsize::new(0);
     let start = Instant::now();
-    let graph = b
-        .build_with_progress(|p| {
+    let graph = signposts::BuildOptions::new()
+        .progress(|p| {
             let tenth = p.done * 10 / p.total.max(1);
             if shown.fetch_max(tenth, Ordering::Relaxed) < tenth {
                 println!("  {:>3.0}% after {:.1} s", p.fraction() * 100.0, start.elapsed().as_secs_f64());
             }
         })
+        .build(&b)
         .expect("the table fits in memory");
     let seconds = start.elapsed().as_secs_f64();
     println!(

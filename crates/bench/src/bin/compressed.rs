@@ -157,13 +157,13 @@ fn main() {
         let kinds = [(Connectivity::Four, SRC_FOUR), (Connectivity::Eight, SRC_OCTILE)];
         let kinds = kinds.into_iter().filter(|(c, _)| match c {
             Connectivity::Four => !eight_only,
-            Connectivity::Eight => !four_only,
+            Connectivity::Eight | Connectivity::EightUnit => !four_only,
         });
         for (connectivity, src) in kinds {
             let builder = GridOracle::graph_builder(&grid, connectivity);
             let n = builder.nodes_len();
             let start = Instant::now();
-            let oracle = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("fits the format");
+            let oracle = GridOracle::build_compressed(&grid, connectivity).expect("fits the format");
             let build = start.elapsed().as_secs_f64();
             let compressed = oracle.compressed_table().expect("a compressed oracle");
             let checked = if connectivity == Connectivity::Four {

@@ -43,7 +43,7 @@ fn main() {
     println!("| graph | table | query | ns | × independent floor | × latency floor |");
     println!("| --- | ---: | --- | ---: | ---: | ---: |");
     for (name, side, connectivity) in
-        [("100×100 4-grid", 100, Connectivity::Four), ("100×100 8-grid", 100, Connectivity::Eight)]
+        [("100×100 4-grid", 100, Connectivity::Four), ("100×100 8-grid", 100, Connectivity::EightUnit)]
     {
         let graph = grid(side, side, connectivity).build();
         let bytes = graph.memory_bytes();

@@ -37,7 +37,7 @@ fn table_file(map: &Path, connectivity: Connectivity) -> PathBuf {
     let grid = parse_map(&std::fs::read(map).expect("a readable map")).expect("a valid map");
     eprintln!("building the compressed table of {stem} ({} cells), once", grid.width() * grid.height());
     let start = Instant::now();
-    let oracle = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("a table");
+    let oracle = GridOracle::build_compressed(&grid, connectivity).expect("a table");
     eprintln!("built in {:.1} s", start.elapsed().as_secs_f64());
     oracle.save_to(&file).expect("a written table");
     file

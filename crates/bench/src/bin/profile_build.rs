@@ -13,7 +13,7 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(3);
     let builder = match kind {
         "maze" => maze(side, side, 42),
-        "grid8" => grid(side, side, Connectivity::Eight),
+        "grid8" => grid(side, side, Connectivity::EightUnit),
         "walls" => signposts::generate::walled_grid(side, side, 0.2, 7, Connectivity::Four),
         _ => grid(side, side, Connectivity::Four),
     };

@@ -29,7 +29,7 @@ fn main() {
         } else {
             let grid = parse_map(&std::fs::read(&path).expect("map")).expect("valid map");
             let start = Instant::now();
-            let oracle = GridOracle::build_compressed(&grid, connectivity, |_| {}).expect("fits");
+            let oracle = GridOracle::build_compressed(&grid, connectivity).expect("fits");
             let build = start.elapsed().as_secs_f64();
             let compressed = oracle.compressed_table().expect("compressed").clone();
             if let Some(file) = &cached {

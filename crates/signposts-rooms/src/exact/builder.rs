@@ -14,8 +14,10 @@ use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search}
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
-use crate::triangulate::NONE;
-use crate::{DoorState, Error, NavMesh};
+use crate::build::progress;
+use crate::mesh::NONE;
+use crate::{DoorState, Error, NavMesh, Rooms};
+use signposts::BuildOptions;
 
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
@@ -23,28 +25,9 @@ const CHUNK: usize = 4096;
 /// The memory budget when none is set: 2 GiB.
 pub const DEFAULT_BUDGET: u64 = 2 << 30;
 
-/// Which part of the build is under way, for [`ExactBuilder::progress`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ExactStage {
-    /// Sweeping what each corner sees (`done` of `total` corners).
-    Visibility,
-    /// Filling the corner table (`done` of `total` corners searched).
-    Table,
-}
-
-/// Progress of an exact build: `done` of `total` steps of `stage`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExactProgress {
-    /// The part under way.
-    pub stage: ExactStage,
-    /// Steps done.
-    pub done: usize,
-    /// Steps in all.
-    pub total: usize,
-}
-
-/// Builds an [`ExactRooms`]: door states, a memory budget, a progress callback.
+/// Builds an [`ExactRooms`]: door states and a memory budget. How the build runs (progress,
+/// cancel, threads, a memory limit) is the core's [`BuildOptions`], through
+/// [`BuildRooms::build_exact`](crate::BuildRooms::build_exact).
 ///
 /// ```
 /// use signposts::grid::Grid;
@@ -57,17 +40,31 @@ pub struct ExactProgress {
 /// assert_ne!(small.tier(), Tier::Table);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Debug, Clone)]
 pub struct ExactBuilder<'a> {
     mesh: &'a NavMesh,
     states: Option<Vec<DoorState>>,
     budget: u64,
-    progress: Option<Box<dyn Fn(ExactProgress) + Sync + 'a>>,
-    cancel: Option<signposts::Cancel>,
 }
 
-impl core::fmt::Debug for ExactBuilder<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ExactBuilder").field("budget", &self.budget).finish_non_exhaustive()
+impl<'a> From<&'a NavMesh> for ExactBuilder<'a> {
+    /// Every door open, the default budget.
+    fn from(mesh: &'a NavMesh) -> ExactBuilder<'a> {
+        ExactBuilder::new(mesh)
+    }
+}
+
+impl<'a> From<&'a Rooms> for ExactBuilder<'a> {
+    /// The rooms' mesh and door states (a one-way door is refused at build), the default
+    /// budget.
+    fn from(rooms: &'a Rooms) -> ExactBuilder<'a> {
+        ExactBuilder::new(rooms.mesh()).door_states(rooms.states.clone())
+    }
+}
+
+impl<'a> From<&ExactBuilder<'a>> for ExactBuilder<'a> {
+    fn from(builder: &ExactBuilder<'a>) -> ExactBuilder<'a> {
+        builder.clone()
     }
 }
 
@@ -104,7 +101,7 @@ struct Corner {
 
 impl<'a> ExactBuilder<'a> {
     pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
-        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, progress: None, cancel: None }
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET }
     }
 
     /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
@@ -126,38 +123,13 @@ impl<'a> ExactBuilder<'a> {
         self
     }
 
-    /// Calls `progress` as the build goes (from worker threads, about a hundred times a stage).
-    #[must_use]
-    pub fn progress(mut self, progress: impl Fn(ExactProgress) + Sync + 'a) -> Self {
-        self.progress = Some(Box::new(progress));
-        self
-    }
-
-    /// Stops the build when `cancel` is cancelled (from another thread: a game leaving the
-    /// level): no corner's sweep or table row starts after that, and the build returns
-    /// [`Error::Cancelled`].
-    ///
-    /// ```
-    /// use signposts::grid::Grid;
-    /// use signposts_rooms::{Error, ExactRooms, NavMesh};
-    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
-    /// let cancel = signposts::Cancel::new();
-    /// cancel.cancel();
-    /// assert_eq!(ExactRooms::builder(&mesh).cancel(&cancel).build().unwrap_err(), Error::Cancelled);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn cancel(mut self, cancel: &signposts::Cancel) -> Self {
-        self.cancel = Some(cancel.clone());
-        self
-    }
-
-    /// Builds the index.
+    /// Builds the index: [`BuildRooms::build_exact`](crate::BuildRooms::build_exact) with
+    /// default options (no memory limit past the budget, no progress, every core).
     ///
     /// # Errors
     /// [`Error::OutOfRange`] when the door states are not one per door; [`Error::NotExact`]
     /// for a one-way door; [`Error::OverBudget`] when even the smallest tier does not fit the
-    /// budget (it says the bytes needed); [`Error::Oracle`] when the table's allocation fails
+    /// budget (it says the bytes needed); [`Error::Core`] when the table's allocation fails
     /// (the views, graph and cells are allocated as the sweeps find them, and checked against
     /// the budget once they are all found).
     ///
@@ -165,8 +137,19 @@ impl<'a> ExactBuilder<'a> {
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
     /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
     /// for `c` corners and `e` edges) and `c²` pairs stored.
-    #[expect(clippy::too_many_lines, reason = "the build's stages in order, each a few lines")]
     pub fn build(self) -> Result<ExactRooms, Error> {
+        use crate::BuildRooms as _;
+        BuildOptions::new().build_exact(self)
+    }
+
+    /// Builds the index under `options`: progress is reported over `2 · corners` steps (each
+    /// corner's sweep, then each table row; a build without a table jumps to the end), a
+    /// cancelled token stops it before the next sweep or row, a memory limit below the budget
+    /// lowers the budget. Runs on the caller's thread pool (the options install theirs).
+    #[expect(clippy::too_many_lines, reason = "the build's stages in order, each a few lines")]
+    pub(crate) fn build_by(&self, options: &BuildOptions<'_>) -> Result<ExactRooms, Error> {
+        options.check_cancelled()?;
+        let budget = options.memory_limit_bytes().map_or(self.budget, |limit| limit.min(self.budget));
         let mesh = self.mesh;
         let states = self.states.clone().unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
         if states.len() != mesh.doors_len() {
@@ -181,16 +164,17 @@ impl<'a> ExactBuilder<'a> {
         }
         let topo = Topology::new(mesh, &states);
         let (corners, corner_of) = ordered_corners(&topo);
-        let done = AtomicUsize::new(0);
-        let report = |stage, total: usize| {
+        // Progress over both stages: a step per corner swept, then per table row.
+        let (done, total) = (AtomicUsize::new(0), 2 * corners.len());
+        let report = || {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if let Some(f) = &self.progress
-                && (d == total || d.is_multiple_of((total / 100).max(1)))
+            if (d == total || d.is_multiple_of((total / 200).max(1)))
+                && let Some(p) = progress(d, total)
             {
-                f(ExactProgress { stage, done: d, total });
+                options.report(p);
             }
         };
-        let cancelled = || self.cancel.as_ref().is_some_and(signposts::Cancel::is_cancelled);
+        let cancelled = || options.is_cancelled();
         let grid = CellGrid::over(mesh.bounds(), mesh.regions_len());
         // Corners a chunk at a time (in parallel within it), each chunk's views and edges
         // appended and its sweeps dropped: the build holds one chunk's sweeps beside the index.
@@ -208,7 +192,7 @@ impl<'a> ExactBuilder<'a> {
                         }
                         let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
                         corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
-                        report(ExactStage::Visibility, corners.len());
+                        report();
                         corner
                     },
                 )
@@ -234,7 +218,7 @@ impl<'a> ExactBuilder<'a> {
         let mut exact = ExactRooms {
             mesh: Arc::new(mesh.clone()),
             states,
-            budget: self.budget,
+            budget,
             topo,
             corners,
             corner_of,
@@ -249,13 +233,18 @@ impl<'a> ExactBuilder<'a> {
         };
         // Every tier holds this much; the table's size is known before it is allocated.
         let base = exact.base_bytes() as u64;
-        if base > self.budget {
-            return Err(Error::OverBudget { needed: base, budget: self.budget });
+        if base > budget {
+            return Err(match options.memory_limit_bytes() {
+                Some(limit) if limit < self.budget => {
+                    Error::Core(signposts::Error::OverMemoryLimit { needed: base, limit })
+                }
+                _ => Error::OverBudget { needed: base, budget },
+            });
         }
         let n = exact.corners.len();
         let pairs = (n as u64) * (n as u64);
         let bounds = n as u64 * mesh.regions_len() as u64 * BOUND;
-        let left = self.budget - base;
+        let left = budget - base;
         exact.tier = if n >= 1 << 16 {
             Tier::Graph
         } else if pairs * WIDE_PAIR + bounds <= left {
@@ -265,12 +254,13 @@ impl<'a> ExactBuilder<'a> {
         } else {
             Tier::Graph
         };
-        done.store(0, Ordering::Relaxed);
         if exact.tier != Tier::Graph {
             let wide = exact.tier == Tier::Table;
-            let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report(ExactStage::Table, n))?;
+            let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report())?;
             table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
             exact.table = Some(table);
+        } else if let Some(p) = progress(total, total).filter(|_| total > 0) {
+            options.report(p);
         }
         Ok(exact)
     }
@@ -470,5 +460,5 @@ fn morton(x: u32, y: u32) -> u64 {
 
 #[cold]
 fn oom(bytes: usize) -> Error {
-    Error::Oracle(signposts::Error::AllocationFailed { bytes: bytes as u64 })
+    Error::Core(signposts::Error::AllocationFailed { bytes: bytes as u64 })
 }

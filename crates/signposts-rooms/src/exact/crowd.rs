@@ -6,7 +6,7 @@
 use super::table::Lengths;
 use super::{End, ExactRooms, ExactScratch, FULL, INDEX, TAUT, expand, length, view};
 use crate::Point;
-use crate::triangulate::NONE;
+use crate::mesh::NONE;
 
 /// Crowds at least this large (and larger on maps where the goal sees many corners) share one
 /// pass over the goal's corners ([`ExactRooms::field`]).

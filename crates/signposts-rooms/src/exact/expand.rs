@@ -19,7 +19,7 @@
 
 use crate::Point;
 use crate::geom::orient;
-use crate::triangulate::NONE;
+use crate::mesh::NONE;
 
 use super::topology::{Topology, beyond};
 

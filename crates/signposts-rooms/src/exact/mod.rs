@@ -71,7 +71,7 @@ mod view;
 
 use std::sync::Arc;
 
-pub use builder::{DEFAULT_BUDGET, ExactBuilder, ExactProgress, ExactStage};
+pub use builder::{DEFAULT_BUDGET, ExactBuilder};
 
 use self::cells::CellGrid;
 use self::search::Astar;
@@ -246,13 +246,16 @@ impl ExactRooms {
         ExactRooms::builder(mesh).build()
     }
 
-    /// A builder: door states, a memory budget, a progress callback.
+    /// A builder: door states, a memory budget; built by itself or by
+    /// [`BuildRooms::build_exact`](crate::BuildRooms::build_exact) with progress and cancel.
     ///
     /// ```
+    /// use signposts::BuildOptions;
     /// use signposts::grid::Grid;
-    /// use signposts_rooms::{ExactRooms, NavMesh};
+    /// use signposts_rooms::{BuildRooms, ExactRooms, NavMesh};
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
-    /// let exact = ExactRooms::builder(&mesh).memory_budget(64 << 20).progress(|p| assert!(p.done <= p.total)).build()?;
+    /// let builder = ExactRooms::builder(&mesh).memory_budget(64 << 20);
+    /// let exact = BuildOptions::new().progress(|p| assert!(p.done <= p.total)).build_exact(&builder)?;
     /// assert!(exact.memory_bytes() <= 64 << 20);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -436,48 +439,67 @@ impl ExactRooms {
         self.waypoint(from, to, scratch)
     }
 
-    /// [`ExactRooms::next_waypoint`] for a crowd heading to one goal: `out[i]` for
-    /// `from[i]`. The goal's side of the query is worked out once.
+    /// [`ExactRooms::next_waypoint`] for a crowd heading to one goal: `out` is cleared, then
+    /// holds one answer per point of `froms`, in order. The goal's side of the query is worked
+    /// out once; a large crowd shares one pass over the corners the goal sees.
     ///
-    /// # Panics
-    /// If `out` and `from` differ in length.
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// let crowd = [Point::new(0.5, 0.5), Point::new(0.5, 1.5), Point::new(9.0, 9.0)];
+    /// let mut out = Vec::new();
+    /// exact.next_waypoint_toward(&crowd, Point::new(2.5, 0.5), &mut out);
+    /// assert_eq!(out, [Some(Point::new(1.0, 1.0)), Some(Point::new(2.0, 1.0)), None]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Complexity
+    /// One goal setup, then per entity what [`ExactRooms::next_waypoint`] costs, or, for a
+    /// crowd larger than the goal's setup, one pass over a table row per corner the goal
+    /// sees and a lookup per entity.
+    pub fn next_waypoint_toward(&self, froms: &[Point], to: Point, out: &mut Vec<Option<Point>>) {
+        self.next_waypoint_toward_with(froms, to, out, &mut ExactScratch::default());
+    }
+
+    /// [`ExactRooms::next_waypoint_toward`] with explicit buffers: no allocation once warm.
     ///
     /// ```
     /// use signposts::grid::Grid;
     /// use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point};
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii(".@.\n...")?)?;
     /// let exact = ExactRooms::build(&mesh)?;
-    /// let crowd = [Point::new(0.5, 0.5), Point::new(0.5, 1.5), Point::new(9.0, 9.0)];
-    /// let mut out = [None; 3];
-    /// exact.next_waypoint_each(&crowd, Point::new(2.5, 0.5), &mut out, &mut ExactScratch::default());
-    /// assert_eq!(out, [Some(Point::new(1.0, 1.0)), Some(Point::new(2.0, 1.0)), None]);
+    /// let (mut scratch, mut out) = (ExactScratch::default(), Vec::new()); // kept between ticks
+    /// let crowd = [Point::new(0.5, 0.5), Point::new(0.5, 1.5)];
+    /// for goal in [Point::new(2.5, 0.5), Point::new(2.5, 1.5)] {
+    ///     exact.next_waypoint_toward_with(&crowd, goal, &mut out, &mut scratch);
+    ///     let one_by_one: Vec<_> = crowd.iter().map(|&s| exact.next_waypoint(s, goal)).collect();
+    ///     assert_eq!(out, one_by_one);
+    /// }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn next_waypoint_each(
+    pub fn next_waypoint_toward_with(
         &self,
-        from: &[Point],
+        froms: &[Point],
         to: Point,
-        out: &mut [Option<Point>],
+        out: &mut Vec<Option<Point>>,
         scratch: &mut ExactScratch,
     ) {
-        assert_eq!(from.len(), out.len(), "one answer per entity");
+        out.clear();
         if !self.goal(to, scratch) {
-            out.fill(None);
+            out.resize(froms.len(), None);
             return;
         }
         // The shared pass reads a table row of every corner the goal sees (about a
         // nanosecond an entry): worth it for crowds that would spend more one by one.
         let shared = self.corners.len() * scratch.to.len() / 4096;
-        if from.len() < crowd::CROWD.max(shared) {
-            for (o, &s) in out.iter_mut().zip(from) {
-                *o = self.waypoint(s, to, scratch);
-            }
+        if froms.len() < crowd::CROWD.max(shared) {
+            out.extend(froms.iter().map(|&s| self.waypoint(s, to, scratch)));
             return;
         }
         self.field(scratch);
-        for (o, &s) in out.iter_mut().zip(from) {
-            *o = self.field_waypoint(s, to, scratch);
-        }
+        out.extend(froms.iter().map(|&s| self.field_waypoint(s, to, scratch)));
     }
 
     /// The waypoint, the goal's side being ready in `scratch`.
@@ -713,6 +735,8 @@ impl ExactRooms {
     }
 
     /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.
+    /// Feature `test-support` only: not part of the API.
+    #[cfg(feature = "test-support")]
     #[doc(hidden)]
     #[must_use]
     pub fn query_counts(&self, from: Point, to: Point) -> (usize, usize, usize, usize, bool) {
@@ -732,7 +756,9 @@ impl ExactRooms {
         (cs, ns, ct, nt, expand::sees(&self.topo, from, &scratch.from_regions, to))
     }
 
-    /// The corner kinds, for tests: `(reflex, pinch)` counts.
+    /// The corner kinds, for tests: `(reflex, pinch)` counts. Feature `test-support` only:
+    /// not part of the API.
+    #[cfg(feature = "test-support")]
     #[doc(hidden)]
     #[must_use]
     pub fn corner_kinds(&self) -> (usize, usize) {

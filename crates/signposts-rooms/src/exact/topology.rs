@@ -8,7 +8,7 @@
 #![expect(clippy::many_single_char_names, reason = "points of figures: s t u a b p q, regions r")]
 
 use crate::geom::orient;
-use crate::triangulate::NONE;
+use crate::mesh::NONE;
 use crate::{DoorState, NavMesh, Point, RegionId};
 
 /// What a vertex is to a shortest path.

@@ -42,8 +42,8 @@ pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};
 /// let cancel = Cancel::new();
 /// cancel.cancel(); // before the build starts: it does no search at all
 /// let builder = signposts::generate::grid(50, 50, signposts::generate::Connectivity::Four);
-/// assert!(matches!(builder.build_with_cancel(|_| {}, &cancel), Err(Error::Cancelled)));
-/// assert!(builder.build_with_cancel(|_| {}, &Cancel::new()).is_ok());
+/// assert!(matches!(signposts::BuildOptions::new().cancel(&cancel).build(&builder), Err(Error::Cancelled)));
+/// assert!(signposts::BuildOptions::new().cancel(&Cancel::new()).build(&builder).is_ok());
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Cancel(Arc<AtomicBool>);
@@ -97,10 +97,12 @@ impl Progress {
     /// use std::sync::Mutex;
     /// let last = Mutex::new(0.0);
     /// let builder = signposts::generate::grid(30, 30, signposts::generate::Connectivity::Four);
-    /// builder.build_with_progress(|p| {
-    ///     let mut last = last.lock().unwrap();
-    ///     *last = f64::max(*last, p.fraction());
-    /// })?;
+    /// signposts::BuildOptions::new()
+    ///     .progress(|p| {
+    ///         let mut last = last.lock().unwrap();
+    ///         *last = f64::max(*last, p.fraction());
+    ///     })
+    ///     .build(&builder)?;
     /// assert_eq!(last.into_inner().unwrap(), 1.0);
     /// # Ok::<(), signposts::Error>(())
     /// ```

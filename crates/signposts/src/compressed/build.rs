@@ -44,7 +44,7 @@ impl GraphBuilder {
     /// let builder = signposts::generate::grid(20, 20, signposts::generate::Connectivity::Four);
     /// let compressed = builder.build_compressed()?;
     /// let dense = builder.build();
-    /// assert_eq!(compressed.distance(0, 399), dense.distance(0, 399));
+    /// assert_eq!(compressed.cost(0, 399), dense.cost(0, 399));
     /// assert_eq!(compressed.neighbor_to(0, 1), Some(1));
     /// assert!(compressed.memory_bytes() < dense.memory_bytes());
     /// # Ok::<(), signposts::Error>(())

@@ -99,7 +99,7 @@ impl CompressedGraph {
     /// header's counts say.
     ///
     /// ```
-    /// use signposts::{CompressedGraph, io::Check};
+    /// use signposts::{CompressedGraph, format::Check};
     /// let builder = signposts::generate::grid(6, 6, signposts::generate::Connectivity::Eight);
     /// let built = builder.build_compressed()?;
     /// let mut bytes = Vec::new();
@@ -140,7 +140,7 @@ impl CompressedGraph {
     /// [`CompressedGraph::from_bytes`].
     ///
     /// ```no_run
-    /// use signposts::{CompressedGraph, io::Check};
+    /// use signposts::{CompressedGraph, format::Check};
     /// // SAFETY: the game's data files are not written while it runs.
     /// let table = unsafe { CompressedGraph::map_file("level1.signposts", Check::Sizes) }?;
     /// # Ok::<(), signposts::Error>(())

@@ -252,7 +252,7 @@ impl Graph {
     /// counts say.
     ///
     /// ```
-    /// use signposts::{Graph, io::Check};
+    /// use signposts::{Graph, format::Check};
     /// let mut b = Graph::builder(3);
     /// b.connect(0, 1).connect(1, 2);
     /// let graph = b.build();
@@ -285,7 +285,7 @@ impl Graph {
     /// [`Error::Io`] when the file cannot be opened or mapped; as [`Graph::from_bytes`].
     ///
     /// ```no_run
-    /// use signposts::{Graph, io::Check};
+    /// use signposts::{Graph, format::Check};
     /// // SAFETY: the game's data files are not written while it runs.
     /// let graph = unsafe { Graph::map_file("level1.signposts", Check::Sizes) }?;
     /// # Ok::<(), signposts::Error>(())

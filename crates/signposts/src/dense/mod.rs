@@ -134,7 +134,7 @@ impl Graph {
     /// b.connect(0, 1);
     /// let mut b = b.build().into_builder();
     /// b.connect(1, 2);
-    /// assert_eq!(b.build().distance(0, 2), Some(2));
+    /// assert_eq!(b.build().cost(0, 2), Some(signposts::Cost::integer(2)));
     /// ```
     #[must_use]
     pub fn into_builder(self) -> GraphBuilder {

@@ -173,7 +173,7 @@ impl Graph {
     /// b.connect(0, 1).connect(1, 2).connect(0, 2);
     /// let mut g = b.build();
     /// g.disconnect(0, 2);
-    /// assert_eq!(g.distance(0, 2), Some(2));
+    /// assert_eq!(g.cost(0, 2), Some(signposts::Cost::integer(2)));
     /// ```
     #[track_caller]
     pub fn disconnect(&mut self, a: NodeId, b: NodeId) -> Update {
@@ -200,7 +200,7 @@ impl Graph {
     /// let mut g = b.build();
     /// let update = g.apply(&[Change::Disconnect(1, 2), Change::ConnectWeighted(1, 4, 5)])?;
     /// assert_eq!(g.path_to(0, 3).collect::<Vec<_>>(), [0, 1, 4, 2, 3]);
-    /// assert_eq!(g.distance(0, 3), Some(8));
+    /// assert_eq!(g.cost(0, 3), Some(signposts::Cost::integer(8)));
     /// assert!(!update.rebuilt);
     /// # Ok::<(), signposts::Error>(())
     /// ```

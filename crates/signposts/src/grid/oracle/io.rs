@@ -143,7 +143,7 @@ impl GridOracle {
     /// [`Error::Io`] when the file cannot be opened or mapped; as [`GridOracle::from_bytes`].
     ///
     /// ```no_run
-    /// use signposts::{grid::GridOracle, io::Check};
+    /// use signposts::{grid::GridOracle, format::Check};
     /// // SAFETY: the game's data files are not written while it runs.
     /// let oracle = unsafe { GridOracle::map_file("arena.signposts", Check::Sizes) }?;
     /// # Ok::<(), signposts::Error>(())

@@ -55,7 +55,7 @@ impl GridOracle {
     ///
     /// ```
     /// use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
-    /// let oracle = GridOracle::build_compressed(&Grid::from_ascii(".....\n.###.\n.....")?, Connectivity::Four, |_| {})?;
+    /// let oracle = GridOracle::build_compressed(&Grid::from_ascii(".....\n.###.\n.....")?, Connectivity::Four)?;
     /// let mut steps = Vec::new();
     /// let to = Cell::new(4, 2);
     /// oracle.next_step_each(&[(Cell::new(4, 0), to), (Cell::new(1, 1), to), (to, to)], &mut steps);

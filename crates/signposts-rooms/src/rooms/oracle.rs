@@ -3,10 +3,10 @@
 
 use signposts::NodeId;
 
+use super::Rooms;
+use super::links::LinkId;
 use crate::Point;
-use crate::links::LinkId;
 use crate::mesh::{DoorId, RegionId};
-use crate::rooms::Rooms;
 
 /// What an oracle node stands for. Nodes are numbered regions first, then doors, then the two
 /// ends of each link.

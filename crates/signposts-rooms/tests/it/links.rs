@@ -1,9 +1,7 @@
 //! Links (teleporters, ladders, jumps): taken only their way, reached exactly when the
 //! walkable area and the links connect two points, closed and reopened in place.
 
-mod common;
-
-use common::{components, segment_is_walkable};
+use crate::common::{components, segment_is_walkable};
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};
@@ -131,8 +129,8 @@ proptest! {
             }
             // The oracle's walk with links is never longer than without them.
             let (ra, rb) = (mesh.region_at(s).unwrap(), mesh.region_at(t).unwrap());
-            if let Some(without) = walk_only.table().distance(ra.0, rb.0) {
-                prop_assert!(rooms.table().distance(ra.0, rb.0).unwrap() <= without);
+            if let Some(without) = walk_only.table().cost(ra.0, rb.0) {
+                prop_assert!(rooms.table().cost(ra.0, rb.0).unwrap() <= without);
             }
             prop_assert_eq!(rooms.next_waypoint(s, t).is_some(), true);
             // Counted, not asserted: the string pulled through a corridor that takes a link can
@@ -155,7 +153,7 @@ proptest! {
         let n = (mesh.regions_len() + mesh.doors_len() + 8) as u32;
         for u in 0..n {
             for v in 0..n {
-                prop_assert_eq!(rooms.table().distance(u, v), fresh.table().distance(u, v));
+                prop_assert_eq!(rooms.table().cost(u, v), fresh.table().cost(u, v));
             }
         }
     }

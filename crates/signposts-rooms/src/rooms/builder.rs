@@ -5,13 +5,15 @@ use std::sync::Arc;
 
 use signposts::{Graph, GraphBuilder};
 
+use super::links::{Link, LinkId};
+use super::{DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
-use crate::links::{Link, LinkId};
 use crate::mesh::{DoorId, NavMesh};
-use crate::rooms::{DoorState, Rooms};
 
-/// Builds [`Rooms`]: door states at the start, links, a memory limit.
+/// Builds [`Rooms`]: door states at the start, links, the layer. How the build runs (a
+/// memory limit, progress, cancel, threads) is the core's
+/// [`BuildOptions`](signposts::BuildOptions), through [`BuildRooms`](crate::BuildRooms).
 ///
 /// ```
 /// use signposts::grid::Grid;
@@ -22,7 +24,6 @@ use crate::rooms::{DoorState, Rooms};
 /// let rooms = Rooms::builder(&mesh)
 ///     .door_states(vec![DoorState::Closed; mesh.doors_len()]) // every door locked
 ///     .link(Point::new(1.5, 0.5), Point::new(1.5, 2.5), 10.0, true) // a ladder through the wall
-///     .memory_limit(1 << 20)
 ///     .build()?;
 /// let path = rooms.path(top, bottom).expect("down the ladder");
 /// assert_eq!(path.links().count(), 1);
@@ -34,14 +35,13 @@ pub struct RoomsBuilder<'a> {
     mesh: &'a NavMesh,
     states: Option<Vec<DoorState>>,
     links: Vec<(Point, Point, f64, bool)>,
-    memory_limit: Option<u64>,
     area_costs: Vec<Option<f64>>,
 }
 
 impl<'a> RoomsBuilder<'a> {
-    /// An empty builder (every door open, no links, no layer, no memory limit).
+    /// An empty builder (every door open, no links, no layer).
     pub(crate) fn new(mesh: &'a NavMesh) -> RoomsBuilder<'a> {
-        RoomsBuilder { mesh, states: None, links: Vec::new(), memory_limit: None, area_costs: Vec::new() }
+        RoomsBuilder { mesh, states: None, links: Vec::new(), area_costs: Vec::new() }
     }
 
     /// The doors' states at the start (one per door, in id order; all open by default).
@@ -97,7 +97,7 @@ impl<'a> RoomsBuilder<'a> {
     /// use signposts::search::TileGrid;
     /// use signposts_rooms::{NavMesh, Point, Rooms};
     /// // A band of mud (2) across the floor (1), with a way round at the bottom.
-    /// let tiles = TileGrid::from_fn(7, 6, |c| if c.x == 3 && c.y < 5 { 2 } else { 1 })?;
+    /// let tiles = TileGrid::try_from_fn(7, 6, |c| if c.x == 3 && c.y < 5 { 2 } else { 1 })?;
     /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
     /// let (from, to) = (Point::new(0.5, 0.5), Point::new(6.5, 0.5));
     /// let walker = Rooms::builder(&mesh).area_costs(vec![None, Some(1.0), Some(10.0)]).build()?;
@@ -114,26 +114,8 @@ impl<'a> RoomsBuilder<'a> {
         self
     }
 
-    /// Refuses an oracle table larger than `bytes` (before allocating it).
-    ///
-    /// ```
-    /// use signposts::grid::Grid;
-    /// use signposts_rooms::{Error, NavMesh, Rooms};
-    /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
-    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
-    /// let refused = Rooms::builder(&mesh).memory_limit(16).build();
-    /// assert!(matches!(refused, Err(Error::Oracle(_))));
-    /// let rooms = Rooms::builder(&mesh).memory_limit(1 << 20).build()?;
-    /// assert!(rooms.table().memory_bytes() <= 1 << 20);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn memory_limit(mut self, bytes: u64) -> Self {
-        self.memory_limit = Some(bytes);
-        self
-    }
-
-    /// Builds the rooms and their oracle.
+    /// Builds the rooms and their oracle: [`BuildRooms::build_rooms`](crate::BuildRooms::build_rooms)
+    /// with default options (no memory limit, no progress, every core).
     ///
     /// # Errors
     /// - [`Error::OutOfRange`] when the door states are not one per door.
@@ -141,7 +123,7 @@ impl<'a> RoomsBuilder<'a> {
     /// - [`Error::BadLink`] for a link end outside the walkable area, or a cost that is
     ///   negative or not finite.
     /// - [`Error::BadAreaCost`] for an area cost that is not finite and positive.
-    /// - [`Error::Oracle`] when the table is over the memory limit or cannot be allocated.
+    /// - [`Error::Core`] when the table cannot be allocated.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -161,23 +143,14 @@ impl<'a> RoomsBuilder<'a> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn build(self) -> Result<Rooms, Error> {
-        let memory_limit = self.memory_limit;
-        let mut rooms = self.skeleton()?;
-        let mut builder = GraphBuilder::try_new(rooms.nodes_len())?;
-        if let Some(limit) = memory_limit {
-            builder.memory_limit(limit);
-        }
-        for (u, v, cost) in rooms.oracle_arcs() {
-            builder.connect_directed_weighted(u, v, cost);
-        }
-        rooms.table = builder.try_build()?;
-        Ok(rooms)
+        use crate::BuildRooms as _;
+        signposts::BuildOptions::new().build_rooms(&self)
     }
 
     /// The rooms, every input checked, without their table (an empty one).
-    pub(crate) fn skeleton(self) -> Result<Rooms, Error> {
+    pub(crate) fn skeleton(&self) -> Result<Rooms, Error> {
         let mesh = self.mesh;
-        let states = self.states.unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
+        let states = self.states.clone().unwrap_or_else(|| vec![DoorState::Open; mesh.doors_len()]);
         if states.len() != mesh.doors_len() {
             return Err(Error::OutOfRange {
                 what: "door state",
@@ -218,8 +191,19 @@ impl<'a> RoomsBuilder<'a> {
             links_in,
             table: Graph::builder(0).build(),
             scale: fixed_point_scale(mesh),
-            area_costs: self.area_costs,
+            area_costs: self.area_costs.clone(),
         })
+    }
+}
+
+impl Rooms {
+    /// The oracle's graph under the current door and link states, ready to build.
+    pub(crate) fn oracle_graph(&self) -> Result<GraphBuilder, Error> {
+        let mut graph = GraphBuilder::try_new(self.nodes_len())?;
+        for (u, v, cost) in self.oracle_arcs() {
+            graph.connect_directed_weighted(u, v, cost);
+        }
+        Ok(graph)
     }
 }
 

@@ -1,7 +1,6 @@
 //! Plain references for the rooms tests: walkability by brute force, connectivity by union-find,
 //! shortest region walks by the article's min-plus matrix squaring.
 
-#![allow(dead_code, reason = "each test file uses part of the helpers")]
 #![allow(
     clippy::many_single_char_names,
     clippy::cast_sign_loss,

@@ -3,9 +3,9 @@
 //! first, which leaves fewer, rounder regions; the result has at most four times the fewest
 //! convex regions possible (Hertel & Mehlhorn, 1983).
 
+use super::triangulate::{NONE, Triangles};
 use crate::Point;
 use crate::geom::orient;
-use crate::triangulate::{NONE, Triangles};
 
 /// Convex regions: counter-clockwise vertex rings (with `y` up), for edge `i` (vertex `i` to
 /// `i + 1`) the region across it or [`NONE`], and each region's area tag. Triangles of

@@ -65,7 +65,7 @@ fn clearance(grid: &Grid, p: Point, q: Point) -> f64 {
 
 #[expect(clippy::many_single_char_names, reason = "points s t, sizes w h")]
 fn check(grid: &Grid, radius: f64, seed: u64, queries: usize) -> usize {
-    let Ok(mesh) = NavMesh::from_grid_with_radius(grid, radius) else { return 0 };
+    let Ok(mesh) = NavMesh::from_grid_for_radius(grid, radius) else { return 0 };
     assert_eq!(mesh.check(), Ok(()), "radius {radius}\n{grid:?}");
     let rooms = Rooms::build(&mesh).unwrap();
     let mut rng = SplitMix64::new(seed);
@@ -131,12 +131,12 @@ fn a_bad_radius_is_an_error() {
     let grid = Grid::new(4, 4);
     for radius in [-1.0, f64::NAN, f64::INFINITY] {
         assert!(matches!(
-            NavMesh::from_grid_with_radius(&grid, radius),
+            NavMesh::from_grid_for_radius(&grid, radius),
             Err(signposts_rooms::Error::BadRadius { .. })
         ));
     }
     assert!(matches!(
-        NavMesh::from_grid_with_radius(&grid, 2.5),
+        NavMesh::from_grid_for_radius(&grid, 2.5),
         Err(signposts_rooms::Error::NothingWalkable)
     ));
 }

@@ -2,9 +2,7 @@
 //! shared Moving AI maps, `next_region` against the article's min-plus matrix squaring, doors
 //! (closed, one way, reopened) against fresh builds.
 
-mod common;
-
-use common::{MinPlus, check_grid_query, components, open_cells, segment_is_walkable, states_from};
+use crate::common::{MinPlus, check_grid_query, components, open_cells, segment_is_walkable, states_from};
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid, parse_map};
@@ -59,13 +57,13 @@ proptest! {
             for b in 0..mesh.regions_len() as u32 {
                 let (a, b) = (RegionId(a), RegionId(b));
                 let next = rooms.next_region(a, b);
-                if a == b || reference.distance(a.0, b.0) >= common::INF {
+                if a == b || reference.distance(a.0, b.0) >= crate::common::INF {
                     prop_assert_eq!(next, None);
                     continue;
                 }
                 let allowed = reference.first_regions(&rooms, a, b);
                 prop_assert!(next.is_some_and(|r| allowed.contains(&r)), "{a:?} → {b:?}: {next:?} not in {allowed:?}");
-                prop_assert_eq!(rooms.table().distance(a.0, b.0), Some(reference.distance(a.0, b.0)));
+                prop_assert_eq!(rooms.table().cost(a.0, b.0).map(|c| c.straight), Some(reference.distance(a.0, b.0)));
             }
         }
     }
@@ -86,7 +84,7 @@ proptest! {
         let n = (mesh.regions_len() + mesh.doors_len()) as u32;
         for u in 0..n {
             for v in 0..n {
-                prop_assert_eq!(edited.table().distance(u, v), fresh.table().distance(u, v), "{} → {}", u, v);
+                prop_assert_eq!(edited.table().cost(u, v), fresh.table().cost(u, v), "{} → {}", u, v);
             }
         }
         for a in 0..mesh.regions_len() as u32 {
@@ -106,7 +104,7 @@ proptest! {
         let open = Rooms::build(&mesh).unwrap();
         for u in 0..n {
             for v in 0..n {
-                prop_assert_eq!(edited.table().distance(u, v), open.table().distance(u, v));
+                prop_assert_eq!(edited.table().cost(u, v), open.table().cost(u, v));
             }
         }
     }

@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use signposts::grid::{Cell, Grid};
 use signposts::search::TileGrid;
 
+use super::NavMesh;
+use super::outline::{difference_outline, union_outline};
+use super::radius::{CapsuleIndex, capsules};
+use super::triangulate::triangulate;
 use crate::Point;
 use crate::error::{Error, Ring};
 use crate::geom::{segments_cross_properly, signed_area2, winding};
-use crate::mesh::NavMesh;
-use crate::outline::{difference_outline, union_outline};
-use crate::radius::{CapsuleIndex, capsules};
-use crate::triangulate::triangulate;
 
 impl NavMesh {
     /// The mesh of a tile grid: cell `(x, y)` covers the square `[x, x + 1] × [y, y + 1]`, and
@@ -42,7 +42,7 @@ impl NavMesh {
     /// O(cells) to trace the walls, then the triangulation of their corners: O(k log k) for
     /// `k` wall corners, and the merge.
     pub fn from_grid(grid: &Grid) -> Result<NavMesh, Error> {
-        NavMesh::from_grid_with_radius(grid, 0.0)
+        NavMesh::from_grid_for_radius(grid, 0.0)
     }
 
     /// [`NavMesh::from_grid`] for an agent of radius `radius` (in cells): the walkable area
@@ -62,14 +62,14 @@ impl NavMesh {
     ///     @@.@@@
     ///     ......
     /// ")?;
-    /// let thin = NavMesh::from_grid_with_radius(&grid, 0.4)?;
+    /// let thin = NavMesh::from_grid_for_radius(&grid, 0.4)?;
     /// assert!(thin.region_at(Point::new(2.5, 2.5)).is_some()); // the gap is 1 wide: 0.2 left
     /// assert_eq!(thin.region_at(Point::new(0.2, 0.5)), None); // too close to the edge
-    /// let wide = NavMesh::from_grid_with_radius(&grid, 0.6)?;
+    /// let wide = NavMesh::from_grid_for_radius(&grid, 0.6)?;
     /// assert_eq!(wide.region_at(Point::new(2.5, 2.5)), None); // the gap closed
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_grid_with_radius(grid: &Grid, radius: f64) -> Result<NavMesh, Error> {
+    pub fn from_grid_for_radius(grid: &Grid, radius: f64) -> Result<NavMesh, Error> {
         if grid.passable_len() == 0 {
             return Err(Error::NothingWalkable);
         }
@@ -86,16 +86,16 @@ impl NavMesh {
     /// other tag an area (floor, mud, water, lava…), kept apart by its own regions so that a
     /// layer ([`RoomsBuilder::area_costs`](crate::RoomsBuilder::area_costs)) can price it.
     /// Cells, points and pinches as in [`NavMesh::from_grid`]; `radius` as in
-    /// [`NavMesh::from_grid_with_radius`] (0 for none).
+    /// [`NavMesh::from_grid_for_radius`] (0 for none).
     ///
     /// # Errors
-    /// As [`NavMesh::from_grid_with_radius`].
+    /// As [`NavMesh::from_grid_for_radius`].
     ///
     /// ```
     /// use signposts::search::TileGrid;
     /// use signposts_rooms::{NavMesh, Point};
     /// // Floor (1) with a pool of mud (2) in the middle.
-    /// let tiles = TileGrid::from_fn(6, 4, |c| if (2..4).contains(&c.x) && (1..3).contains(&c.y) { 2 } else { 1 })?;
+    /// let tiles = TileGrid::try_from_fn(6, 4, |c| if (2..4).contains(&c.x) && (1..3).contains(&c.y) { 2 } else { 1 })?;
     /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
     /// let mud = mesh.region_at(Point::new(3.0, 2.0)).unwrap();
     /// assert_eq!(mesh.area(mud), 2);

@@ -2,9 +2,7 @@
 //! tolerance, every path inside the walkable area and of that length, every waypoint the first
 //! turn of some shortest path.
 
-mod common;
-
-use common::{
+use crate::common::{
     ClosedDoor, closed_doors, crosses_door, open_cells, segment_in_area, visibility_lengths,
     visibility_lengths_via,
 };
@@ -116,9 +114,10 @@ fn check_crowd(
     goals: &[Point],
 ) -> Result<(), TestCaseError> {
     let mut scratch = ExactScratch::default();
-    let mut out = vec![None; crowd.len()];
+    let mut out = Vec::new();
     for &t in goals {
-        exact.next_waypoint_each(crowd, t, &mut out, &mut scratch);
+        exact.next_waypoint_toward_with(crowd, t, &mut out, &mut scratch);
+        prop_assert_eq!(out.len(), crowd.len());
         let truth: Vec<Option<f64>> =
             crowd.iter().map(|&s| visibility_lengths(grid, closed, s, &[t])[0]).collect();
         for ((&s, &next), &want) in crowd.iter().zip(&out).zip(&truth) {

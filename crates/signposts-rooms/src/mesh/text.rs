@@ -12,9 +12,9 @@
 //! least three `x,y` points (either orientation, no repeated first point needed); `radius`
 //! at most once, the agent radius. Errors name the line and column.
 
+use super::input::NavMeshBuilder;
 use crate::Point;
 use crate::error::Error;
-use crate::input::NavMeshBuilder;
 
 impl NavMeshBuilder {
     /// A builder from a small text format, for files and the command line:

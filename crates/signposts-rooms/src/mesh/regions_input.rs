@@ -1,12 +1,12 @@
 //! Input adapter: convex regions given directly (as exported from a level editor), validated
 //! and joined into doors where they share edges.
 
+use super::NavMesh;
+use super::merge::Regions;
+use super::triangulate::NONE;
 use crate::Point;
 use crate::error::{Error, Ring};
 use crate::geom::{bounding_box, orient};
-use crate::merge::Regions;
-use crate::mesh::NavMesh;
-use crate::triangulate::NONE;
 
 impl NavMesh {
     /// A mesh of convex regions given directly: `vertices`, and each region as indices into
@@ -133,7 +133,7 @@ impl NavMesh {
                 areas.push(mesh.area(crate::RegionId(r)));
             }
         }
-        NavMesh::from_regions_with_areas(&vertices, &rings, areas)
+        NavMesh::from_regions_in_areas(&vertices, &rings, areas)
     }
 }
 

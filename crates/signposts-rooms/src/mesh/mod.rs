@@ -1,14 +1,33 @@
 //! The navigation mesh: convex regions, the doors between them, and point location. Built
 //! once from an input ([`NavMesh::from_grid`], [`NavMesh::builder`]) and immutable after; a
 //! door's state (open, closed, one way) lives in [`Rooms`](crate::Rooms), not here.
+//!
+//! A build runs through the files of this folder in order: an input adapter (`input`: a tile
+//! grid or polygons; `text`: the polygon text format; `regions_input`: convex regions given
+//! directly, and `join`) gives segments and an inside test, widened by an agent radius
+//! (`radius`) and united (`outline`, robust booleans); `triangulate` makes the constrained
+//! Delaunay triangulation, `merge` the convex regions; this file holds the mesh and its
+//! queries, `locate` the point location.
+
+mod input;
+mod locate;
+mod merge;
+mod outline;
+mod radius;
+mod regions_input;
+mod text;
+mod triangulate;
 
 use core::fmt;
 
+pub use self::input::NavMeshBuilder;
+use self::locate::{Locator, ring_contains};
+pub(crate) use self::merge::Regions;
+use self::merge::merge;
+pub(crate) use self::triangulate::NONE;
+use self::triangulate::Triangles;
 use crate::Point;
 use crate::geom::bounding_box;
-use crate::locate::{Locator, ring_contains};
-use crate::merge::{Regions, merge};
-use crate::triangulate::{NONE, Triangles};
 
 /// A convex region of a [`NavMesh`].
 ///
@@ -478,7 +497,7 @@ impl NavMesh {
     /// use signposts::search::TileGrid;
     /// use signposts_rooms::{NavMesh, Point, RegionId};
     /// // Floor (tag 1) on the left, water (tag 3) on the right.
-    /// let tiles = TileGrid::from_fn(4, 2, |c| if c.x < 2 { 1 } else { 3 })?;
+    /// let tiles = TileGrid::try_from_fn(4, 2, |c| if c.x < 2 { 1 } else { 3 })?;
     /// let mesh = NavMesh::from_tiles(&tiles, 0.0)?;
     /// let area_at = |x, y| mesh.area(mesh.region_at(Point::new(x, y)).expect("walkable"));
     /// assert_eq!((area_at(0.5, 0.5), area_at(3.5, 1.5)), (1, 3));
@@ -714,7 +733,7 @@ fn centroid(ring: &[Point]) -> Point {
     }
     let c = Point::new(o.x + cx / (3.0 * a), o.y + cy / (3.0 * a));
     // A sliver's area is mostly rounding: keep the centroid only where it lies in the region.
-    if crate::locate::convex_contains(ring.iter().copied(), c) { c } else { mean() }
+    if locate::convex_contains(ring.iter().copied(), c) { c } else { mean() }
 }
 
 /// The vertices where the walkable area pinches: the regions around them fall into two or more

@@ -1,14 +1,14 @@
 //! Saved rooms: they load back answering as they were saved, and damaged, truncated or forged
 //! files load as errors or as rooms that answer without a panic or a hang.
 
-mod common;
-
-use common::states_from;
+use crate::common::states_from;
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};
 use signposts::search::TileGrid;
-use signposts_rooms::{LinkId, NavMesh, Point, Rooms};
+use std::io::Read as _;
+
+use signposts_rooms::{Error, LinkId, NavMesh, Point, Rooms};
 
 fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
     (3u32..10, 3u32..10, any::<u64>())
@@ -25,7 +25,7 @@ fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
             )
         })
         .prop_filter_map("nothing walkable", |(w, h, seed, tags, bits)| {
-            let tiles = TileGrid::from_fn(w, h, |c| tags[(c.y * w + c.x) as usize]).unwrap();
+            let tiles = TileGrid::from_fn(w, h, |c| tags[(c.y * w + c.x) as usize]);
             let mesh = NavMesh::from_tiles(&tiles, 0.0).ok()?;
             let mut rng = SplitMix64::new(seed);
             let open: Vec<Cell> = (0..h)
@@ -82,9 +82,16 @@ fn exercise(rooms: &Rooms, seed: u64) {
     }
 }
 
+/// The saved file's bytes.
+fn saved(rooms: &Rooms) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    rooms.save(&mut bytes).unwrap();
+    bytes
+}
+
 fn reseal(bytes: &mut [u8]) {
     let body = bytes.len() - 8;
-    let sum = signposts::io::checksum(&bytes[..body]);
+    let sum = signposts::format::checksum(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
@@ -93,7 +100,7 @@ proptest! {
 
     #[test]
     fn saved_rooms_load_back_and_answer_alike((rooms, seed) in rooms_strategy()) {
-        let bytes = rooms.to_bytes();
+        let bytes = saved(&rooms);
         // Every arc of the oracle once: edits remove exactly what they mean to.
         let mut arcs: Vec<(u32, u32)> = rooms.oracle_arcs().map(|(u, v, _)| (u, v)).collect();
         let len = arcs.len();
@@ -101,7 +108,8 @@ proptest! {
         arcs.dedup();
         prop_assert_eq!(arcs.len(), len);
         let loaded = Rooms::from_bytes(&bytes).unwrap();
-        prop_assert_eq!(loaded.to_bytes(), bytes);
+        prop_assert_eq!(&saved(&loaded), &bytes);
+        prop_assert_eq!(saved(&Rooms::load(bytes.as_slice()).unwrap()), bytes);
         for (s, t) in queries(&rooms, seed) {
             prop_assert_eq!(loaded.path(s, t), rooms.path(s, t));
             prop_assert_eq!(loaded.next_waypoint(s, t), rooms.next_waypoint(s, t));
@@ -115,7 +123,7 @@ proptest! {
         forge in any::<bool>(),
         cut in any::<Option<prop::sample::Index>>(),
     ) {
-        let mut bytes = rooms.to_bytes();
+        let mut bytes = saved(&rooms);
         for (at, value) in &edits {
             let i = at.index(bytes.len());
             bytes[i] ^= value | 1;
@@ -126,6 +134,9 @@ proptest! {
         if let Some(cut) = cut {
             bytes.truncate(cut.index(bytes.len()));
         }
+        // A stream (length unknown) is refused or loaded exactly as the same bytes in a slice.
+        let streamed = Rooms::load(bytes.as_slice()).map(|r| saved(&r));
+        prop_assert_eq!(streamed.is_ok(), Rooms::from_bytes(&bytes).is_ok());
         match Rooms::from_bytes(&bytes) {
             Ok(loaded) => {
                 prop_assert!(forge, "a damaged file without a resealed checksum loaded");
@@ -137,18 +148,46 @@ proptest! {
 }
 
 #[test]
-fn an_endless_file_is_refused_by_its_length() {
+fn files_load_back_and_forged_counts_are_refused_by_the_length() {
     let dir = std::env::temp_dir().join(format!("signposts-rooms-io-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("arena.rooms");
+    let path = dir.join("ring.rooms");
     let rooms =
         Rooms::build(&NavMesh::from_grid(&Grid::from_ascii("...\n.#.\n...").unwrap()).unwrap()).unwrap();
     rooms.save_to(&path).unwrap();
-    let loaded = Rooms::load_from(&path, 1 << 20).unwrap();
-    assert_eq!(loaded.to_bytes(), rooms.to_bytes());
-    assert!(Rooms::load_from(&path, 100).unwrap_err().to_string().contains("longer than 100 bytes"));
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes, saved(&rooms));
+    assert_eq!(saved(&Rooms::load_from(&path).unwrap()), bytes);
+    assert_eq!(saved(&Rooms::map_file(&path).unwrap()), bytes);
+
+    // A vertex count of 2^40 (16 TiB of vertices) in a file of a few hundred bytes: refused
+    // before anything is allocated for it when the length is known, and read until the bytes
+    // run out when it is not.
+    let mut forged = bytes.clone();
+    forged[12..20].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    reseal(&mut forged);
+    let refused = Rooms::from_bytes(&forged).unwrap_err();
+    assert!(
+        matches!(&refused, Error::Corrupt { what } if what.contains("more than the file holds")),
+        "{refused}"
+    );
+    std::fs::write(&path, &forged).unwrap();
+    assert_eq!(Rooms::load_from(&path).unwrap_err(), refused);
+    let streamed = Rooms::load(forged.as_slice()).unwrap_err();
+    assert!(matches!(&streamed, Error::Corrupt { what } if what.contains("truncated")), "{streamed}");
+
+    // A cap through `Read::take`: a longer file is truncated, so refused.
+    std::fs::write(&path, &bytes).unwrap();
+    let capped = Rooms::load(std::fs::File::open(&path).unwrap().take(100)).unwrap_err();
+    assert!(matches!(capped, Error::Corrupt { .. }), "{capped}");
+    // Bytes after the checksum.
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(Rooms::from_bytes(&longer), Err(Error::Corrupt { .. })));
+    assert!(matches!(Rooms::load(longer.as_slice()), Err(Error::Corrupt { .. })));
     if std::path::Path::new("/dev/zero").exists() {
-        assert!(Rooms::load_from("/dev/zero", 1 << 16).is_err());
+        assert!(matches!(Rooms::load_from("/dev/zero"), Err(Error::Corrupt { .. })));
     }
+    assert!(matches!(Rooms::load_from(dir.join("missing.rooms")), Err(Error::Io { .. })));
     std::fs::remove_dir_all(dir).unwrap();
 }
