@@ -1,7 +1,10 @@
 //! The command line as clap parses it: [`Cli`], its subcommands (each one's arguments live
 //! beside its `run` in `commands/`), and the parser of byte counts that several flags share.
 
-use clap::{Parser, Subcommand};
+use std::num::NonZero;
+
+use clap::{Args, Parser, Subcommand};
+use signposts::BuildOptions;
 
 use crate::commands::build::BuildArgs;
 use crate::commands::chase::ChaseArgs;
@@ -44,6 +47,32 @@ pub(crate) enum Command {
     Rooms(RoomsArgs),
     /// Ask saved rooms (from `rooms`) for the path between two points.
     RoomsQuery(RoomsQueryArgs),
+}
+
+/// `--threads N`: the flag of every command that builds a table, rooms or an exact index.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct Threads {
+    /// Build on N worker threads (default: every core); what is built is the same for every N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    threads: Option<u16>,
+}
+
+/// The largest `--threads`.
+pub(crate) const MAX_THREADS: u16 = 1024;
+
+impl Threads {
+    /// The threads asked for, or every core.
+    pub(crate) fn count(self) -> usize {
+        self.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, NonZero::get), usize::from)
+    }
+
+    /// Sets `options` to these threads (leaves them on every core by default).
+    pub(crate) fn apply<'o, 'a>(self, options: &'o mut BuildOptions<'a>) -> &'o mut BuildOptions<'a> {
+        if let Some(threads) = self.threads {
+            options.threads(usize::from(threads));
+        }
+        options
+    }
 }
 
 /// `"8G"`, `"512M"`, `"1000"`, `"1KiB"` → bytes: digits, then nothing or one unit of `K`,
@@ -124,6 +153,9 @@ mod tests {
         assert!(parses("build m.map --plan 4,16 --threads 3"));
         assert!(!parses("build m.map --shard 0/4 -o p --gpu"));
         assert!(!parses("build m.map --plan 4,16 --gpu"));
+        assert!(parses("rooms m.map -o r --threads 2"));
+        assert!(parses("rooms-query r 1 2 3 4 --exact --threads 2"));
+        assert!(parses("render m.map --rooms --points 1 2 3 4 --exact --threads 2 -o m.png"));
     }
 
     #[test]

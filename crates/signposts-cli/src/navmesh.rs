@@ -1,39 +1,89 @@
 //! What `rooms`, `rooms-query` and `render --rooms` share: navigation meshes read from a
-//! Moving AI map or a polygon file, the cap on saved rooms, and the exact index built with a
-//! progress bar.
+//! Moving AI map or a polygon file, saved rooms loaded within a size cap, and the region
+//! oracle and the exact index built with a progress bar.
 
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use signposts_rooms::{DoorState, ExactRooms, ExactStage, NavMesh, NavMeshBuilder, Rooms};
+use signposts::BuildOptions;
+use signposts_rooms::{
+    BuildRooms as _, ExactBuilder, ExactRooms, NavMesh, NavMeshBuilder, Rooms, RoomsBuilder,
+};
 
+use crate::cli::Threads;
 use crate::input::read_capped;
+use crate::oracle::show_progress;
 use crate::output::progress_bar;
 
-/// The largest saved rooms file `rooms-query` reads.
-pub(crate) const MAX_ROOMS_BYTES: u64 = 4 << 30;
+/// The largest saved rooms file read.
+const MAX_ROOMS_BYTES: u64 = 4 << 30;
 
-/// Builds the exact index of `rooms`' mesh and door states, with a progress bar on standard
-/// error (hidden when it is not a terminal).
-pub(crate) fn build_exact(rooms: &Rooms, budget: u64, quiet: bool) -> Result<ExactRooms> {
-    let mesh = rooms.mesh();
-    let states: Vec<DoorState> = (0..mesh.doors_len() as u32)
-        .map(|d| rooms.door_state(signposts_rooms::DoorId(d)).unwrap_or(DoorState::Open))
-        .collect();
+/// Whether the file at `path` starts as saved rooms do (`signposts rooms`' output).
+pub(crate) fn is_saved_rooms(path: &Path) -> bool {
+    let magic = std::fs::File::open(path).and_then(|mut f| {
+        let mut magic = [0u8; 8];
+        std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
+    });
+    magic.is_ok_and(|m| &m == b"SPROOMS\0")
+}
+
+/// Reads saved rooms, refusing a file over [`MAX_ROOMS_BYTES`] before reading it (and a
+/// stream, which has no length, at that many bytes).
+pub(crate) fn load_rooms(path: &Path) -> Result<Rooms> {
+    let loading = || format!("loading {}", path.display());
+    let file = std::fs::File::open(path).with_context(loading)?;
+    let metadata = file.metadata().with_context(loading)?;
+    if !metadata.is_file() {
+        return Rooms::load(std::io::Read::take(file, MAX_ROOMS_BYTES)).with_context(loading);
+    }
+    if metadata.len() > MAX_ROOMS_BYTES {
+        bail!(
+            "{} is {} bytes, over the {MAX_ROOMS_BYTES}-byte limit on saved rooms",
+            path.display(),
+            metadata.len()
+        );
+    }
+    Rooms::load_from(path).with_context(loading)
+}
+
+/// Builds the rooms `builder` describes and their region oracle, refusing a table of more
+/// than `memory_limit` bytes before building it, with a progress bar on standard error (hidden
+/// when `quiet`, and when it is not a terminal).
+pub(crate) fn build_rooms(
+    builder: &RoomsBuilder<'_>,
+    memory_limit: u64,
+    threads: Threads,
+    quiet: bool,
+) -> Result<Rooms> {
+    let bar = progress_bar(
+        quiet,
+        "{spinner} region oracle [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",
+    );
+    let mut options = BuildOptions::new();
+    threads.apply(options.memory_limit(memory_limit).progress(|p| show_progress(&bar, p)));
+    let rooms = options.build_rooms(builder);
+    bar.finish_and_clear();
+    rooms.context("building the region oracle")
+}
+
+/// Builds the exact index of `rooms`' mesh and door states within `budget` bytes, with a
+/// progress bar on standard error (hidden when `quiet`, and when it is not a terminal).
+pub(crate) fn build_exact(rooms: &Rooms, budget: u64, threads: Threads, quiet: bool) -> Result<ExactRooms> {
     let bar = progress_bar(quiet, "{spinner} exact index: {msg} [{bar:40}] {pos}/{len} corners, {elapsed}");
-    let exact = ExactRooms::builder(mesh)
-        .door_states(states)
-        .memory_budget(budget)
-        .progress(|p| {
-            bar.set_message(if p.stage == ExactStage::Visibility {
-                "what each corner sees"
-            } else {
-                "the corner table"
-            });
-            bar.set_length(p.total as u64);
-            bar.set_position(p.done as u64);
-        })
-        .build();
+    let mut options = BuildOptions::new();
+    // The build reports 2 · corners steps: each corner's sweep, then each row of its table.
+    threads.apply(options.progress(|p| {
+        let corners = p.total / 2;
+        let (stage, done) = if p.done < corners {
+            ("what each corner sees", p.done)
+        } else {
+            ("the corner table", p.done - corners)
+        };
+        bar.set_message(stage);
+        bar.set_length(corners as u64);
+        bar.set_position(done as u64);
+    }));
+    let exact = options.build_exact(ExactBuilder::from(rooms).memory_budget(budget));
     bar.finish_and_clear();
     exact.context("building the exact index")
 }
@@ -46,7 +96,7 @@ pub(crate) fn read_mesh(path: &Path, radius: f64) -> Result<(NavMesh, Option<sig
         let mesh = match terrain(&bytes, &grid) {
             // Swamp (`S`) besides ground (`.`, `G`): two areas (tags 1 and 2).
             Some(tiles) => NavMesh::from_tiles(&tiles, radius),
-            None => NavMesh::from_grid_with_radius(&grid, radius),
+            None => NavMesh::from_grid_for_radius(&grid, radius),
         }
         .with_context(|| format!("the mesh of {}", path.display()))?;
         return Ok((mesh, Some(grid)));

@@ -11,6 +11,7 @@ use signposts::format::Check;
 use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
 use signposts::{BuildOptions, Progress};
 
+use crate::cli::Threads;
 use crate::output::progress_bar;
 
 /// How to build an oracle.
@@ -43,23 +44,16 @@ pub(crate) struct Making {
     /// GPU driver (Vulkan, Metal or DirectX 12).
     #[arg(long)]
     pub(crate) gpu: bool,
-    /// Build on N worker threads (default: every core). The table is the same for every N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
-    pub(crate) threads: Option<u16>,
+    #[command(flatten)]
+    pub(crate) threads: Threads,
 }
-
-/// The largest `--threads`.
-pub(crate) const MAX_THREADS: u16 = 1024;
 
 impl Making {
     /// The run settings these flags ask for, `progress` reported: the memory limit and the
     /// threads (the GPU is opened by the build that needs it).
     pub(crate) fn options<'a>(&self, progress: impl Fn(Progress) + Send + Sync + 'a) -> BuildOptions<'a> {
         let mut options = BuildOptions::new();
-        options.memory_limit(self.memory_limit).progress(progress);
-        if let Some(threads) = self.threads {
-            options.threads(usize::from(threads));
-        }
+        self.threads.apply(options.memory_limit(self.memory_limit).progress(progress));
         options
     }
 }

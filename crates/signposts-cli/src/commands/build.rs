@@ -193,11 +193,8 @@ fn plan_shards(args: &BuildArgs, counts: &[u32]) -> Result<()> {
     let mut picks = vec![0, calibration / 3, 2 * calibration / 3, calibration - 1];
     picks.dedup();
     // The threads asked for, but no memory limit: calibration shards are small.
+    let threads = args.making.threads.count();
     let mut options = BuildOptions::new();
-    let threads = match args.making.threads {
-        Some(threads) => usize::from(threads),
-        None => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-    };
     options.threads(threads);
     let start = Instant::now();
     let (mut core, mut span, mut densest) = (0usize, 0, 0f64);

@@ -10,7 +10,8 @@ use clap::Args;
 use serde_json::json;
 use signposts_rooms::{Point, RegionId, Rooms};
 
-use crate::navmesh::{build_exact, read_mesh};
+use crate::cli::Threads;
+use crate::navmesh::{build_exact, build_rooms, read_mesh};
 
 /// Arguments of `signposts rooms`.
 #[derive(Args)]
@@ -27,6 +28,8 @@ pub(crate) struct RoomsArgs {
     /// K, M, G, T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "8G", value_parser = crate::cli::parse_bytes)]
     memory_limit: u64,
+    #[command(flatten)]
+    threads: Threads,
     /// Close the door between the regions at two points (`X,Y:X,Y`); repeatable.
     #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
     close: Vec<(Point, Point)>,
@@ -74,10 +77,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
     let start = Instant::now();
     let (mesh, grid) = read_mesh(&args.input, args.radius)?;
     let mesh_s = start.elapsed().as_secs_f64();
-    let mut rooms = Rooms::builder(&mesh)
-        .memory_limit(args.memory_limit)
-        .build()
-        .context("building the region oracle")?;
+    let mut rooms = build_rooms(&Rooms::builder(&mesh), args.memory_limit, args.threads, args.json)?;
     let seconds = start.elapsed().as_secs_f64();
     for &(a, b) in &args.close {
         let (door, _) = door_between(&rooms, a, b).context("--close")?;
@@ -91,7 +91,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
     let exact = if args.exact {
         let start = Instant::now();
-        let exact = build_exact(&rooms, args.exact_budget, args.json)?;
+        let exact = build_exact(&rooms, args.exact_budget, args.threads, args.json)?;
         Some((exact, start.elapsed().as_secs_f64()))
     } else {
         None

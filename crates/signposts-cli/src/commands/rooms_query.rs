@@ -3,12 +3,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use serde_json::json;
-use signposts_rooms::{Path as RoomsPath, Point, Rooms};
+use signposts_rooms::{Path as RoomsPath, Point};
 
-use crate::navmesh::{MAX_ROOMS_BYTES, build_exact};
+use crate::cli::Threads;
+use crate::navmesh::{build_exact, load_rooms};
 
 /// Arguments of `signposts rooms-query`.
 #[derive(Args)]
@@ -31,6 +32,8 @@ pub(crate) struct RoomsQueryArgs {
     /// T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
     exact_budget: u64,
+    #[command(flatten)]
+    threads: Threads,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -38,15 +41,18 @@ pub(crate) struct RoomsQueryArgs {
 
 /// Runs `signposts rooms-query`.
 pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
-    let rooms = Rooms::load_from(&args.rooms, MAX_ROOMS_BYTES)
-        .with_context(|| format!("loading {}", args.rooms.display()))?;
+    let rooms = load_rooms(&args.rooms)?;
     let (from, to) = (Point::new(args.sx, args.sy), Point::new(args.gx, args.gy));
     for (name, p) in [("start", from), ("goal", to)] {
         if rooms.region_at(p).is_none() {
             bail!("the {name} {p} is outside the walkable area");
         }
     }
-    let exact = if args.exact { Some(build_exact(&rooms, args.exact_budget, args.json)?) } else { None };
+    let exact = if args.exact {
+        Some(build_exact(&rooms, args.exact_budget, args.threads, args.json)?)
+    } else {
+        None
+    };
     let (path, waypoint) = match &exact {
         Some(e) => (e.path(from, to), e.next_waypoint(from, to)),
         None => (rooms.path(from, to), rooms.next_waypoint(from, to)),

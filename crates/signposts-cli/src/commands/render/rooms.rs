@@ -7,22 +7,25 @@
     reason = "pixel coordinates are clamped to 0 before each cast; points of figures are a b p q"
 )]
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
 use serde_json::json;
-use signposts_rooms::{DoorState, NavMesh, Path as RoomsPath, Point, RegionId, Rooms};
+use signposts_rooms::{DoorState, ExactRooms, NavMesh, Path as RoomsPath, Point, RegionId, Rooms};
 
 use super::RenderArgs;
 use crate::limits;
-use crate::navmesh::{MAX_ROOMS_BYTES, build_exact, read_mesh};
+use crate::navmesh::{build_exact, build_rooms, is_saved_rooms, load_rooms, read_mesh};
 use crate::output::write_png;
 
 /// Draws the mesh (each region its own pale colour, walls dark, doors as lines, one-way doors
 /// with an arrow), and a path between two points with its corridor, as a PNG.
 pub(super) fn render(args: &RenderArgs) -> Result<()> {
     let (map, output, path) = (&args.map, &args.output, args.points.as_deref());
-    let rooms = open_rooms(map, args.radius)?;
+    let rooms = if is_saved_rooms(map) {
+        load_rooms(map)?
+    } else {
+        let (mesh, _) = read_mesh(map, args.radius)?;
+        build_rooms(&Rooms::builder(&mesh), args.making.memory_limit, args.making.threads, args.json)?
+    };
     let mesh = rooms.mesh();
     let (lo, hi) = mesh.vertices().iter().fold(
         (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
@@ -55,7 +58,8 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
             disc(&mut image, to_pixel(q), (s / 3.0).max(2.5), [220, 40, 40]);
         }
         let shortest = if args.exact {
-            Some(draw_exact(&mut image, &rooms, (from, to), args.exact_budget, &to_pixel, s)?)
+            let index = build_exact(&rooms, args.exact_budget, args.making.threads, true)?;
+            Some(draw_exact(&mut image, &index, (from, to), &to_pixel, s)?)
         } else {
             None
         };
@@ -108,20 +112,6 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
         mesh.doors_len()
     );
     Ok(())
-}
-
-/// Saved rooms (their doors' states drawn too), or the rooms of a map or polygon file built
-/// here with the agent radius `radius`.
-fn open_rooms(map: &Path, radius: f64) -> Result<Rooms> {
-    let saved = std::fs::File::open(map).and_then(|mut f| {
-        let mut magic = [0u8; 8];
-        std::io::Read::read_exact(&mut f, &mut magic).map(|()| magic)
-    });
-    if saved.is_ok_and(|m| &m == b"SPROOMS\0") {
-        return Rooms::load_from(map, MAX_ROOMS_BYTES).with_context(|| format!("loading {}", map.display()));
-    }
-    let (mesh, _) = read_mesh(map, radius)?;
-    Rooms::build(&mesh).context("building the region oracle")
 }
 
 /// Regions: every pixel whose centre a region holds takes the region's colour (those of
@@ -182,17 +172,14 @@ fn draw_doors(image: &mut image::RgbImage, rooms: &Rooms, to_pixel: &impl Fn(Poi
     }
 }
 
-/// Draws the exactly shortest path from `from` to `to` (dashed blue), from an exact index
-/// built within `budget` bytes, and returns it.
+/// Draws the exactly shortest path from `from` to `to` (dashed blue) by `index`, and returns it.
 fn draw_exact(
     image: &mut image::RgbImage,
-    rooms: &Rooms,
+    index: &ExactRooms,
     (from, to): (Point, Point),
-    budget: u64,
     to_pixel: &impl Fn(Point) -> (f64, f64),
     s: f64,
 ) -> Result<RoomsPath> {
-    let index = build_exact(rooms, budget, true)?;
     let shortest = index.path(from, to).context("the exact index found no path")?;
     // Dashed blue, over the corridor path.
     for pair in shortest.points().windows(2) {
