@@ -31,6 +31,9 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    let bytes = rooms.to_bytes();
-    assert_eq!(Rooms::from_bytes(&bytes).expect("saved rooms load").to_bytes(), bytes);
+    let mut bytes = Vec::new();
+    rooms.save(&mut bytes).expect("saved to memory");
+    let mut again = Vec::new();
+    Rooms::from_bytes(&bytes).expect("saved rooms load").save(&mut again).expect("saved to memory");
+    assert_eq!(again, bytes);
 });

@@ -310,8 +310,10 @@ impl NavGrid {
         }
     }
 
-    #[doc(hidden)]
     /// Calls `hook` on the repair thread before each repair (tests hold a repair with it).
+    /// Feature `test-support` only: not for users.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
     pub fn on_repair_start(&mut self, hook: impl Fn() + Send + Sync + 'static) {
         self.hook = Some(Arc::new(hook));
     }

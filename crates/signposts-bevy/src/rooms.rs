@@ -10,9 +10,10 @@ use bevy::ecs::system::SystemParam;
 use bevy::math::Vec2;
 use bevy::time::Time;
 use bevy::transform::components::Transform;
+use signposts::BuildOptions;
 use signposts_rooms::{
-    DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point, Rooms,
-    RoomsBuilder, Scratch,
+    BuildRooms, DEFAULT_BUDGET, DoorId, DoorState, Error, ExactRooms, ExactScratch, LinkId, NavMesh, Point,
+    Rooms, RoomsBuilder, Scratch,
 };
 
 use crate::grid::TableSwapped;
@@ -269,24 +270,12 @@ impl NavRooms {
                     };
                     Oracle::Corridor(Box::new(builder.build()?))
                 }
-                RoomsMode::Exact => {
-                    let report = |p: signposts_rooms::ExactProgress| {
-                        // The sweeps are the first half, the table the second.
-                        let half = match p.stage {
-                            signposts_rooms::ExactStage::Visibility => 0.0,
-                            _ => 0.5,
-                        };
-                        let part = if p.total == 0 { 1.0 } else { p.done as f32 / p.total as f32 };
-                        progress.report(half + part / 2.0);
-                    };
-                    Oracle::Exact(Box::new(
-                        ExactRooms::builder(&mesh)
-                            .memory_budget(budget)
-                            .progress(report)
-                            .cancel(&token)
-                            .build()?,
-                    ))
-                }
+                RoomsMode::Exact => Oracle::Exact(Box::new(
+                    BuildOptions::new()
+                        .progress(|p| progress.report(p.fraction() as f32))
+                        .cancel(&token)
+                        .build_exact(ExactRooms::builder(&mesh).memory_budget(budget))?,
+                )),
             };
             Ok((oracle, start.elapsed().as_secs_f32()))
         });
@@ -371,49 +360,46 @@ impl NavRooms {
         let budget = self.budget;
         self.work.start_repair(|token| async move {
             let start = Instant::now();
-            let oracle = match &*live {
-                // The corridor oracle is small: a copy, repaired in place.
-                Oracle::Corridor(rooms) => {
-                    let mut rooms = Rooms::clone(rooms);
-                    drop(live);
-                    for &edit in &edits {
-                        match edit {
-                            Edit::Door(door, open) => rooms.set_door_open(door, open)?,
-                            Edit::Link(link, open) => rooms.set_link_open(link, open)?,
-                        }
-                    }
-                    Oracle::Corridor(Box::new(rooms))
-                }
-                // The exact index is rebuilt with the doors' new states (no copy of the old).
-                Oracle::Exact(exact) => {
-                    let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
-                        .map(|d| exact.door_state(DoorId(d)))
-                        .collect::<Result<_, _>>()?;
-                    for &edit in &edits {
-                        match edit {
-                            Edit::Door(door, open) => {
-                                exact.door_state(door)?; // in range
-                                states[door.0 as usize] =
-                                    if open { DoorState::Open } else { DoorState::Closed };
-                            }
-                            Edit::Link(..) => {
-                                return Err(Error::NotExact {
-                                    why: "links (exact mode does not take links)",
-                                });
+            let oracle =
+                match &*live {
+                    // The corridor oracle is small: a copy, repaired in place.
+                    Oracle::Corridor(rooms) => {
+                        let mut rooms = Rooms::clone(rooms);
+                        drop(live);
+                        for &edit in &edits {
+                            match edit {
+                                Edit::Door(door, open) => rooms.set_door_open(door, open)?,
+                                Edit::Link(link, open) => rooms.set_link_open(link, open)?,
                             }
                         }
+                        Oracle::Corridor(Box::new(rooms))
                     }
-                    let mesh = exact.mesh().clone();
-                    drop(live);
-                    Oracle::Exact(Box::new(
-                        ExactRooms::builder(&mesh)
-                            .door_states(states)
-                            .memory_budget(budget)
-                            .cancel(&token)
-                            .build()?,
-                    ))
-                }
-            };
+                    // The exact index is rebuilt with the doors' new states (no copy of the old).
+                    Oracle::Exact(exact) => {
+                        let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
+                            .map(|d| exact.door_state(DoorId(d)))
+                            .collect::<Result<_, _>>()?;
+                        for &edit in &edits {
+                            match edit {
+                                Edit::Door(door, open) => {
+                                    exact.door_state(door)?; // in range
+                                    states[door.0 as usize] =
+                                        if open { DoorState::Open } else { DoorState::Closed };
+                                }
+                                Edit::Link(..) => {
+                                    return Err(Error::NotExact {
+                                        why: "links (exact mode does not take links)",
+                                    });
+                                }
+                            }
+                        }
+                        let mesh = exact.mesh().clone();
+                        drop(live);
+                        Oracle::Exact(Box::new(BuildOptions::new().cancel(&token).build_exact(
+                            ExactRooms::builder(&mesh).door_states(states).memory_budget(budget),
+                        )?))
+                    }
+                };
             Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
         });
     }

@@ -56,7 +56,7 @@ fn rooms() {
             || (y == 0 && door(c.x % 10) && c.y > 0 && c.y < 60)
     });
     let start = Instant::now();
-    let mesh = NavMesh::from_grid_with_radius(&grid, 0.3).expect("rooms of 9 cells");
+    let mesh = NavMesh::from_grid_for_radius(&grid, 0.3).expect("rooms of 9 cells");
     let mut rooms = Rooms::build(&mesh).expect("a small oracle");
     let rebuild = Instant::now();
     let _ = Rooms::build(&mesh).expect("a small oracle");
@@ -140,9 +140,9 @@ fn exact(
         exact.memory_bytes() as f64 / f64::from(1 << 20),
         start.elapsed().as_secs_f64() * 1e3
     );
-    let (mut scratch, mut out) = (ExactScratch::default(), vec![None; entities.len()]);
+    let (mut scratch, mut out) = (ExactScratch::default(), Vec::with_capacity(entities.len()));
     let start = Instant::now();
-    exact.next_waypoint_each(entities, player, &mut out, &mut scratch);
+    exact.next_waypoint_toward_with(entities, player, &mut out, &mut scratch);
     let crowd_ns = start.elapsed().as_secs_f64() * 1e9 / entities.len() as f64;
     let (mut corridor, mut shortest) = (0.0, 0.0);
     for &e in entities.iter().take(500) {
@@ -260,7 +260,7 @@ fn show(graph: &Graph, width: usize, from: NodeId, to: NodeId) {
         "   from {:?} to {:?}: cost {:?}, optimal first steps {hops:?}, path of {} cells",
         xy(from),
         xy(to),
-        graph.cost(from, to).map(|c| c.value()),
+        graph.cost(from, to).map(signposts::Cost::value),
         graph.path_to(from, to).count()
     );
 }

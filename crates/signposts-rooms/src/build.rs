@@ -2,9 +2,7 @@
 //! long build of signposts runs with the same memory limit, progress reports, cancel token
 //! and thread count.
 
-use std::sync::{Mutex, OnceLock};
-
-use signposts::{BuildOptions, GraphBuilder, Progress};
+use signposts::BuildOptions;
 
 use crate::{Error, ExactBuilder, ExactRooms, Rooms, RoomsBuilder};
 
@@ -103,41 +101,5 @@ impl BuildRooms for BuildOptions<'_> {
     fn build_exact<'m>(&self, exact: impl Into<ExactBuilder<'m>>) -> Result<ExactRooms, Error> {
         let exact = exact.into();
         self.install(|| Ok(exact.build_by(self)))?
-    }
-}
-
-/// A [`Progress`] of `done` of `total` steps, for the options' callback; `None` when no
-/// value could be made.
-///
-/// The core's `Progress` is `#[non_exhaustive]` with no constructor, so a crate built on it
-/// cannot write one: one reported by a build of a one-node graph is kept and its (public)
-/// fields set. (To go once the core offers a constructor.)
-pub(crate) fn progress(done: usize, total: usize) -> Option<Progress> {
-    static TEMPLATE: OnceLock<Option<Progress>> = OnceLock::new();
-    let template = TEMPLATE.get_or_init(|| {
-        let seen = Mutex::new(None);
-        let graph = GraphBuilder::new(1);
-        let built = BuildOptions::new()
-            .progress(|p| {
-                if let Ok(mut seen) = seen.lock() {
-                    *seen = Some(p);
-                }
-            })
-            .build(&graph);
-        built.ok().and_then(|_| seen.into_inner().ok().flatten())
-    });
-    template.map(|mut p| {
-        p.done = done;
-        p.total = total;
-        p
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn progress_values_can_be_made() {
-        let p = super::progress(3, 4).expect("the core reports a one-node build");
-        assert_eq!((p.done, p.total, p.fraction()), (3, 4, 0.75));
     }
 }

@@ -145,13 +145,13 @@ fn time_index(
     });
     // Crowds: the starts of `crowd` queries, all heading for the goal of the first.
     let starts: Vec<Point> = queries.iter().map(|q| q.0).collect();
-    let mut out = vec![None; crowd];
+    let mut out = Vec::with_capacity(crowd);
     let each = (0..rounds)
         .map(|_| {
             let start = Instant::now();
             for group in starts.chunks_exact(crowd) {
                 let goal = queries[0].1;
-                exact.next_waypoint_each(group, goal, &mut out[..group.len()], &mut scratch);
+                exact.next_waypoint_toward_with(group, goal, &mut out, &mut scratch);
                 std::hint::black_box(&out);
             }
             start.elapsed().as_secs_f64() * 1e6 / (starts.len() / crowd * crowd).max(1) as f64

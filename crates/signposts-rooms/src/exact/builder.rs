@@ -14,10 +14,9 @@ use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search}
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
-use crate::build::progress;
 use crate::mesh::NONE;
 use crate::{DoorState, Error, NavMesh, Rooms};
-use signposts::BuildOptions;
+use signposts::{BuildOptions, Progress};
 
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
@@ -168,10 +167,8 @@ impl<'a> ExactBuilder<'a> {
         let (done, total) = (AtomicUsize::new(0), 2 * corners.len());
         let report = || {
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if (d == total || d.is_multiple_of((total / 200).max(1)))
-                && let Some(p) = progress(d, total)
-            {
-                options.report(p);
+            if d == total || d.is_multiple_of((total / 200).max(1)) {
+                options.report(Progress::new(d, total));
             }
         };
         let cancelled = || options.is_cancelled();
@@ -259,8 +256,8 @@ impl<'a> ExactBuilder<'a> {
             let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report())?;
             table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
             exact.table = Some(table);
-        } else if let Some(p) = progress(total, total).filter(|_| total > 0) {
-            options.report(p);
+        } else if total > 0 {
+            options.report(Progress::new(total, total));
         }
         Ok(exact)
     }

@@ -91,6 +91,17 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// `done` of `total` steps: for builds of crates over the core (the rooms layer) that
+    /// report through [`BuildOptions::report`](crate::BuildOptions::report).
+    ///
+    /// ```
+    /// assert_eq!(signposts::Progress::new(3, 4).fraction(), 0.75);
+    /// ```
+    #[must_use]
+    pub const fn new(done: usize, total: usize) -> Progress {
+        Progress { done, total }
+    }
+
     /// The finished fraction, from 0.0 to 1.0.
     ///
     /// ```

@@ -1,7 +1,7 @@
 //! Repeats `next_waypoint_with` on random queries of one map, for a profiler.
 //!
 //! ```text
-//! cargo run --release -p signposts-rooms --example profile_rooms -- maps/arena.map
+//! cargo run --release -p signposts-bench --bin profile_rooms -- maps/arena.map
 //! ```
 
 use std::time::Instant;

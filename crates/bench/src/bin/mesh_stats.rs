@@ -1,7 +1,7 @@
 //! Regions, doors and build time of the mesh of every map given (default: the shared maps).
 //!
 //! ```text
-//! cargo run --release -p signposts-rooms --example mesh_stats -- maps/arena.map
+//! cargo run --release -p signposts-bench --bin mesh_stats -- maps/arena.map
 //! ```
 
 use std::time::Instant;

@@ -1,4 +1,4 @@
-//! Sizes and build times of exact indexes: `cargo run --release -p signposts-rooms --example
+//! Sizes and build times of exact indexes: `cargo run --release -p signposts-bench --bin
 //! exact_stats -- MAP.map... [--budget BYTES]`.
 
 use std::time::Instant;

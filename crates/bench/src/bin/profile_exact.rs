@@ -1,5 +1,5 @@
 //! Where exact queries spend their work, and how long they take: `cargo run --release -p
-//! signposts-rooms --example exact_profile -- MAP.map [REPEATS]` (set `CROWD_ONLY` to time
+//! signposts-bench --bin profile_exact -- MAP.map [REPEATS]` (set `CROWD_ONLY` to time
 //! only crowds, for a profiler).
 use std::time::Instant;
 
