@@ -39,7 +39,7 @@ impl Game {
     /// the compressed one otherwise.
     ///
     /// # Errors
-    /// As [`GridOracle::build_table`].
+    /// As [`BuildOptions::build_grid`].
     pub fn new(grid: &Grid, dense_up_to: u64) -> Result<Game, Error> {
         let kind = TableKind::for_memory(grid, Connectivity::Eight, dense_up_to);
         let oracle = BuildOptions::new().build_grid(grid, Connectivity::Eight, kind)?;
