@@ -143,12 +143,12 @@ fn run(
     let before = gpu.stats();
     let (on_gpu, gpu_bytes) = if dense {
         let start = Instant::now();
-        let table = signposts::BuildOptions::new().gpu(gpu).build(&builder).expect("a GPU build");
+        let table = signposts::BuildOptions::new().gpu(gpu).build(builder).expect("a GPU build");
         let seconds = start.elapsed().as_secs_f64();
         (seconds, save(&|b| table.save(b).expect("saved")))
     } else {
         let start = Instant::now();
-        let table = signposts::BuildOptions::new().gpu(gpu).build_compressed(&builder).expect("a GPU build");
+        let table = signposts::BuildOptions::new().gpu(gpu).build_compressed(builder).expect("a GPU build");
         let seconds = start.elapsed().as_secs_f64();
         (seconds, save(&|b| table.save(b).expect("saved")))
     };
