@@ -1,7 +1,8 @@
 //! The crate's one error type.
 
 use core::fmt;
-use std::sync::Arc;
+
+pub use signposts::IoError;
 
 use crate::Point;
 
@@ -292,44 +293,18 @@ impl From<signposts::Error> for Error {
 }
 
 impl From<std::io::Error> for Error {
-    /// [`Error::Io`], keeping `error` as the source.
+    /// [`Error::Io`], keeping `error` as the source (the core's [`IoError`]).
+    ///
+    /// ```
+    /// use signposts_rooms::{Error, Rooms};
+    /// let missing = std::env::temp_dir().join("signposts-rooms-no-such-file.rooms");
+    /// let Err(Error::Io { kind, source }) = Rooms::load_from(&missing) else { panic!("no file") };
+    /// assert_eq!(kind, std::io::ErrorKind::NotFound);
+    /// assert_eq!(source.get().kind(), kind);
+    /// ```
     #[cold]
     fn from(error: std::io::Error) -> Error {
-        Error::Io { kind: error.kind(), source: IoError(Arc::new(error)) }
-    }
-}
-
-/// An operating system's I/O error inside [`Error::Io`], shared so that [`Error`] stays
-/// `Clone` (as the core's [`signposts::IoError`]). Two compare equal when their kinds and
-/// messages do.
-///
-/// ```
-/// use signposts_rooms::{Error, Rooms};
-/// let missing = std::env::temp_dir().join("signposts-rooms-no-such-file.rooms");
-/// let Err(Error::Io { kind, source }) = Rooms::load_from(&missing) else { panic!("no file") };
-/// assert_eq!(kind, std::io::ErrorKind::NotFound);
-/// assert_eq!(source.get().kind(), kind);
-/// ```
-#[derive(Debug, Clone)]
-pub struct IoError(Arc<std::io::Error>);
-
-impl IoError {
-    /// The error itself.
-    #[must_use]
-    pub fn get(&self) -> &std::io::Error {
-        &self.0
-    }
-}
-
-impl PartialEq for IoError {
-    fn eq(&self, other: &IoError) -> bool {
-        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
-    }
-}
-
-impl fmt::Display for IoError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        Error::Io { kind: error.kind(), source: IoError::from(error) }
     }
 }
 

@@ -254,7 +254,7 @@ impl std::error::Error for Error {
 impl From<std::io::Error> for Error {
     /// [`Error::Io`], keeping `error` as the source.
     fn from(error: std::io::Error) -> Error {
-        Error::Io { kind: error.kind(), source: IoError(Arc::new(error)) }
+        Error::Io { kind: error.kind(), source: IoError::from(error) }
     }
 }
 
@@ -268,6 +268,12 @@ impl IoError {
     #[must_use]
     pub fn get(&self) -> &std::io::Error {
         &self.0
+    }
+}
+
+impl From<std::io::Error> for IoError {
+    fn from(error: std::io::Error) -> IoError {
+        IoError(Arc::new(error))
     }
 }
 
