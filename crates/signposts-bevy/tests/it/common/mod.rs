@@ -1,6 +1,6 @@
 //! Helpers of the plugin's headless tests: an app whose `update()` is one tick, and plain
 //! breadth-first distances to check the walkers against.
-#![allow(dead_code, reason = "each test binary uses its own part of the helpers")]
+#![allow(dead_code, reason = "not every test uses every helper")]
 #![allow(clippy::many_single_char_names, reason = "coordinates and distances, as in the core's tests")]
 
 use std::collections::VecDeque;

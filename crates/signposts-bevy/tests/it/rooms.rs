@@ -1,11 +1,9 @@
 //! The rooms walkers, headless: they walk the oracle's path (its length exactly), stay in the
 //! walkable area, follow a moving target and re-route when a door closes.
 
-mod common;
-
+use crate::common::{app, collect_until, drain, wait_for};
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{app, collect_until, drain, wait_for};
 use signposts::grid::Grid;
 use signposts_bevy::prelude::*;
 use signposts_rooms::{DoorId, DoorState, ExactRooms, NavMesh, Point, Rooms};

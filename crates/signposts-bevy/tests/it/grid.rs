@@ -1,11 +1,9 @@
 //! The grid walkers, headless: one `update()` is one tick; every step checked against plain
 //! breadth-first distances.
 
-mod common;
-
+use crate::common::{CELL_A_TICK, agent, app, at, bfs, drain, ready_app, spawn_on, wait_for};
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{CELL_A_TICK, agent, app, at, bfs, drain, ready_app, spawn_on, wait_for};
 use signposts::grid::{Cell, Connectivity, Grid};
 use signposts_bevy::prelude::*;
 

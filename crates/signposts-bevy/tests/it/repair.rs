@@ -1,16 +1,14 @@
 //! Edits of the map: repaired off the main thread behind a second copy of the table, frames
 //! never waiting, edits coalesced, and the swapped-in table always the one a fresh build gives.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::common::{CELL_A_TICK, agent, collect_until, drain, ready_app, spawn_on, wait_for};
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{CELL_A_TICK, agent, collect_until, drain, ready_app, spawn_on, wait_for};
 use proptest::prelude::*;
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
 use signposts_bevy::prelude::*;

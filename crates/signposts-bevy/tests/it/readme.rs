@@ -1,8 +1,6 @@
 //! The README's Bevy snippet, run: the block in README.md must be the text between the
 //! markers below, and the chaser it spawns must walk to the player on den312d.
 
-mod common;
-
 use std::path::PathBuf;
 
 // README: begin
@@ -30,7 +28,7 @@ fn snippet() -> String {
 
 #[test]
 fn the_readme_shows_the_snippet_tested_here() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let section = &readme[readme.find("## Quick start").expect("a Bevy section")..];
     let start = section.find("```rust,ignore\n").unwrap() + "```rust,ignore\n".len();
     let block = &section[start..start + section[start..].find("```").unwrap()];
@@ -41,12 +39,12 @@ fn the_readme_shows_the_snippet_tested_here() {
 fn the_readme_snippet_chases_the_player_on_den312d() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     assert!(root.join("maps/den312d.map").exists(), "the repository's maps/den312d.map is missing");
-    // The snippet's path is relative, as in a game: run from the folder holding `maps/`. This
-    // test binary runs no other test that depends on the working directory.
+    // The snippet's path is relative, as in a game: run from the folder holding `maps/`. No
+    // other test of this binary depends on the working directory.
     std::env::set_current_dir(&root).unwrap();
-    let mut app = common::bare_app();
+    let mut app = crate::common::bare_app();
     chase(&mut app);
-    common::wait_for(
+    crate::common::wait_for(
         &mut app,
         |app| app.world().resource::<NavGrid>().status() == NavStatus::Ready,
         "den312d's table",
@@ -61,7 +59,7 @@ fn the_readme_snippet_chases_the_player_on_den312d() {
     // 6 cells a second at 64 ticks a second: the 90-odd cells take about a thousand ticks.
     for _ in 0..3_000 {
         app.update();
-        reached.extend(common::drain(&app, &mut arrived));
+        reached.extend(crate::common::drain(&app, &mut arrived));
         if !reached.is_empty() {
             break;
         }

@@ -1,15 +1,13 @@
 //! The chase example's headless twin in the test suite: the same game (`examples/chase/game.rs`),
 //! a scripted player, 2,000 enemies and doors closed mid-chase.
 
-mod common;
-
-#[path = "../examples/chase/game.rs"]
+#[path = "../../examples/chase/game.rs"]
 #[expect(dead_code, reason = "the windowed example uses the rest")]
 mod game;
 
+use crate::common::{app, collect_until, drain, wait_for};
 use bevy::ecs::message::MessageCursor;
 use bevy::prelude::*;
-use common::{app, collect_until, drain, wait_for};
 use game::{Command, Enemy, Game, GamePlugin, Player};
 use signposts_bevy::prelude::*;
 
