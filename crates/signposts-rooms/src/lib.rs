@@ -66,7 +66,12 @@
 //! What is not exact: the corridor is chosen by door midpoints, so the path is not always the
 //! shortest overall. Beside an optimal any-angle search (the `polyanya` crate) on five shared
 //! maps the mean path is 0.1–0.7% longer and 79–91% of paths are within 0.1%; the worst seen
-//! is 1.42× (brc202d, docs/benchmarks.md). `next_waypoint` answers in 0.2–0.6 µs there,
+//! is 1.42× (brc202d, docs/benchmarks.md). That is a measurement, not a bound: walks are
+//! ranked from the two points to the first and last door midpoints (or link ends) through the
+//! start's and goal's regions (from their centroids), so the gap grows with the size of those
+//! regions and of the doors on the way. Links with an end in either region
+//! are ranked from the points themselves (a link from the start to the goal is taken at its
+//! own cost). [`ExactRooms`] is the layer with a guarantee. `next_waypoint` answers in 0.2–0.6 µs there,
 //! 9–980× faster than one polyanya search.
 //!
 //! ## Exactly shortest paths ([`ExactRooms`])

@@ -108,7 +108,10 @@ type OracleArc = (NodeId, NodeId, u32);
 ///   inside it.
 /// - Within that corridor the path is the shortest. It is not always the shortest path
 ///   overall: the oracle ranks corridors by door midpoints, not by the path pulled through
-///   them (docs/benchmarks.md measures the gap beside an optimal search).
+///   them (docs/benchmarks.md measures the gap beside an optimal search). The walk between two
+///   points starts and ends at their regions' centroids, or at a link's end in either region
+///   where that ranks cheaper from the points themselves; the gap has no ratio bound (a large
+///   region's centroid can lie far from the point), [`ExactRooms`](crate::ExactRooms) does.
 #[derive(Debug, Clone)]
 pub struct Rooms {
     pub(crate) mesh: Arc<NavMesh>,

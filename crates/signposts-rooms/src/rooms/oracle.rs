@@ -23,6 +23,19 @@ pub(crate) enum Node {
 /// Oracle nodes with their points: the ways into or out of a region.
 type Ways = Vec<(Node, Point)>;
 
+/// Where a walk between two points runs in the oracle (see `Rooms::ends`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ends {
+    /// The start's region (of those at a corner, the one the walk leaves from).
+    pub a: RegionId,
+    /// The goal's region.
+    pub b: RegionId,
+    /// The oracle node the walk starts at: `a`'s, or a link end in `a`.
+    pub start: NodeId,
+    /// The oracle node it ends at: `b`'s, or a link end in `b`.
+    pub target: NodeId,
+}
+
 /// One event of a walk through the oracle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Step {
@@ -143,6 +156,12 @@ impl Rooms {
     /// The walk from region `a`'s node toward region `b`'s along the oracle's first moves.
     pub(crate) fn corridor(&self, a: RegionId, b: RegionId) -> Corridor<'_> {
         Corridor { rooms: self, at: a.0, region: a, target: b.0, steps_left: self.nodes_len() }
+    }
+
+    /// The walk between two points' oracle nodes ([`Ends`]).
+    pub(crate) fn corridor_between(&self, ends: Ends) -> Corridor<'_> {
+        let steps_left = self.nodes_len();
+        Corridor { rooms: self, at: ends.start, region: ends.a, target: ends.target, steps_left }
     }
 }
 

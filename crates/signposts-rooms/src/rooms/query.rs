@@ -5,10 +5,11 @@ use crate::Point;
 use crate::error::Error;
 use crate::mesh::RegionId;
 use crate::path::{Path, Scratch};
+use signposts::NodeId;
 
 use super::Rooms;
 use super::funnel::{Funnel, pull};
-use super::oracle::Step;
+use super::oracle::{Ends, Node, Step};
 
 impl Rooms {
     /// The region to enter next on the way from region `from` to region `to` (through a door,
@@ -180,12 +181,12 @@ impl Rooms {
     pub fn path_with(&self, from: Point, to: Point, scratch: &mut Scratch, path: &mut Path) -> bool {
         path.points.clear();
         path.links.clear();
-        let Some((a, b)) = self.ends(from, to) else { return false };
+        let Some(ends) = self.ends(from, to) else { return false };
         path.points.push(from);
         let portals = &mut scratch.portals;
         portals.clear();
         portals.push([from, from]);
-        for step in self.corridor(a, b) {
+        for step in self.corridor_between(ends) {
             match step {
                 Step::Door(d, at) => portals.push(self.mesh.door(d).ends_from(at)),
                 Step::Link(l, end) => {
@@ -269,15 +270,15 @@ impl Rooms {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut Scratch) -> Option<Point> {
-        let (a, b) = self.ends(from, to)?;
-        if a == b {
+        let ends = self.ends(from, to)?;
+        if ends.start == ends.target {
             return Some(to);
         }
         let portals = &mut scratch.portals;
         portals.clear();
         portals.push([from, from]);
         let mut funnel = Funnel::new(from);
-        for step in self.corridor(a, b) {
+        for step in self.corridor_between(ends) {
             match step {
                 Step::Door(d, at) => portals.push(self.mesh.door(d).ends_from(at)),
                 Step::Link(l, end) => {
@@ -296,32 +297,83 @@ impl Rooms {
         Some(funnel.advance(portals).unwrap_or(to))
     }
 
-    /// The regions of both points, when both are in the walkable area and connected.
-    fn ends(&self, from: Point, to: Point) -> Option<(RegionId, RegionId)> {
+    /// Where a walk between two points starts and ends in the oracle: the regions of both
+    /// points and the oracle nodes the corridor runs between, when both points are in the
+    /// walkable area and connected.
+    ///
+    /// The oracle's walks run between region centroids. A walk between points is ranked from
+    /// the points themselves where that can change the answer: a start on a corner of the mesh
+    /// (in several regions) and a link with an end in the start's or the goal's region. Each
+    /// candidate costs the straight walk from the start to its first node, the oracle's walk to
+    /// its last, and the straight walk on to the goal — so a link from the start to the goal
+    /// is taken at its own cost, however large the two regions are.
+    fn ends(&self, from: Point, to: Point) -> Option<Ends> {
         let b = self.mesh.region_at(to)?;
         let first = self.mesh.region_at(from)?;
+        // Points in areas this layer cannot enter are outside its walkable area.
+        let goal_factor = self.area_cost(b)?;
+        let on_corner = self.mesh.polygon(first).any(|p| p == from);
+        let plain = Ends { a: first, b, start: first.0, target: b.0 };
+        if !on_corner && !self.departs(first) && !self.arrives(b) {
+            let fine = self.area_cost(first).is_some() && self.table.path_exists(first.0, b.0);
+            return fine.then_some(plain);
+        }
         // A start on a corner lies in several regions, and the oracle's walk from each may
-        // differ: the one that starts nearest and reaches the goal's region soonest is taken,
-        // so that an entity standing on a waypoint keeps to the same way.
-        let mut a = first;
-        // Only at a corner of the mesh (where entities stand on their waypoints): elsewhere the
-        // first region found is kept, which costs nothing.
-        if self.mesh.polygon(first).any(|p| p == from) {
-            let mut others = self.mesh.other_regions_at(from, first).peekable();
-            if others.peek().is_some() {
-                let cost = |r: RegionId| {
-                    let walk = self.area_cost(r).and_then(|f| {
-                        self.table.cost(r.0, b.0).map(|d| {
-                            d.straight + u64::from(self.fixed(from.distance(self.mesh.centroid(r)) * f))
-                        })
-                    });
-                    walk.unwrap_or(u64::MAX)
-                };
-                a = std::iter::once(first).chain(others).min_by_key(|&r| cost(r)).unwrap_or(first);
+        // differ: the one that starts nearest and reaches the goal soonest is taken, so that an
+        // entity standing on a waypoint keeps to the same way.
+        let regions = std::iter::once(first)
+            .chain(on_corner.then(|| self.mesh.other_regions_at(from, first)).into_iter().flatten());
+        let mut best: Option<(f64, Ends)> = None;
+        for a in regions {
+            let Some(start_factor) = self.area_cost(a) else { continue };
+            for (start, p) in self.ways_out(a) {
+                let lead = from.distance(p) * start_factor;
+                for (target, q) in self.ways_in(b) {
+                    let Some(between) = self.table.cost(start, target) else { continue };
+                    let cost = if start == target && a == b {
+                        from.distance(to) * start_factor
+                    } else {
+                        lead + between.straight as f64 / self.scale + q.distance(to) * goal_factor
+                    };
+                    if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                        best = Some((cost, Ends { a, b, start, target }));
+                    }
+                }
             }
         }
-        // Points in areas this layer cannot enter are outside its walkable area.
-        let enterable = self.area_cost(a).is_some() && self.area_cost(b).is_some();
-        (enterable && self.table.path_exists(a.0, b.0)).then_some((a, b))
+        best.map(|(_, ends)| ends)
+    }
+
+    /// Whether a link open to departures has an end in region `r`.
+    fn departs(&self, r: RegionId) -> bool {
+        self.ways_out(r).nth(1).is_some()
+    }
+
+    /// Whether a link open to arrivals has an end in region `r`.
+    fn arrives(&self, r: RegionId) -> bool {
+        self.ways_in(r).nth(1).is_some()
+    }
+
+    /// The oracle nodes a walk from a point in region `r` may start at, with their points: the
+    /// region's own node (at its centroid) and the ends of open links departing from `r`.
+    fn ways_out(&self, r: RegionId) -> impl Iterator<Item = (NodeId, Point)> + '_ {
+        let centre = (r.0, self.mesh.centroid(r));
+        std::iter::once(centre).chain(self.links_in[r.0 as usize].iter().filter_map(move |&(l, end)| {
+            let link = &self.links[l.0 as usize];
+            let departs = (end == 0 || link.two_way) && self.link_open[l.0 as usize];
+            departs.then(|| (self.node_id(Node::LinkEnd(l, end)), link.ends[end]))
+        }))
+    }
+
+    /// The oracle nodes a walk to a point in region `r` may end at, with their points: the
+    /// region's own node (at its centroid) and the ends of open links arriving in `r`.
+    fn ways_in(&self, r: RegionId) -> impl Iterator<Item = (NodeId, Point)> + '_ {
+        std::iter::once((r.0, self.mesh.centroid(r))).chain(self.links_in[r.0 as usize].iter().filter_map(
+            move |&(l, end)| {
+                let link = &self.links[l.0 as usize];
+                let arrives = (end == 1 || link.two_way) && self.link_open[l.0 as usize];
+                arrives.then(|| (self.node_id(Node::LinkEnd(l, end)), link.ends[end]))
+            },
+        ))
     }
 }

@@ -189,3 +189,57 @@ fn a_teleporter_between_rooms_without_a_door() {
     assert!(Rooms::builder(&mesh).link(Point::new(3.5, 1.5), exit, 1.0, true).build().is_err()); // in the wall
     assert!(Rooms::builder(&mesh).link(entry, exit, f64::NAN, true).build().is_err());
 }
+
+/// Two tall rooms joined by a door in the middle; a link from one top corner to the other costs
+/// next to nothing. The regions' centroids lie near the door, so ranking walks from the
+/// centroids alone prefers the door (about 11 units from centroid to centroid against 41 to
+/// the link's ends and back); the walk is ranked from the points themselves, so the link wins.
+#[test]
+fn a_nearly_free_link_from_the_start_to_the_goal_is_taken() {
+    let row = |door: bool| format!("{}{}{}\n", ".".repeat(10), if door { '.' } else { '#' }, ".".repeat(10));
+    let ascii: String = (0..41).map(|y| row(y == 20)).collect();
+    let mesh = NavMesh::from_grid(&Grid::from_ascii(&ascii).unwrap()).unwrap();
+    let (s, t) = (Point::new(0.5, 0.5), Point::new(20.5, 0.5));
+    let rooms = Rooms::builder(&mesh).link(s, t, 1e-9, false).build().unwrap();
+    let path = rooms.path(s, t).unwrap();
+    assert_eq!(path.links().collect::<Vec<_>>(), [LinkId(0)]);
+    assert!(path.length() < 1e-6, "walked {} past a free link", path.length());
+    assert_eq!(rooms.next_waypoint(s, t), Some(t)); // at the entrance: across it
+    // From beside the start the link is still the way (its entrance first).
+    let near = Point::new(1.5, 1.5);
+    assert_eq!(rooms.next_waypoint(near, t), Some(s));
+    assert!(rooms.distance(near, t).unwrap() < 2f64.sqrt() + 1e-6);
+    // Back the other way the link is one way: through the door.
+    let back = rooms.path(t, s).unwrap();
+    assert_eq!(back.links().count(), 0);
+    assert!(back.length() > 40.0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// A link from the start to the goal that costs next to nothing is always taken, wherever
+    /// the two points lie in their regions: the path costs the link, not a walk.
+    #[test]
+    fn a_cheap_link_between_the_two_points_is_always_taken(grid in grid_strategy(), seed: u64) {
+        let open: Vec<Cell> = (0..grid.height())
+            .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
+            .filter(|&c| grid.is_passable(c))
+            .collect();
+        prop_assume!(open.len() >= 2);
+        let mut rng = SplitMix64::new(seed);
+        let pick = |rng: &mut SplitMix64| open[rng.below(open.len() as u64) as usize];
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        prop_assume!(a != b);
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let (s, t) = (centre(a), centre(b));
+        let rooms = Rooms::builder(&mesh).link(s, t, 1e-6, rng.below(2) == 1).build().unwrap();
+        let path = rooms.path(s, t).unwrap();
+        prop_assert!(path.length() <= 1e-6 + 1e-9 || path.length() <= s.distance(t) + 1e-9,
+            "{:?} -> {:?}: {} through {:?}", s, t, path.length(), path.points());
+        for pair in path.points().windows(2) {
+            let jumped = path.links().count() == 1 && pair == [s, t];
+            prop_assert!(jumped || segment_is_walkable(&grid, pair[0], pair[1]));
+        }
+    }
+}
