@@ -55,6 +55,7 @@ impl GraphBuilder {
         options: &BuildOptions<'_>,
         batch: Option<usize>,
     ) -> Result<Graph, Error> {
+        let started = crate::dynamic::clock::now();
         let (progress, gpu, halt) = (options.progress_fn(), options.gpu_context(), options.halt());
         if gpu.is_some() && (self.is_directed() || (self.is_weighted() && self.model != CostModel::Octile)) {
             return Err(Error::Unsupported {
@@ -117,6 +118,7 @@ impl GraphBuilder {
         let table = Table { rows, neighbors, column, order, words: words.into(), layout };
         let mut graph = Graph::from_parts(table, component, components, costs, self.model, directed, edges);
         graph.reserve = self.reserve_degree;
+        graph.build_time = crate::dynamic::clock::BuildTime(crate::dynamic::clock::since(started));
         Ok(graph)
     }
 

@@ -50,6 +50,8 @@ pub struct Graph {
     pub(crate) reserve: u32,
     /// The saved file the table's words are read from in place, if opened so.
     pub(crate) origin: crate::buf::Origin,
+    /// How long the build took, when built in this process: what a repair is weighed against.
+    pub(crate) build_time: crate::dynamic::clock::BuildTime,
 }
 
 impl Graph {
@@ -88,6 +90,7 @@ impl Graph {
             edges,
             reserve: 0,
             origin: crate::buf::Origin::default(),
+            build_time: crate::dynamic::clock::BuildTime::default(),
         }
     }
 

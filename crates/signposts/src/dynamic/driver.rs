@@ -2,6 +2,7 @@
 //! of a few columns, within the work a rebuild costs, and their new entries written in groups
 //! of whole blocks.
 
+use super::clock::Foresight;
 use super::plan::{Ends, Plan, Seeds};
 use super::repair::Local;
 use super::weighted::WeightedLocal;
@@ -166,7 +167,9 @@ impl Graph {
 
     /// Repairs every column that needs a search locally, on all cores, and writes the new
     /// entries. Returns the columns the local repair leaves to a search, or `None` once the
-    /// regions grow past what a rebuild costs (nothing is written then).
+    /// repair is foretold to take longer than the graph's build took (measured, where the
+    /// graph was built in this process on a target with a clock; else once its regions grow
+    /// past what the work model says a rebuild costs). Nothing is written then.
     pub(super) fn repair_columns<S: Scratch>(
         &mut self,
         plan: &Plan,
@@ -185,6 +188,14 @@ impl Graph {
         let work = AtomicUsize::new(0);
         let replayed = AtomicUsize::new(0);
         let over = |work: usize| work > floor && work > *budget.get_or_init(|| S::rebuild_work(self));
+        // Measured costs, where there are (`clock.rs`); small repairs go on whatever the
+        // clock says: they cost less than starting a rebuild, and their choice stays the same
+        // from run to run.
+        let near_column = |col: usize| near.contains(&(self.table.order[col] as usize));
+        let foresight =
+            Foresight::new(self.build_time.0, columns.iter().filter(|&&col| !near_column(col)).count());
+        let costs_more =
+            |work: usize| work > floor && foresight.costs_more(work).unwrap_or_else(|| over(work));
         let graph = &*self;
         // Nodes by component, for columns whose target an edit cut off.
         let by_component = OnceLock::new();
@@ -222,14 +233,15 @@ impl Graph {
                         let nodes = &by_component[c as usize];
                         // Counted before writing: a cut through the middle clears half the
                         // table.
-                        if over(work.fetch_add(nodes.len(), Ordering::Relaxed) + nodes.len()) {
+                        foresight.record(nodes.len(), true);
+                        if costs_more(work.fetch_add(nodes.len(), Ordering::Relaxed) + nodes.len()) {
                             return None;
                         }
                         writes.extend(nodes.iter().map(|&x| (col, x as usize, 0)));
                     }
                 }
                 for &col in &rest {
-                    if over(work.load(Ordering::Relaxed)) {
+                    if costs_more(work.load(Ordering::Relaxed)) {
                         return None;
                     }
                     let (before, replays) = (local.work(), local.replayed());
@@ -239,7 +251,9 @@ impl Graph {
                     } else {
                         failed.push(col);
                     }
-                    work.fetch_add(local.work() - before, Ordering::Relaxed);
+                    let spent = local.work() - before;
+                    work.fetch_add(spent, Ordering::Relaxed);
+                    foresight.record(spent, near_column(col));
                     replayed.fetch_add(local.replayed() - replays, Ordering::Relaxed);
                 }
                 Some((writes, failed))
@@ -274,7 +288,9 @@ impl Graph {
         };
         #[cfg(not(feature = "parallel"))]
         let results: Vec<_> = runs.iter().map(|r| run(r)).collect();
-        if over(work.into_inner()) {
+        // Once every column is repaired, writing them costs less than any rebuild; without a
+        // measured build, the work model has the last word.
+        if !foresight.measured() && over(work.into_inner()) {
             return None;
         }
         let (groups, failed) = group_writes(&runs, results)?;

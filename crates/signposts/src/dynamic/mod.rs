@@ -72,8 +72,15 @@
 //! share no table word. A repair of a few columns stays on the calling thread. Directed
 //! graphs, and columns the local repair cannot read (a region that touches an inserted edge
 //! after a removal, seeds that mix removals and insertions), are recomputed by one search
-//! from the target over the edited graph. When the repairs grow past
-//! what a build costs (a bridge cut), the table is rebuilt instead; so are edits of a forest
+//! from the target over the edited graph. When the repairs would cost more than a build (a
+//! bridge cut, a door every route goes through), the table is rebuilt instead, decided from
+//! measured costs: the graph's own build was timed, the repair times itself as it goes and
+//! foretells its whole from the columns done (the columns at the edited nodes first, then the
+//! mean of the others), and gives way as soon as the foretold time passes the build's — so a
+//! repair that gives way has spent a small part of a rebuild, not all of one. Graphs loaded
+//! from files and targets without a clock (`wasm32-unknown-unknown`) weigh the repair's work
+//! against a model of the build's instead. Small repairs always go on (their choice is the
+//! same from run to run); either way the table is a fresh build's. So are edits of a forest
 //! or of a forest with one cycle (a perfect maze), which builds mostly by peeling. Rows of
 //! nodes whose neighbour lists changed are remapped to their new slots. The layout stays: a
 //! row keeps its entry width while its degree fits; when a node outgrows its width, the table
@@ -83,6 +90,7 @@
 //! one-way, batches, 4- and 8-connected grids) with a fresh build of the edited graph.
 
 mod arcs;
+pub(crate) mod clock;
 mod driver;
 mod plan;
 mod rebuild;

@@ -44,6 +44,23 @@ impl Graph {
         crate::build::peel::peel(&self.table.rows, &self.table.neighbors).core_len
     }
 
+    /// Sets how long the graph's build took, the measure its repairs are weighed against
+    /// (`None`: not measured, the work model decides). For tests of that choice.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
+    pub fn set_build_time(&mut self, took: Option<core::time::Duration>) {
+        self.build_time = super::clock::BuildTime(took);
+    }
+
+    /// How long the graph's build took, when it was built in this process on a target with a
+    /// clock: what its repairs are weighed against. For tests of that choice.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
+    #[must_use]
+    pub fn build_time(&self) -> Option<core::time::Duration> {
+        self.build_time.0
+    }
+
     /// Rebuilds the table of the edited graph.
     pub(super) fn rebuild(&mut self, edited: &BTreeMap<usize, Arcs>) -> Result<Update, Error> {
         let mut builder = self.clone_builder();

@@ -377,3 +377,28 @@ fn an_edge_removed_from_a_row_of_wide_entries() {
     reference.disconnect(0, 69);
     same_answers(&graph, &reference.build(), 0);
 }
+
+/// The choice between repairing and rebuilding follows the measured costs: the build's time
+/// (recorded when the graph was built) against the repair's time so far and its work
+/// foretold. Closing the only gap in a wall across a grid changes half the table: a build
+/// that took an hour is never worth redoing for it, one that took no time always is. Either
+/// way the answers are a fresh build's.
+#[test]
+fn repairs_give_way_to_a_rebuild_by_measured_costs() {
+    use std::time::Duration;
+    let gap: NodeId = 20 * 40 + 20;
+    let walled = signposts::generate::grid_from_fn(40, 40, Connectivity::Four, |x, y| y != 20 || x == 20);
+    let mut closed = walled.clone();
+    closed.disconnect(gap, gap + 40);
+    let fresh = closed.build();
+    let built = walled.build();
+    assert!(built.build_time().is_some(), "a build in this process is timed");
+    for (took, rebuilds) in [(Duration::from_secs(3600), false), (Duration::ZERO, true)] {
+        let mut graph = built.clone();
+        graph.set_build_time(Some(took));
+        let update = graph.disconnect(gap, gap + 40);
+        assert_eq!(update.rebuilt, rebuilds, "a build of {took:?}: {update:?}");
+        same_answers(&graph, &fresh, 0);
+        same_table(&graph, &fresh, 0);
+    }
+}
