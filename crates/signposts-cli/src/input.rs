@@ -140,11 +140,8 @@ pub(crate) fn sniff_bytes(head: &[u8]) -> FileKind {
         return FileKind::Rooms;
     }
     let text = String::from_utf8_lossy(head);
-    let first = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first =
+        text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty()).unwrap_or("");
     match first.split_whitespace().next() {
         Some("type") => FileKind::Map,
         Some("version") => FileKind::Scen,
@@ -161,6 +158,7 @@ pub(crate) fn expect_kind(path: &Path, wanted: &[FileKind], noun: &str) -> Resul
     if kind == FileKind::Unknown || wanted.contains(&kind) {
         return Ok(());
     }
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name =
+        path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     bail!("{name} is {}, not {noun}: {}", kind.phrase(), kind.uses(path))
 }

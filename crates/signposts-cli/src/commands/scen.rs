@@ -11,8 +11,8 @@ use signposts::grid::{Connectivity, GridOracle, Scenario, ScenarioCheck, TableKi
 use signposts::search::{Layer, Searcher, TileGrid};
 
 use crate::input::{FileKind, expect_kind, read_capped, read_map};
-use crate::output::decimal;
 use crate::oracle::{Making, build_oracle, choose_table, connectivity, open_saved};
+use crate::output::decimal;
 
 /// Arguments of `signposts scen`.
 #[derive(Args)]
@@ -176,7 +176,8 @@ struct MismatchGap {
 
 impl MismatchGap {
     fn of(check: &ScenarioCheck) -> MismatchGap {
-        let gaps = check.mismatched.iter().filter_map(|&(_, printed, computed)| Some((computed? - printed).abs()));
+        let gaps =
+            check.mismatched.iter().filter_map(|&(_, printed, computed)| Some((computed? - printed).abs()));
         MismatchGap {
             max: gaps.reduce(f64::max),
             unreachable: check.mismatched.iter().filter(|m| m.2.is_none()).count(),

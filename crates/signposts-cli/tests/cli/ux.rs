@@ -65,7 +65,10 @@ fn a_file_of_the_wrong_kind_is_named_with_the_command_that_takes_it() {
         vec!["merge", s(&table), "-o", "x.sp"],
     ] {
         let err = fails(&line);
-        assert!(err.contains(" is ") && err.contains(", not ") && err.contains("signposts "), "{line:?}: {err}");
+        assert!(
+            err.contains(" is ") && err.contains(", not ") && err.contains("signposts "),
+            "{line:?}: {err}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -122,5 +125,69 @@ fn a_world_too_wide_to_draw_is_reported_at_its_size() {
     let err = fails(&["render", s(&polygon), "--rooms", "-o", s(&dir.join("w.png"))]);
     // It said 4294967295×4294967295: the size saturated at u32::MAX.
     assert!(err.contains("4294967296×4294967296"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_flow_field_has_a_key_of_its_colours() {
+    let dir = folder("field");
+    let png = dir.join("field.png");
+    let map = maps().join("arena.map");
+    let report = json(&signposts(&[
+        "render",
+        s(&map),
+        "--diagonal",
+        "--field",
+        "20",
+        "20",
+        "--scale",
+        "2",
+        "-o",
+        s(&png),
+        "--json",
+    ]));
+    let image = image::open(&png).unwrap().to_rgb8();
+    // The map's 98 rows of pixels, then the key: a compass of swatches, north up.
+    assert_eq!((report["width"].as_u64(), report["height"].as_u64()), (Some(98), Some(98 + 44)));
+    assert_eq!(image.dimensions(), (98, 98 + 44));
+    let swatch = |column: u32, row: u32| image.get_pixel(4 + column * 12 + 5, 98 + 4 + row * 12 + 5).0;
+    assert_eq!(swatch(1, 0), [66, 133, 244], "north, blue, at the top");
+    assert_eq!(swatch(2, 1), [52, 168, 83], "east, green, on the right");
+    assert_eq!(swatch(1, 1), [0, 0, 0], "the goal in the middle");
+    let help = String::from_utf8_lossy(&signposts(&["render", "--help"]).stdout).into_owned();
+    assert!(help.contains("A key below the map"), "{help}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_chase_door_changes_routes_and_says_how_much() {
+    let dir = folder("chase");
+    let map = maps().join("den312d.map");
+    let gif = dir.join("c.gif");
+    let report = json(&signposts(&[
+        "chase",
+        s(&map),
+        "--enemies",
+        "10",
+        "--ticks",
+        "2",
+        "--frames",
+        "1",
+        "-o",
+        s(&gif),
+        "--json",
+    ]));
+    let effect = &report["door_effect"];
+    let (routes, lengthened, cut) = (
+        effect["routes"].as_u64().unwrap(),
+        effect["lengthened"].as_u64().unwrap(),
+        effect["cut"].as_u64().unwrap(),
+    );
+    // A one-cell passage found by its four neighbours could close off a dead end alone.
+    assert!((lengthened + cut) * 100 > routes, "{report}");
+    assert!(
+        report["door_note"].as_str().unwrap().contains(&format!("lengthens {lengthened} of {routes}")),
+        "{report}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,19 +27,7 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
         build_rooms(&Rooms::builder(&mesh), args.making.memory_limit, args.making.threads, args.json)?
     };
     let mesh = rooms.mesh();
-    let (lo, hi) = mesh.vertices().iter().fold(
-        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
-    );
-    // The extent in whole map units, checked before the cast (which would saturate).
-    let (span_x, span_y) = ((hi.x - lo.x).ceil().max(1.0), (hi.y - lo.y).ceil().max(1.0));
-    if span_x > f64::from(u32::MAX) || span_y > f64::from(u32::MAX) {
-        bail!(
-            "the mesh spans {span_x}×{span_y} map units, over the {} a side that can be drawn at one pixel a unit",
-            u32::MAX
-        );
-    }
-    let (width, height) = (span_x as u32, span_y as u32);
+    let (lo, width, height) = extent(mesh)?;
     let scale = limits::render_scale(args.scale, width, height).max(4);
     let (w, h) = limits::render_image(width, height, scale)?;
     let s = f64::from(scale);
@@ -124,6 +112,23 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
         mesh.doors_len()
     );
     Ok(())
+}
+
+/// The mesh's lowest corner, and its width and height in whole map units (checked before
+/// the cast to pixels, which would saturate).
+fn extent(mesh: &NavMesh) -> Result<(Point, u32, u32)> {
+    let (lo, hi) = mesh.vertices().iter().fold(
+        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
+    );
+    let (span_x, span_y) = ((hi.x - lo.x).ceil().max(1.0), (hi.y - lo.y).ceil().max(1.0));
+    if span_x > f64::from(u32::MAX) || span_y > f64::from(u32::MAX) {
+        bail!(
+            "the mesh spans {span_x}×{span_y} map units, over the {} a side that can be drawn at one pixel a unit",
+            u32::MAX
+        );
+    }
+    Ok((lo, span_x as u32, span_y as u32))
 }
 
 /// Regions: every pixel whose centre a region holds takes the region's colour (those of
