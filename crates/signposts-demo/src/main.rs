@@ -210,7 +210,7 @@ fn compressed() {
         let batched = start.elapsed().as_secs_f64() * 1e9 / pairs.len() as f64;
         assert!(all.iter().zip(&pairs).all(|(&s, &(a, b))| s == compressed.neighbor_to(a, b)));
         println!(
-            "   query speed: {single:.1} ns per next step ({} random pairs; {steps} have one, the rest are walls or cut off), {batched:.1} ns asked 1,000 at a time; e.g. cell {} -> cell {}: {}",
+            "   query speed: {single:.1} ns per next step ({} random pairs, {steps} with a next step: the others start on a wall, are cut off or are there), {batched:.1} ns asked 1,000 at a time; e.g. cell {} -> cell {}: {}",
             pairs.len(),
             pairs[0].0,
             pairs[0].1,
@@ -330,11 +330,37 @@ fn chase() {
         route.extend(graph.path_to(*route.last().expect("one cell"), goal).skip(1).take(200));
     }
     let starts: Vec<NodeId> = (0..2000).map(|_| pick(&mut rng)).collect();
-    let door = (0..SIDE as NodeId * SIDE as NodeId)
-        .find_map(|v| graph.neighbors(v).iter().find(|&&w| w == v + 1).map(|&w| (v, w)))
-        .expect("a horizontal edge");
     // What the door does: the routes between 10,000 random pairs, before and after.
     let pairs: Vec<(NodeId, NodeId)> = (0..10_000).map(|_| (pick(&mut rng), pick(&mut rng))).collect();
+    // Candidates for the door: the passages the first 1,000 pairs' shortest paths cross most.
+    let mut crossings = std::collections::HashMap::new();
+    for &(a, b) in &pairs[..1000] {
+        let path: Vec<NodeId> = graph.path_to(a, b).collect();
+        for step in path.windows(2) {
+            *crossings.entry((step[0].min(step[1]), step[0].max(step[1]))).or_insert(0) += 1;
+        }
+    }
+    let mut busiest: Vec<((NodeId, NodeId), usize)> = crossings.into_iter().collect();
+    busiest.sort_unstable_by_key(|&(edge, n)| (std::cmp::Reverse(n), edge));
+    // Of the 12 busiest, the one whose closing lengthens the most of the pairs' routes.
+    let lengthened = |g: &mut Graph, (a, b): (NodeId, NodeId)| {
+        let before: Vec<_> = pairs.iter().map(|&(u, v)| g.cost(u, v)).collect();
+        let _ = g.disconnect(a, b);
+        let changed = pairs.iter().zip(&before).filter(|&(&(u, v), was)| g.cost(u, v) != *was).count();
+        let _ = g.connect(a, b);
+        changed
+    };
+    let door = busiest
+        .iter()
+        .take(12)
+        .map(|&(edge, _)| edge)
+        .max_by_key(|&e| lengthened(&mut graph, e))
+        .expect("paths");
+    println!(
+        "   the door: the passage between cells {:?} and {:?}, of the 12 that the most random shortest paths cross, the one whose closing lengthens the most routes",
+        (door.0 as usize % SIDE, door.0 as usize / SIDE),
+        (door.1 as usize % SIDE, door.1 as usize / SIDE)
+    );
     let mut door_open = true;
     let toggle = |g: &mut Graph, tick: usize| {
         if tick == 0 || !tick.is_multiple_of(25) {
@@ -347,13 +373,21 @@ fn chase() {
         door_open = !door_open;
         let after = pairs.iter().map(|&(a, b)| g.cost(a, b));
         let changed = before.iter().zip(after).filter(|(b, a)| *b != a).count();
-        Some(format!(
-            "door {} at tick {tick}: the table was repaired in place in {repair_ms:.2} ms (building it anew takes {dense_ms:.0} ms); {changed} of {} random routes changed length",
-            if door_open { "opened" } else { "closed" },
-            pairs.len()
-        ))
+        Some(DoorChange { closed: !door_open, repair_ms, changed })
     };
-    run_chase("dense table", &mut graph, &route, &starts, toggle);
+    let changes = run_chase("dense table", &mut graph, &route, &starts, toggle);
+    let repairs: Vec<f64> = changes.iter().map(|c| c.repair_ms).collect();
+    if let Some(closed) = changes.iter().find(|c| c.closed) {
+        println!(
+            "     the door closed and opened {} times (every 25 ticks): each time the table was repaired in place in {:.1}–{:.1} ms \
+             (building it anew takes {dense_ms:.0} ms); closed, it lengthens or cuts {} of {} random routes",
+            changes.len(),
+            repairs.iter().copied().fold(f64::INFINITY, f64::min),
+            repairs.iter().copied().fold(0.0, f64::max),
+            closed.changed,
+            pairs.len()
+        );
+    }
     run_chase(
         "compressed table (no door: compressed tables are rebuilt, not edited)",
         &mut compressed,
@@ -369,14 +403,14 @@ fn chase() {
 
 /// The chase, written once for every table: each tick `door` may edit the table, the player
 /// takes the next cell of `route`, and the whole crowd steps by one batched query; the
-/// caught come back where they started.
+/// caught come back where they started. Returns the door's changes.
 fn run_chase<T: NextHop>(
     name: &str,
     table: &mut T,
     route: &[NodeId],
     starts: &[NodeId],
-    mut door: impl FnMut(&mut T, usize) -> Option<String>,
-) {
+    mut door: impl FnMut(&mut T, usize) -> Option<DoorChange>,
+) -> Vec<DoorChange> {
     let mut crowd = Crowd::new(starts.to_vec());
     let (mut caught, mut step_ns, mut notes) = (0, 0.0, Vec::new());
     for (tick, &player) in route.iter().enumerate() {
@@ -399,7 +433,15 @@ fn run_chase<T: NextHop>(
         step_ns / (route.len() * starts.len()) as f64,
         step_ns / route.len() as f64 / 1e3
     );
-    for note in notes {
-        println!("     {note}");
-    }
+    notes
+}
+
+/// One change of the chase's door.
+struct DoorChange {
+    /// Closed (true) or opened.
+    closed: bool,
+    /// Milliseconds the table's repair took.
+    repair_ms: f64,
+    /// Of the sampled routes, how many changed length.
+    changed: usize,
 }
