@@ -156,6 +156,8 @@ fn the_flow_field_has_a_key_of_its_colours() {
     assert_eq!(swatch(1, 1), [0, 0, 0], "the goal in the middle");
     let help = String::from_utf8_lossy(&signposts(&["render", "--help"]).stdout).into_owned();
     assert!(help.contains("A key below the map"), "{help}");
+    // The exact path is drawn dashed blue, as the help says (it said white).
+    assert!(help.contains("dashed blue") && !help.contains("white"), "{help}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
