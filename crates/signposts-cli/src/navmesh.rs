@@ -11,7 +11,7 @@ use signposts_rooms::{
 };
 
 use crate::cli::Threads;
-use crate::input::read_capped;
+use crate::input::{FileKind, expect_kind, read_capped};
 use crate::oracle::show_progress;
 use crate::output::progress_bar;
 
@@ -30,6 +30,7 @@ pub(crate) fn is_saved_rooms(path: &Path) -> bool {
 /// Reads saved rooms, refusing a file over [`MAX_ROOMS_BYTES`] before reading it (and a
 /// stream, which has no length, at that many bytes).
 pub(crate) fn load_rooms(path: &Path) -> Result<Rooms> {
+    expect_kind(path, &[FileKind::Rooms], "saved rooms")?;
     let loading = || format!("loading {}", path.display());
     let file = std::fs::File::open(path).with_context(loading)?;
     let metadata = file.metadata().with_context(loading)?;
@@ -90,6 +91,7 @@ pub(crate) fn build_exact(rooms: &Rooms, budget: u64, threads: Threads, quiet: b
 
 /// The mesh of a `.map` or a polygon file (the radius from the flag, or the file's `radius`).
 pub(crate) fn read_mesh(path: &Path, radius: f64) -> Result<(NavMesh, Option<signposts::grid::Grid>)> {
+    expect_kind(path, &[FileKind::Map, FileKind::Polygon], "a Moving AI map or a polygon file")?;
     let bytes = read_capped(path)?;
     if bytes.starts_with(b"type ") {
         let grid = signposts::grid::parse_map(&bytes).with_context(|| format!("{}", path.display()))?;

@@ -12,6 +12,7 @@ use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
 use signposts::{BuildOptions, Progress};
 
 use crate::cli::Threads;
+use crate::input::{FileKind, expect_kind};
 use crate::output::progress_bar;
 
 /// How to build an oracle.
@@ -178,6 +179,7 @@ fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
 
 /// Opens a saved oracle memory-mapped, checked in full unless `verify` is false.
 pub(crate) fn open_saved(path: &std::path::Path, verify: bool) -> Result<GridOracle> {
+    expect_kind(path, &[FileKind::Table], "a saved table")?;
     let check = if verify { Check::Full } else { Check::Sizes };
     // SAFETY: the table is only read; a file rewritten while this process runs is the user's
     // to avoid (the map would show the change).

@@ -51,3 +51,35 @@ pub(crate) fn write_png(image: &image::RgbImage, output: &Path) -> Result<()> {
     image.write_to(&mut png, image::ImageFormat::Png).context("encoding the PNG")?;
     write_whole(output, png.get_ref())
 }
+
+/// A length or coordinate as printed by every command: rounded to 6 decimals, then written
+/// shortest (`19.4`, not `19.4000000004`; `46.870058`; `4`).
+pub(crate) fn decimal(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let text = format!("{x:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".into() } else { text.into() }
+}
+
+/// A point as printed by every command: `(x, y)`, each coordinate by [`decimal`].
+pub(crate) fn point(x: f64, y: f64) -> String {
+    format!("({}, {})", decimal(x), decimal(y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal;
+
+    #[test]
+    fn decimals_are_rounded_then_written_shortest() {
+        assert_eq!(decimal(19.400_000_000_4), "19.4");
+        assert_eq!(decimal(4.0), "4");
+        assert_eq!(decimal(46.870_057_685_088_8), "46.870058");
+        assert_eq!(decimal(-0.000_000_1), "0");
+        assert_eq!(decimal(-2.5), "-2.5");
+        assert_eq!(decimal(100.0), "100");
+        assert_eq!(decimal(f64::INFINITY), "inf");
+    }
+}

@@ -132,3 +132,32 @@ fn anchors_follow_github() {
     assert_eq!(anchor(" The signposts command"), "the-signposts-command");
     assert_eq!(link_targets("see [a](docs/x.md#y) and ![b](p.png \"t\")"), ["docs/x.md#y", "p.png"]);
 }
+
+/// Every Rust example of the READMEs is what GitHub shows: no line hidden from the page by
+/// rustdoc (`# …`), a whole program with its `main`, so that a reader can paste it as it is.
+#[test]
+fn readme_examples_hide_nothing_and_are_whole_programs() {
+    for file in ["README.md", "crates/signposts/README.md", "crates/signposts-rooms/README.md"] {
+        let text = fs::read_to_string(root().join(file)).expect("a README");
+        let mut block: Option<Vec<&str>> = None;
+        for (i, line) in text.lines().enumerate() {
+            match (&mut block, line.trim()) {
+                (None, "```rust") => block = Some(Vec::new()),
+                (Some(lines), "```") => {
+                    assert!(
+                        lines.iter().any(|l| l.starts_with("fn main()")),
+                        "{file}:{}: no `fn main`",
+                        i + 1
+                    );
+                    block = None;
+                }
+                (Some(lines), _) => {
+                    let hidden = line.trim_start() == "#" || line.trim_start().starts_with("# ");
+                    assert!(!hidden, "{file}:{}: a line rustdoc hides but GitHub shows: {line}", i + 1);
+                    lines.push(line);
+                }
+                (None, _) => {}
+            }
+        }
+    }
+}

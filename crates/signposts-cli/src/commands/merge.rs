@@ -9,6 +9,8 @@ use clap::Args;
 use serde_json::json;
 use signposts::grid::GridOracle;
 
+use crate::input::{FileKind, expect_kind};
+
 /// Arguments of `signposts merge`.
 #[derive(Args)]
 pub(crate) struct MergeArgs {
@@ -30,6 +32,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<()> {
     let mut parts = Vec::with_capacity(args.parts.len());
     let mut seen: std::collections::HashMap<(u32, u32), &PathBuf> = std::collections::HashMap::new();
     for path in &args.parts {
+        expect_kind(path, &[FileKind::Shard], "a part of a sharded build")?;
         let part = signposts::grid::GridShard::load_from(path)
             .with_context(|| format!("loading {}", path.display()))?;
         if let Some(first) = parts.first() {

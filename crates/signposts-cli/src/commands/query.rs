@@ -8,6 +8,7 @@ use serde_json::json;
 use signposts::grid::{Cell, Direction};
 
 use crate::oracle::open_saved;
+use crate::output::decimal;
 
 /// Arguments of `signposts query`.
 #[derive(Args)]
@@ -67,7 +68,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<()> {
             } else {
                 out!("already there");
             }
-            out!("distance: {d:.6}");
+            out!("distance: {}", decimal(d));
             let cells: Vec<String> = path.iter().map(ToString::to_string).collect();
             out!("path ({} cells): {}", path.len(), cells.join(" "));
         }

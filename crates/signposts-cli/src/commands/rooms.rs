@@ -31,11 +31,11 @@ pub(crate) struct RoomsArgs {
     #[command(flatten)]
     threads: Threads,
     /// Close the door between the regions at two points (`X,Y:X,Y`); repeatable.
-    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
+    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair, allow_hyphen_values = true)]
     close: Vec<(Point, Point)>,
     /// Make the door between the regions at two points passable only from the first into the
     /// second (`X,Y:X,Y`, a cliff); repeatable.
-    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair)]
+    #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair, allow_hyphen_values = true)]
     one_way: Vec<(Point, Point)>,
     /// Build the exact index too (exactly shortest paths: corners, their visibility graph and
     /// table) and say its size and build time. It is not saved: `rooms-query --exact` and
@@ -88,6 +88,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
         rooms.set_one_way(door, from)?;
     }
     rooms.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
+    let file_bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
     let exact = if args.exact {
         let start = Instant::now();
@@ -109,7 +110,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
                 "input": args.input.display().to_string(), "output": args.output.display().to_string(),
                 "radius": args.radius, "regions": mesh.regions_len(), "doors": mesh.doors_len(),
                 "point_doors": mesh.doors().iter().filter(|d| d.is_point()).count(),
-                "open_cells": cells, "mesh_seconds": mesh_s, "seconds": seconds, "bytes": rooms.memory_bytes(),
+                "open_cells": cells, "mesh_seconds": mesh_s, "seconds": seconds, "bytes": rooms.memory_bytes(), "file_bytes": file_bytes,
                 "exact": exact_json,
             })
         );
@@ -126,7 +127,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
             args.radius
         );
         out!(
-            "built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes; saved to {}",
+            "built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes in memory; saved to {} ({file_bytes} bytes)",
             rooms.memory_bytes(),
             args.output.display()
         );

@@ -10,19 +10,25 @@ use signposts_rooms::{Path as RoomsPath, Point};
 
 use crate::cli::Threads;
 use crate::navmesh::{build_exact, load_rooms};
+use crate::output::{decimal, point};
 
 /// Arguments of `signposts rooms-query`.
 #[derive(Args)]
 pub(crate) struct RoomsQueryArgs {
     /// Saved rooms (from `signposts rooms`).
     rooms: PathBuf,
-    /// Start x (cell units on grid maps: a cell's centre is x + 0.5).
+    /// Start x (cell units on grid maps: a cell's centre is x + 0.5; negative numbers are
+    /// taken as they are, without `--`).
+    #[arg(allow_negative_numbers = true)]
     sx: f64,
     /// Start y.
+    #[arg(allow_negative_numbers = true)]
     sy: f64,
     /// Goal x.
+    #[arg(allow_negative_numbers = true)]
     gx: f64,
     /// Goal y.
+    #[arg(allow_negative_numbers = true)]
     gy: f64,
     /// Answer with the exactly shortest path (the exact index is built first, within
     /// `--exact-budget`).
@@ -45,7 +51,7 @@ pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
     let (from, to) = (Point::new(args.sx, args.sy), Point::new(args.gx, args.gy));
     for (name, p) in [("start", from), ("goal", to)] {
         if rooms.region_at(p).is_none() {
-            bail!("the {name} {p} is outside the walkable area");
+            bail!("the {name} {} is outside the walkable area", point(p.x, p.y));
         }
     }
     let exact = if args.exact {
@@ -75,15 +81,16 @@ pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
         return Ok(());
     }
     let Some(path) = path else {
-        out!("{to} cannot be reached from {from}");
+        out!("{} cannot be reached from {}", point(to.x, to.y), point(from.x, from.y));
         return Ok(());
     };
     if args.exact {
         out!("exactly shortest");
     }
-    out!("next waypoint: {}", waypoint.expect("reachable"));
-    out!("length: {:.4}", path.length());
-    let points: Vec<String> = path.points().iter().map(ToString::to_string).collect();
+    let waypoint = waypoint.expect("reachable");
+    out!("next waypoint: {}", point(waypoint.x, waypoint.y));
+    out!("length: {}", decimal(path.length()));
+    let points: Vec<String> = path.points().iter().map(|p| point(p.x, p.y)).collect();
     out!("path: {}", points.join(" → "));
     out!("regions: {}", regions.map_or(0, |r| r.len()));
     Ok(())

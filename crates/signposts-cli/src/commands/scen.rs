@@ -10,8 +10,9 @@ use serde_json::json;
 use signposts::grid::{Connectivity, GridOracle, Scenario, ScenarioCheck, TableKind, parse_scenarios};
 use signposts::search::{Layer, Searcher, TileGrid};
 
-use crate::input::{read_capped, read_map};
+use crate::input::{FileKind, expect_kind, read_capped, read_map};
 use crate::oracle::{Making, build_oracle, choose_table, connectivity, open_saved};
+use crate::output::decimal;
 
 /// Arguments of `signposts scen`.
 #[derive(Args)]
@@ -49,6 +50,7 @@ pub(crate) struct ScenArgs {
 pub(crate) fn run(args: &ScenArgs) -> Result<()> {
     // Octile unless 4-connected moves are asked for: Moving AI lengths are octile.
     let making = Making { diagonal: !args.making.four, ..args.making.clone() };
+    expect_kind(&args.scen, &[FileKind::Scen], "a Moving AI scenario file")?;
     let bytes = read_capped(&args.scen)?;
     let scenarios = parse_scenarios(&bytes).with_context(|| format!("{}", args.scen.display()))?;
     let map_path = if let Some(p) = &args.map {
@@ -164,6 +166,25 @@ fn moves_name(connectivity: Connectivity) -> &'static str {
     }
 }
 
+/// How far the mismatched lines are from their printed lengths.
+struct MismatchGap {
+    /// The largest difference of a mismatched line with a path, or `None` when there is none.
+    max: Option<f64>,
+    /// Mismatched lines with no path at all (the difference is infinite).
+    unreachable: usize,
+}
+
+impl MismatchGap {
+    fn of(check: &ScenarioCheck) -> MismatchGap {
+        let gaps =
+            check.mismatched.iter().filter_map(|&(_, printed, computed)| Some((computed? - printed).abs()));
+        MismatchGap {
+            max: gaps.reduce(f64::max),
+            unreachable: check.mismatched.iter().filter(|m| m.2.is_none()).count(),
+        }
+    }
+}
+
 /// Prints a scenario check (text or JSON) and exits with 2 when a line mismatched.
 fn report_check(
     args: &ScenArgs,
@@ -175,6 +196,7 @@ fn report_check(
     moves: Connectivity,
 ) {
     let ok = check.mismatched.is_empty();
+    let gap = MismatchGap::of(check);
     if args.json {
         out!(
             "{}",
@@ -189,6 +211,8 @@ fn report_check(
                 "mismatched": check.mismatched.iter().map(|&(l, p, c)| json!({"line": l, "printed": p, "computed": c})).collect::<Vec<_>>(),
                 "invalid": check.invalid.iter().map(|(l, r)| json!({"line": l, "reason": r})).collect::<Vec<_>>(),
                 "max_error": check.max_error,
+                "max_mismatch": gap.max,
+                "unreachable_mismatches": gap.unreachable,
                 "ns_per_query": per_query_ns,
             })
         );
@@ -206,20 +230,27 @@ fn report_check(
             }
         );
         out!(
-            "{}: {} lines, {} matched, {} mismatched, {} invalid; max error {:.2e}; {:.0} ns per scenario ({how})",
+            "{}: {} lines, {} matched, {} mismatched, {} invalid; {:.0} ns per scenario ({how})",
             args.scen.display(),
             lines,
             check.matched,
             check.mismatched.len(),
             check.invalid.len(),
-            check.max_error,
             per_query_ns
         );
+        out!("  matched lines agree with the printed lengths to within {:.2e} (rounding)", check.max_error);
+        if let Some(max) = gap.max {
+            out!("  mismatched lines differ from the printed lengths by up to {}", decimal(max));
+        }
+        if gap.unreachable > 0 {
+            out!("  {} mismatched lines have no path at all with these moves", gap.unreachable);
+        }
         for (line, reason) in &check.invalid {
             out!("  line {line}: invalid on this map: {reason}");
         }
-        for (line, printed, computed) in &check.mismatched {
-            out!("  line {line}: printed {printed}, computed {computed:?}");
+        for &(line, printed, computed) in &check.mismatched {
+            let computed = computed.map_or_else(|| "no path (unreachable)".into(), decimal);
+            out!("  line {line}: printed {}, computed {computed}", decimal(printed));
         }
     }
     if !ok {

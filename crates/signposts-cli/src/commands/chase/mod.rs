@@ -3,6 +3,7 @@
 //! every enemy), one A* search per enemy, and one flow field (a whole-map search from the
 //! player) — then the chase is written as an animated GIF.
 
+mod door;
 mod frames;
 mod peers;
 mod report;
@@ -13,7 +14,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use signposts::generate::SplitMix64;
-use signposts::grid::{Cell, Direction, GridOracle};
+use signposts::grid::{Cell, GridOracle};
 use signposts::search::{Layer, Searcher, TileGrid};
 use signposts::{Crowd, NextHop, NodeId};
 
@@ -41,8 +42,9 @@ pub(crate) struct ChaseArgs {
     /// Seed of the spawn points and of the player's route.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The door's cell (default: an open cell in a one-cell-wide passage near the map's
-    /// centre). Doors need the dense table, which is repaired in place.
+    /// The door's cell (default: of the passages one cell wide on the most routes, the one
+    /// whose closing lengthens or cuts the most routes from 16 sampled cells; what closing it
+    /// does is printed). Doors need the dense table, which is repaired in place.
     #[arg(long, num_args = 2, value_names = ["X", "Y"])]
     door: Option<Vec<u32>>,
     /// Ticks between the door's closing and opening.
@@ -88,7 +90,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let mut rng = SplitMix64::new(args.seed);
     let player_start = best_start(&oracle, &mut rng);
     let route = player_route(&oracle, player_start, args.ticks, &mut rng)?;
-    let (door, door_note) = choose_door(args, &oracle, compressed)?;
+    let (door, door_note, door_effect) = choose_door(args, &oracle, compressed)?;
 
     // Enemies on open cells from which the player can be reached.
     let player_node = oracle.node(player_start).expect("an open cell");
@@ -150,7 +152,19 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     write_whole(&args.output, &bytes)?;
     let table = if compressed { "compressed" } else { "dense" };
     let gif_bytes = bytes.len();
-    let report = Report { ticks, table, why, build_s, door, door_note, checked, frames, gif_bytes, scale };
+    let report = Report {
+        ticks,
+        table,
+        why,
+        build_s,
+        door,
+        door_note,
+        door_effect,
+        checked,
+        frames,
+        gif_bytes,
+        scale,
+    };
     report::print(args, &report);
     Ok(())
 }
@@ -227,8 +241,13 @@ fn player_route(oracle: &GridOracle, start: Cell, ticks: usize, rng: &mut SplitM
     Ok(route)
 }
 
-/// The door's cell, and a note on how it was chosen (or why there is none).
-fn choose_door(args: &ChaseArgs, oracle: &GridOracle, compressed: bool) -> Result<(Option<Cell>, String)> {
+/// The door's cell, a note on how it was chosen and what closing it does (or why there is
+/// none), and what closing it does.
+fn choose_door(
+    args: &ChaseArgs,
+    oracle: &GridOracle,
+    compressed: bool,
+) -> Result<(Option<Cell>, String, Option<door::Effect>)> {
     let grid = oracle.grid();
     if compressed {
         if args.door.is_some() {
@@ -239,6 +258,7 @@ fn choose_door(args: &ChaseArgs, oracle: &GridOracle, compressed: bool) -> Resul
         return Ok((
             None,
             "no door: the table is compressed, and compressed tables are not edited in place".into(),
+            None,
         ));
     }
     if let Some(xy) = &args.door {
@@ -246,24 +266,20 @@ fn choose_door(args: &ChaseArgs, oracle: &GridOracle, compressed: bool) -> Resul
         if !grid.is_passable(cell) {
             bail!("the door {cell} is not an open cell of the map");
         }
-        return Ok((Some(cell), format!("door at {cell} (given)")));
+        let effect = door::effect(grid, oracle.connectivity(), args.seed, cell);
+        return Ok((Some(cell), format!("door at {cell} (given); {}", effect.describe()), Some(effect)));
     }
-    // An open cell with walls on both sides along one axis and open on both along the other:
-    // a passage one cell wide. The one nearest the centre.
-    let (cx, cy) = (i64::from(grid.width() / 2), i64::from(grid.height() / 2));
-    let open = |c: Option<Cell>| c.is_some_and(|c| grid.is_passable(c));
-    let door = (0..grid.height())
-        .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
-        .filter(|&c| grid.is_passable(c))
-        .filter(|&c| {
-            let [n, e, s, w] = [Direction::North, Direction::East, Direction::South, Direction::West]
-                .map(|d| open(c.step(d)));
-            (n && s && !e && !w) || (e && w && !n && !s)
-        })
-        .min_by_key(|c| (i64::from(c.x) - cx).pow(2) + (i64::from(c.y) - cy).pow(2));
-    Ok(match door {
-        Some(cell) => (Some(cell), format!("door at {cell} (a one-cell passage nearest the centre)")),
-        None => (None, "no door: the map has no one-cell passage (give one with --door X Y)".into()),
+    // A passage one cell wide on many routes, the one whose closing changes the most.
+    Ok(match door::choose(grid, oracle.connectivity(), args.seed) {
+        Some((cell, effect)) if effect.changed() > 0 => (
+            Some(cell),
+            format!(
+                "door at {cell}: the one-cell passage whose closing changes the most sampled routes; {}",
+                effect.describe()
+            ),
+            Some(effect),
+        ),
+        _ => (None, "no door: no one-cell passage changes a route (give one with --door X Y)".into(), None),
     })
 }
 
@@ -286,11 +302,7 @@ fn draw(
             .flat_map(move |y| (c.x.saturating_sub(r)..=c.x.saturating_add(r)).map(move |x| Cell::new(x, y)))
     };
     if let Some((cell, closed)) = door {
-        // The door, and the walls beside it as its frame.
-        let paint = if closed { Paint::DoorClosed } else { Paint::DoorOpen };
-        for c in around(cell).filter(|&c| c == cell || !grid.is_passable(c)) {
-            animation.paint(c, paint);
-        }
+        animation.paint(cell, if closed { Paint::DoorClosed } else { Paint::DoorOpen });
     }
     for &v in crowd.positions() {
         animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);

@@ -23,7 +23,7 @@ const STRAIGHT: u64 = 470_832;
 const DIAGONAL: u64 = 665_857;
 
 /// A cell no search has reached.
-const UNREACHED: u64 = u64::MAX;
+pub const UNREACHED: u64 = u64::MAX;
 
 /// The four straight moves.
 const FOUR: [Direction; 4] = [Direction::North, Direction::East, Direction::South, Direction::West];
@@ -117,6 +117,12 @@ impl FlowField {
                 }
             }
         }
+    }
+
+    /// The cost from every cell (row-major) to the last goal computed, in this field's
+    /// integer units; [`UNREACHED`] where there is no way.
+    pub fn costs(&self) -> &[u64] {
+        &self.cost
     }
 
     /// The move from `from` that the field says is on a shortest path: the neighbour with the

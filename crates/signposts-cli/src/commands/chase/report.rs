@@ -31,6 +31,8 @@ pub struct Report {
     pub build_s: f64,
     pub door: Option<Cell>,
     pub door_note: String,
+    /// What closing the door does to sampled routes.
+    pub door_effect: Option<super::door::Effect>,
     pub checked: usize,
     pub frames: usize,
     pub gif_bytes: usize,
@@ -110,6 +112,9 @@ fn print_json(args: &ChaseArgs, r: &Report, sum: &Summary) {
             "seed": args.seed,
             "door": r.door.map(|c| [c.x, c.y]),
             "door_note": r.door_note,
+            "door_effect": r.door_effect.map(|e| json!({
+                "routes": e.routes, "lengthened": e.lengthened, "cut": e.cut, "longer_percent": e.longer_percent,
+            })),
             "caught": sum.caught,
             "checked_against_peers": r.checked,
             "astar_sample": ASTAR_SAMPLE,

@@ -24,7 +24,10 @@ pub(crate) struct RenderArgs {
     /// Draw a shortest path from (SX, SY) to (GX, GY).
     #[arg(long, num_args = 4, value_names = ["SX", "SY", "GX", "GY"])]
     path: Option<Vec<u32>>,
-    /// Colour every cell by its first move toward (GX, GY): the flow field.
+    /// Colour every cell by its first move toward (GX, GY): the flow field. A key below the map
+    /// shows each move's colour at its place on a compass (north up: blue north, green east,
+    /// yellow south, red west, the diagonals between), the goal black in its middle, and grey,
+    /// to its right, for open cells that cannot reach the goal.
     #[arg(long, num_args = 2, value_names = ["GX", "GY"])]
     field: Option<Vec<u32>>,
     /// Pixels per cell, 1 to 256 (default: the largest that keeps the image within 1024
@@ -86,11 +89,11 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
                     if let Some(d) = oracle.next_step(c, goal) {
                         colours[index(c)] = direction_colour(d);
                     } else if grid.is_passable(c) && c != goal {
-                        colours[index(c)] = [150, 150, 150];
+                        colours[index(c)] = UNREACHABLE;
                     }
                 }
             }
-            colours[index(goal)] = [0, 0, 0];
+            colours[index(goal)] = GOAL;
         }
         if let Some(p) = &args.path {
             let (from, to) = (Cell::new(p[0], p[1]), Cell::new(p[2], p[3]));
@@ -106,9 +109,13 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
             colours[index(to)] = [30, 80, 220];
         }
     }
-    let image = image::RgbImage::from_fn(w, h, |px, py| {
+    let mut image = image::RgbImage::from_fn(w, h, |px, py| {
         image::Rgb(colours[index(Cell::new(px / scale, py / scale))])
     });
+    if args.field.is_some() {
+        image = with_field_key(&image);
+    }
+    let (w, h) = image.dimensions();
     write_png(&image, &args.output)?;
     if args.json {
         out!(
@@ -127,6 +134,45 @@ pub(crate) fn run(args: &RenderArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// Pixels a side of one swatch of the flow field's key.
+const SWATCH: u32 = 12;
+
+/// `map` with the flow field's key below it: a compass of 3×3 swatches, each move's colour
+/// where it points (north up), the goal's black in the middle, and the grey of cells that
+/// cannot reach the goal to its right.
+fn with_field_key(map: &image::RgbImage) -> image::RgbImage {
+    const PAD: u32 = 4;
+    const BACKGROUND: [u8; 3] = [40, 44, 52];
+    let key_width = PAD + 3 * SWATCH + PAD + SWATCH + PAD;
+    let (w, h) = (map.width().max(key_width), map.height() + PAD + 3 * SWATCH + PAD);
+    let mut out = image::RgbImage::from_pixel(w, h, image::Rgb(BACKGROUND));
+    image::imageops::replace(&mut out, map, 0, 0);
+    let mut swatch = |column: u32, row: u32, colour: [u8; 3]| {
+        // The grey swatch (column 3) stands apart from the compass.
+        let gap = if column == 3 { PAD } else { 0 };
+        let (x0, y0) = (PAD + column * SWATCH + gap, map.height() + PAD + row * SWATCH);
+        // One pixel of background between swatches, so neighbours stay apart.
+        for y in y0..y0 + SWATCH - 1 {
+            for x in x0..x0 + SWATCH - 1 {
+                out.put_pixel(x, y, image::Rgb(colour));
+            }
+        }
+    };
+    for d in Direction::ALL {
+        let (dx, dy) = d.delta();
+        swatch(dx.saturating_add(1).unsigned_abs(), dy.saturating_add(1).unsigned_abs(), direction_colour(d));
+    }
+    swatch(1, 1, GOAL);
+    swatch(3, 1, UNREACHABLE);
+    out
+}
+
+/// The goal's colour in a flow field.
+const GOAL: [u8; 3] = [0, 0, 0];
+
+/// The colour of open cells that cannot reach a flow field's goal.
+const UNREACHABLE: [u8; 3] = [150, 150, 150];
 
 /// A hue per direction, so a flow field reads at a glance.
 fn direction_colour(d: Direction) -> [u8; 3] {

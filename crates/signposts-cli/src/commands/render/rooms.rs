@@ -14,7 +14,7 @@ use signposts_rooms::{DoorState, ExactRooms, NavMesh, Path as RoomsPath, Point, 
 use super::RenderArgs;
 use crate::limits;
 use crate::navmesh::{build_exact, build_rooms, is_saved_rooms, load_rooms, read_mesh};
-use crate::output::write_png;
+use crate::output::{decimal, point, write_png};
 
 /// Draws the mesh (each region its own pale colour, walls dark, doors as lines, one-way doors
 /// with an arrow), and a path between two points with its corridor, as a PNG.
@@ -27,11 +27,7 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
         build_rooms(&Rooms::builder(&mesh), args.making.memory_limit, args.making.threads, args.json)?
     };
     let mesh = rooms.mesh();
-    let (lo, hi) = mesh.vertices().iter().fold(
-        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
-    );
-    let (width, height) = ((hi.x - lo.x).ceil().max(1.0) as u32, (hi.y - lo.y).ceil().max(1.0) as u32);
+    let (lo, width, height) = extent(mesh)?;
     let scale = limits::render_scale(args.scale, width, height).max(4);
     let (w, h) = limits::render_image(width, height, scale)?;
     let s = f64::from(scale);
@@ -49,7 +45,11 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
     if let Some(p) = path {
         let (from, to) = (Point::new(p[0], p[1]), Point::new(p[2], p[3]));
         let Some(route) = rooms.path(from, to) else {
-            bail!("{to} cannot be reached from {from} (or a point is outside the walkable area)")
+            bail!(
+                "{} cannot be reached from {} (or a point is outside the walkable area)",
+                point(to.x, to.y),
+                point(from.x, from.y)
+            )
         };
         for pair in route.points().windows(2) {
             line(&mut image, to_pixel(pair[0]), to_pixel(pair[1]), (s / 5.0).max(1.5), [220, 40, 40]);
@@ -92,16 +92,16 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
     if let Some((route, shortest)) = &drawn {
         if let Some(shortest) = shortest {
             out!(
-                "exact path: {} points, length {:.3} ({:.3}% shorter than the corridor path)",
+                "exact path: {} points, length {} ({:.3}% shorter than the corridor path)",
                 shortest.points().len(),
-                shortest.walked(),
+                decimal(shortest.walked()),
                 100.0 * (1.0 - shortest.walked() / route.length())
             );
         }
         out!(
-            "path: {} points, length {:.3}, {} regions in its corridor",
+            "path: {} points, length {}, {} regions in its corridor",
             route.points().len(),
-            route.length(),
+            decimal(route.length()),
             corridor.len()
         );
     }
@@ -112,6 +112,23 @@ pub(super) fn render(args: &RenderArgs) -> Result<()> {
         mesh.doors_len()
     );
     Ok(())
+}
+
+/// The mesh's lowest corner, and its width and height in whole map units (checked before
+/// the cast to pixels, which would saturate).
+fn extent(mesh: &NavMesh) -> Result<(Point, u32, u32)> {
+    let (lo, hi) = mesh.vertices().iter().fold(
+        (Point::new(f64::INFINITY, f64::INFINITY), Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(lo, hi), p| (Point::new(lo.x.min(p.x), lo.y.min(p.y)), Point::new(hi.x.max(p.x), hi.y.max(p.y))),
+    );
+    let (span_x, span_y) = ((hi.x - lo.x).ceil().max(1.0), (hi.y - lo.y).ceil().max(1.0));
+    if span_x > f64::from(u32::MAX) || span_y > f64::from(u32::MAX) {
+        bail!(
+            "the mesh spans {span_x}×{span_y} map units, over the {} a side that can be drawn at one pixel a unit",
+            u32::MAX
+        );
+    }
+    Ok((lo, span_x as u32, span_y as u32))
 }
 
 /// Regions: every pixel whose centre a region holds takes the region's colour (those of
