@@ -27,7 +27,7 @@ use self::merge::merge;
 pub(crate) use self::triangulate::NONE;
 use self::triangulate::Triangles;
 use crate::Point;
-use crate::geom::bounding_box;
+use crate::geom::{bounding_box, magnitude, ulp};
 
 /// A convex region of a [`NavMesh`].
 ///
@@ -201,9 +201,12 @@ pub struct NavMesh {
     locator: Locator,
     /// The box holding every region.
     bounds: (Point, Point),
-    /// How far outside every region a point may be and still count as in the nearest.
-    snap: f64,
 }
+
+/// How far outside a region's edge a point may lie and still count as in the region, in units
+/// in the last place of the largest coordinate involved (the point's and the edge's ends'):
+/// [`NavMesh::region_at`].
+const SNAP_ULPS: f64 = 8.0;
 
 impl fmt::Debug for NavMesh {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -245,7 +248,6 @@ impl NavMesh {
             boxes: Vec::new(),
             locator: Locator::default(),
             bounds: bounding_box([]),
-            snap: 0.0,
         };
         // Edge doors, numbered in the order of their lower region and its ring.
         let mut door_of: Vec<Vec<u32>> = across.iter().map(|a| vec![NONE; a.len()]).collect();
@@ -299,7 +301,6 @@ impl NavMesh {
             (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
         mesh.locator = Locator::new(&polygons);
         mesh.bounds = bounding_box(polygons.iter().flatten().copied());
-        mesh.snap = if polygons.is_empty() { 0.0 } else { mesh.diagonal() * 1e-9 };
         mesh
     }
 
@@ -534,10 +535,13 @@ impl NavMesh {
     /// The region holding `p` (its boundary included: a point on a door belongs to either
     /// side), or `None` when `p` is outside the walkable area or not finite.
     ///
-    /// Containment is decided exactly. A point outside every region by at most a billionth of
-    /// the mesh's diagonal counts as in the nearest one: where input edges cross, the crossing
-    /// point is rounded to `f64`, so a point exactly on such an edge may miss its region by
-    /// that rounding.
+    /// Containment is decided exactly. A point outside every region by at most a few units in
+    /// the last place of the coordinates (8 ulps of the largest magnitude among the point's
+    /// and the ends' of each edge it is outside of) counts as in the nearest one: where input
+    /// edges cross, the crossing point is rounded to `f64`, so a point exactly on such an edge
+    /// may miss its region by that rounding. The allowance is relative to the coordinates, not
+    /// to the map's size: on a map 1e15 across, a point a thousandth inside a wall near the
+    /// origin is not walkable.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -567,8 +571,7 @@ impl NavMesh {
         }
         candidates
             .iter()
-            .map(|&r| (distance_outside(self.polygon(RegionId(r)), p), r))
-            .filter(|&(d, _)| d <= self.snap)
+            .filter_map(|&r| Some((within_snap(self.polygon(RegionId(r)), p)?, r)))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, r)| RegionId(r))
     }
@@ -686,15 +689,21 @@ impl NavMesh {
     }
 }
 
-/// How far `p` is outside a convex counter-clockwise polygon (0 inside): the distance to the
-/// nearest edge it is outside of.
-fn distance_outside(ring: impl Iterator<Item = Point> + Clone, p: Point) -> f64 {
+/// How far `p` is outside a convex counter-clockwise polygon (0 inside), when it is outside
+/// each edge by at most [`SNAP_ULPS`] units in the last place of the largest coordinate of the
+/// edge's ends and `p` (the rounding of a corner made where input edges cross, and of this
+/// distance); `None` when it is farther out.
+fn within_snap(ring: impl Iterator<Item = Point> + Clone, p: Point) -> Option<f64> {
     let mut next = ring.clone().cycle().skip(1);
     ring.map(|a| {
         let b = next.next().expect("a cycle");
-        if crate::geom::orient(a, b, p) >= 0.0 { 0.0 } else { segment_distance(a, b, p) }
+        if crate::geom::orient(a, b, p) >= 0.0 {
+            return Some(0.0);
+        }
+        let d = segment_distance(a, b, p);
+        (d <= SNAP_ULPS * ulp(magnitude([a, b, p]))).then_some(d)
     })
-    .fold(0.0, f64::max)
+    .try_fold(0.0, |most, d| Some(f64::max(most, d?)))
 }
 
 /// The distance from `p` to the segment `a b`.
