@@ -204,7 +204,7 @@ pub struct NavMesh {
 }
 
 /// How far outside a region's edge a point may lie and still count as in the region, in units
-/// in the last place of the largest coordinate involved (the point's and the edge's ends'):
+/// in the last place of the coordinates involved (the point's and the edge's ends'):
 /// [`NavMesh::region_at`].
 const SNAP_ULPS: f64 = 8.0;
 
@@ -536,12 +536,12 @@ impl NavMesh {
     /// side), or `None` when `p` is outside the walkable area or not finite.
     ///
     /// Containment is decided exactly. A point outside every region by at most a few units in
-    /// the last place of the coordinates (8 ulps of the largest magnitude among the point's
-    /// and the ends' of each edge it is outside of) counts as in the nearest one: where input
-    /// edges cross, the crossing point is rounded to `f64`, so a point exactly on such an edge
-    /// may miss its region by that rounding. The allowance is relative to the coordinates, not
-    /// to the map's size: on a map 1e15 across, a point a thousandth inside a wall near the
-    /// origin is not walkable.
+    /// the last place of the coordinates counts as in the nearest one: where input edges
+    /// cross, the crossing point is rounded to `f64`, so a point exactly on such an edge may
+    /// miss its region by that rounding. The allowance past each edge is 8 ulps of the point's
+    /// coordinates plus of the edge's ends', each end's weighed by its nearness: relative to
+    /// the coordinates, never to the map's size (on a map 1e15 across, a point a thousandth
+    /// inside a wall near the origin is not walkable).
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -690,9 +690,12 @@ impl NavMesh {
 }
 
 /// How far `p` is outside a convex counter-clockwise polygon (0 inside), when it is outside
-/// each edge by at most [`SNAP_ULPS`] units in the last place of the largest coordinate of the
-/// edge's ends and `p` (the rounding of a corner made where input edges cross, and of this
-/// distance); `None` when it is farther out.
+/// each edge by no more than the rounding of that edge near it (`None` when farther out): where
+/// input edges cross, the corner made is rounded to `f64` (half an ulp of its coordinates), and
+/// the edge moves near `p` by the rounding of its ends weighed by how near each is. So the
+/// allowance is [`SNAP_ULPS`] units in the last place of `p`'s coordinates plus of each end's,
+/// weighed by the nearest point's place along the edge: a point a unit inside a wall near the
+/// origin is not walkable, whatever the far end of the wall's edge.
 fn within_snap(ring: impl Iterator<Item = Point> + Clone, p: Point) -> Option<f64> {
     let mut next = ring.clone().cycle().skip(1);
     ring.map(|a| {
@@ -700,19 +703,21 @@ fn within_snap(ring: impl Iterator<Item = Point> + Clone, p: Point) -> Option<f6
         if crate::geom::orient(a, b, p) >= 0.0 {
             return Some(0.0);
         }
-        let d = segment_distance(a, b, p);
-        (d <= SNAP_ULPS * ulp(magnitude([a, b, p]))).then_some(d)
+        let (d, t) = segment_distance(a, b, p);
+        let rounding = ulp(magnitude([p])) + (1.0 - t) * ulp(magnitude([a])) + t * ulp(magnitude([b]));
+        (d <= SNAP_ULPS * rounding).then_some(d)
     })
     .try_fold(0.0, |most, d| Some(f64::max(most, d?)))
 }
 
-/// The distance from `p` to the segment `a b`.
-fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
+/// The distance from `p` to the segment `a b`, and the place of the nearest point along it (0
+/// at `a`, 1 at `b`).
+fn segment_distance(a: Point, b: Point, p: Point) -> (f64, f64) {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let length2 = dx * dx + dy * dy;
     let t =
         if length2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
-    p.distance(Point::new(a.x + t * dx, a.y + t * dy))
+    (p.distance(Point::new(a.x + t * dx, a.y + t * dy)), t)
 }
 
 /// The area centroid of a polygon (its vertex mean when it has no area).
