@@ -296,7 +296,8 @@ mod tests {
     #[expect(clippy::float_cmp, reason = "exact on a quarter grid")]
     fn a_rings_area_keeps_its_digits_far_from_the_origin() {
         for offset in [0.0, 5e6, 1e12, 1e15, -1e15] {
-            let square = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.5)].map(|(x, y)| Point::new(offset + x, offset + y));
+            let square = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.5)]
+                .map(|(x, y)| Point::new(offset + x, offset + y));
             assert_eq!(signed_area2(&square), 0.5, "{offset}");
         }
     }

@@ -122,14 +122,16 @@ pub(crate) fn polygon_sees(
     }
     // Spikes: those whose pseudo-angle is near `p`'s, then exactly on its ray.
     let from = spike_keys.partition_point(|&k| k < key - KEY_SLACK);
-    spikes[from..].iter().zip(&spike_keys[from..]).take_while(|&(_, &k)| k <= key + KEY_SLACK).any(|(q, _)| {
-        angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal
-            && if q.wall[0] == q.wall[1] {
-                !beyond(pc, topo.at(q.wall[0]), p)
-            } else {
-                orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
-            }
-    })
+    spikes[from..].iter().zip(&spike_keys[from..]).take_while(|&(_, &k)| k <= key + KEY_SLACK).any(
+        |(q, _)| {
+            angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal
+                && if q.wall[0] == q.wall[1] {
+                    !beyond(pc, topo.at(q.wall[0]), p)
+                } else {
+                    orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
+                }
+        },
+    )
 }
 
 impl Views {

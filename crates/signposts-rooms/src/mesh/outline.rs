@@ -112,6 +112,7 @@ mod tests {
     /// Obstacles the union drops are refused; those it keeps (down to about 2^-53 of the
     /// world's half extent) are not.
     #[test]
+    #[expect(clippy::float_cmp, reason = "powers of two")]
     fn rings_narrower_than_the_union_resolves_are_refused() {
         for k in [0, 10, 30, 56, 57, 100, 150] {
             let size = f64::from(k).exp2();

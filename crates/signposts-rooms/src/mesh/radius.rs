@@ -198,7 +198,11 @@ mod tests {
         assert_eq!(check_radius(map, 0.4), Ok(()));
         assert_eq!(check_radius(map, 1e60), Ok(()));
         for radius in [1e-15, 1e-16, 5e-324, 1e154, 1e300] {
-            assert_eq!(check_radius(map, radius), Err(Error::RadiusOutOfRange { radius, min, max }), "{radius}");
+            assert_eq!(
+                check_radius(map, radius),
+                Err(Error::RadiusOutOfRange { radius, min, max }),
+                "{radius}"
+            );
         }
         assert!(matches!(check_radius(map, -1.0), Err(Error::BadRadius { .. })));
         assert!(matches!(check_radius(map, f64::NAN), Err(Error::BadRadius { .. })));

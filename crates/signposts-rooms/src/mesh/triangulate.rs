@@ -87,50 +87,18 @@ pub(crate) fn triangulate(
             }
         }
         members.sort_by(|a, b| b.0.total_cmp(&a.0));
-        match members.iter().find_map(|&(_, [pa, pb, pc])| interior_point(pa, pb, pc)) {
-            Some(p) => walkable_group.push(walkable(p)),
-            None => {
-                let [pa, pb, pc] = members[0].1;
-                unresolved.push((id, centroid(pa, pb, pc)));
-                walkable_group.push(None);
-            }
+        if let Some(p) = members.iter().find_map(|&(_, [pa, pb, pc])| interior_point(pa, pb, pc)) {
+            walkable_group.push(walkable(p));
+        } else {
+            let [pa, pb, pc] = members[0].1;
+            unresolved.push((id, centroid(pa, pb, pc)));
+            walkable_group.push(Some(SLIVER));
         }
     }
-    // A sliver group (no `f64` point strictly inside any of its triangles: thinner than the
-    // spacing of its coordinates) lies across an outline edge from a classified group or the
-    // outside: an edge with the walkable area on exactly one side, so it is the other side.
-    // Only polygon inputs are grouped, and their walkable area is one area (tag 0).
-    let mut resolved = vec![true; walkable_group.len()];
-    for &(id, _) in &unresolved {
-        resolved[id as usize] = false;
-    }
-    let mut progress = !unresolved.is_empty();
-    while progress {
-        progress = false;
-        for face in cdt.inner_faces() {
-            let id = group[face.fix().index()] as usize;
-            if resolved[id] {
-                continue;
-            }
-            let across = face.adjacent_edges().into_iter().filter(|e| e.is_constraint_edge()).find_map(|e| {
-                match e.rev().face().as_inner() {
-                    None => Some(false), // the outside
-                    Some(f) => {
-                        let other = group[f.fix().index()] as usize;
-                        resolved[other].then(|| walkable_group[other].is_some())
-                    }
-                }
-            });
-            if let Some(other_walkable) = across {
-                walkable_group[id] = if other_walkable { None } else { Some(0) };
-                resolved[id] = true;
-                progress = true;
-            }
-        }
-    }
+    resolve_slivers(&cdt, &group, &mut walkable_group, &unresolved);
     // Any left (no wall to look across): at the largest triangle's rounded centroid.
     for (id, point) in unresolved {
-        if !resolved[id as usize] {
+        if walkable_group[id as usize] == Some(SLIVER) {
             walkable_group[id as usize] = walkable(point);
         }
     }
@@ -158,6 +126,46 @@ pub(crate) fn triangulate(
     Ok(Triangles { vertices: points, tris, across, areas })
 }
 
+/// A group's class while it is a sliver not yet classified (no area is tagged 255 by the
+/// inputs that group their triangles: polygons, all of area 0).
+const SLIVER: u8 = u8::MAX;
+
+/// Classifies the sliver groups (marked [`SLIVER`]: no `f64` point strictly inside any of
+/// their triangles, thinner than the spacing of their coordinates): each lies across an outline
+/// edge from a classified group or the outside, and an outline edge has the walkable area on
+/// exactly one side, so it is the other side. Only polygon inputs are grouped, and their
+/// walkable area is one area (tag 0). Those with no wall to look across stay marked.
+fn resolve_slivers(
+    cdt: &ConstrainedDelaunayTriangulation<Point2<f64>>,
+    group: &[u32],
+    walkable_group: &mut [Option<u8>],
+    unresolved: &[(u32, Point)],
+) {
+    let mut progress = !unresolved.is_empty();
+    while progress {
+        progress = false;
+        for face in cdt.inner_faces() {
+            let id = group[face.fix().index()] as usize;
+            if walkable_group[id] != Some(SLIVER) {
+                continue;
+            }
+            let across = face.adjacent_edges().into_iter().filter(|e| e.is_constraint_edge()).find_map(|e| {
+                match e.rev().face().as_inner() {
+                    None => Some(false), // the outside
+                    Some(f) => {
+                        let other = walkable_group[group[f.fix().index()] as usize];
+                        (other != Some(SLIVER)).then_some(other.is_some())
+                    }
+                }
+            });
+            if let Some(other_walkable) = across {
+                walkable_group[id] = if other_walkable { None } else { Some(0) };
+                progress = true;
+            }
+        }
+    }
+}
+
 /// The centroid of a triangle, summed from its first corner (a small triangle far from the
 /// origin keeps its digits).
 fn centroid(a: Point, b: Point, c: Point) -> Point {
@@ -173,10 +181,20 @@ fn centroid(a: Point, b: Point, c: Point) -> Point {
 /// point of its neighbour (an obstacle's interior made walkable).
 fn interior_point(a: Point, b: Point, c: Point) -> Option<Point> {
     let inside = |p: Point| {
-        crate::geom::orient(a, b, p) > 0.0 && crate::geom::orient(b, c, p) > 0.0 && crate::geom::orient(c, a, p) > 0.0
+        crate::geom::orient(a, b, p) > 0.0
+            && crate::geom::orient(b, c, p) > 0.0
+            && crate::geom::orient(c, a, p) > 0.0
     };
     let g = centroid(a, b, c);
-    [g, centroid(g, b, c), centroid(a, g, c), centroid(a, b, g), a.midpoint(b.midpoint(c)), b.midpoint(c.midpoint(a)), c.midpoint(a.midpoint(b))]
-        .into_iter()
-        .find(|&p| inside(p))
+    [
+        g,
+        centroid(g, b, c),
+        centroid(a, g, c),
+        centroid(a, b, g),
+        a.midpoint(b.midpoint(c)),
+        b.midpoint(c.midpoint(a)),
+        c.midpoint(a.midpoint(b)),
+    ]
+    .into_iter()
+    .find(|&p| inside(p))
 }
