@@ -92,3 +92,58 @@ pub fn exercise_grid(oracle: &GridOracle, strict: bool) {
         }
     }
 }
+
+/// The offsets `exact_scaled` moves a world by: from the origin to where only coarse scales
+/// keep its coordinates exact.
+pub const OFFSETS: [f64; 12] =
+    [0.0, 1_048_576.0, 5e6, -5e6, 5e7, 1e8, 1e12, -1e12, 1e15, 4_503_599_627_370_496.0, 1e20, 1e24];
+
+/// Whether `a + b` is exact in `f64` (Knuth's two-sum: no rounding error).
+#[must_use]
+pub fn exact_sum(a: f64, b: f64) -> bool {
+    let s = a + b;
+    let bb = s - a;
+    let error = (a - (s - bb)) + (b - bb);
+    error.to_bits() << 1 == 0 // +0 or -0
+}
+
+/// Polygon text (`boundary`, `obstacle`, `radius` lines) with every point `p` moved to
+/// `offset + p · scale` and the radius scaled; `None` when a coordinate would round (or a
+/// number does not parse: the text is then refused at home too).
+#[must_use]
+pub fn moved_text(text: &str, offset: f64, scale: f64) -> Option<String> {
+    let mut out = String::new();
+    for line in text.lines() {
+        let content = line.split('#').next().unwrap_or("");
+        let mut tokens = content.split_whitespace();
+        let Some(keyword) = tokens.next() else { continue };
+        out.push_str(keyword);
+        match keyword {
+            "boundary" | "obstacle" => {
+                for token in tokens {
+                    let (x, y) = token.split_once(',')?;
+                    let (x, y): (f64, f64) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+                    let (x, y) = (x * scale, y * scale);
+                    if !(exact_sum(offset, x) && exact_sum(offset, y)) {
+                        return None;
+                    }
+                    out.push_str(&format!(" {},{}", offset + x, offset + y));
+                }
+            }
+            "radius" => {
+                for token in tokens {
+                    let r: f64 = token.parse().ok()?;
+                    out.push_str(&format!(" {}", r * scale));
+                }
+            }
+            _ => {
+                for token in tokens {
+                    out.push(' ');
+                    out.push_str(token);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    Some(out)
+}

@@ -222,6 +222,36 @@ pub enum Error {
     ///
     /// Fix: nothing to fix; the caller asked for it.
     Cancelled,
+    /// The agent radius is outside what the map's coordinates resolve: below `min` (1024
+    /// units in the last place of the map's largest coordinate magnitude: the widened walls
+    /// would collapse onto them) or above `max` (the widened walls would leave the
+    /// triangulation's range, ±3.2e60).
+    ///
+    /// Fix: give 0 (no radius) or a radius from `min` to `max`; or coordinates nearer the
+    /// origin, whose units in the last place are finer.
+    RadiusOutOfRange {
+        /// The radius given.
+        radius: f64,
+        /// The smallest radius accepted (besides 0).
+        min: f64,
+        /// The largest radius accepted.
+        max: f64,
+    },
+    /// A ring is narrower than the polygon union resolves in a world of this extent: it would
+    /// vanish or lose its shape. The union snaps to an integer grid laid over the box holding
+    /// every ring, and resolves about 2^-50 of the box's half extent (`resolution`); `width` is
+    /// the ring's mean width (twice its area over its perimeter).
+    ///
+    /// Fix: leave the ring out, make it wider, or make the world smaller (a boundary far
+    /// larger than the obstacles that matter).
+    BelowResolution {
+        /// The ring.
+        ring: Ring,
+        /// Its mean width.
+        width: f64,
+        /// The narrowest ring the union resolves in this world.
+        resolution: f64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -266,6 +296,14 @@ impl fmt::Display for Error {
             }
             Error::Core(_) => f.write_str("the core library (signposts) failed"),
             Error::Cancelled => f.write_str("the build was cancelled"),
+            Error::RadiusOutOfRange { radius, min, max } => write!(
+                f,
+                "agent radius {radius:e} is outside what this map's coordinates resolve: give 0 or a radius from {min:e} to {max:e}"
+            ),
+            Error::BelowResolution { ring, width, resolution } => write!(
+                f,
+                "{ring} is {width:e} wide (twice its area over its perimeter), narrower than the {resolution:e} that polygon unions resolve in a world of this extent: make it wider, leave it out, or make the world smaller"
+            ),
         }
     }
 }

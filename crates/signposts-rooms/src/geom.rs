@@ -136,6 +136,22 @@ pub(crate) fn orient(a: Point, b: Point, c: Point) -> f64 {
     )
 }
 
+/// One unit in the last place at `x`'s magnitude: the gap from `|x|` to the next larger
+/// `f64`. Every tolerance of this crate's geometry is a few of these at the magnitude of the
+/// coordinates involved (never an absolute length, nor a fraction of the map's size): `f64`
+/// holds `1e8` to about `1.5e-8` and `1e-3` to about `2e-19`, so a tolerance that suits one
+/// is below a rounding at the other.
+#[inline]
+pub(crate) fn ulp(x: f64) -> f64 {
+    let a = x.abs();
+    f64::from_bits(a.to_bits() + 1) - a
+}
+
+/// The largest coordinate magnitude of `points` (0 for none): what [`ulp`] is taken at.
+pub(crate) fn magnitude(points: impl IntoIterator<Item = Point>) -> f64 {
+    points.into_iter().fold(0.0, |m, p| m.max(p.x.abs()).max(p.y.abs()))
+}
+
 /// The smallest axis-aligned box `(low corner, high corner)` holding `points` (inverted,
 /// infinite corners when there are none).
 pub(crate) fn bounding_box(points: impl IntoIterator<Item = Point>) -> (Point, Point) {
@@ -147,13 +163,16 @@ pub(crate) fn bounding_box(points: impl IntoIterator<Item = Point>) -> (Point, P
 
 /// Twice the signed area of a ring (positive when counter-clockwise). Not exact: used for
 /// areas and orientation of rings whose vertices were validated, never for a side decision
-/// between nearly collinear points.
+/// between nearly collinear points. Summed relative to the first vertex, so that a ring far
+/// from the origin keeps its digits (at 1e15, the products of the coordinates themselves
+/// round by more than a small ring's area, which then came out as zero).
 pub(crate) fn signed_area2(ring: &[Point]) -> f64 {
+    let Some(&o) = ring.first() else { return 0.0 };
     let n = ring.len();
     (0..n)
         .map(|i| {
             let (a, b) = (ring[i], ring[(i + 1) % n]);
-            a.x * b.y - b.x * a.y
+            (a.x - o.x) * (b.y - o.y) - (b.x - o.x) * (a.y - o.y)
         })
         .sum()
 }
@@ -261,6 +280,26 @@ mod tests {
         assert!(segments_cross_properly(p(0., 0.), p(2., 0.), p(1., 0.), p(3., 0.)));
         assert!(segments_cross_properly(p(0., 0.), p(2., 0.), p(2., 0.), p(1., 0.))); // folds back
         assert!(!segments_cross_properly(p(0., 0.), p(1., 0.), p(2., 0.), p(3., 0.)));
+    }
+
+    #[test]
+    #[expect(clippy::float_cmp, reason = "powers of two")]
+    fn ulps_scale_with_the_magnitude() {
+        assert_eq!(ulp(1.0), f64::EPSILON);
+        assert_eq!(ulp(-4.0), 4.0 * f64::EPSILON);
+        assert_eq!(ulp(5e6), 2f64.powi(22 - 52));
+        assert!(ulp(0.0) > 0.0);
+        assert_eq!(magnitude([Point::new(-3.0, 1.0), Point::new(2.0, 2.5)]), 3.0);
+    }
+
+    #[test]
+    #[expect(clippy::float_cmp, reason = "exact on a quarter grid")]
+    fn a_rings_area_keeps_its_digits_far_from_the_origin() {
+        for offset in [0.0, 5e6, 1e12, 1e15, -1e15] {
+            let square = [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.5)]
+                .map(|(x, y)| Point::new(offset + x, offset + y));
+            assert_eq!(signed_area2(&square), 0.5, "{offset}");
+        }
     }
 
     #[test]

@@ -104,6 +104,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Coordinates and precision
+//! Coordinates are finite `f64`, at most ±3.2e60 (the triangulation's range), 0 or at least
+//! 1.8e-43 in magnitude ([`Error::BadCoordinate`] otherwise), and a world answers the same
+//! anywhere in that range: every geometric tolerance is a few units in the last place (ulps)
+//! of the coordinates involved, never an absolute length nor a fraction of the map's size
+//! (point location: 8 ulps of the point's and the nearest edge's coordinates; the point
+//! locator's buckets: 8 ulps of the map's). Polygon unions (overlapping obstacles, an agent
+//! radius) snap to an integer grid of 2^61 steps across the half extent `h` of the box
+//! holding every ring: a ring thinner than 2^(⌈log2 h⌉-50) would vanish and is refused
+//! ([`Error::BelowResolution`]). An agent radius is 0 or from 1,024 ulps of the map's largest
+//! coordinate to what keeps the widened walls within range ([`Error::RadiusOutOfRange`]).
+//! The crate's README lists it all; `tests/it/scale.rs` moves random worlds by offsets up to
+//! 1e24 and scales them by 2^-20 to 2^40, checking exact distances and point location
+//! against a brute force decided in integers.
+//!
 //! ## Sizes and limits
 //! The table is quadratic in regions + doors + 2 · links: 21 KiB on arena (44 regions),
 //! 5.4 MiB on lak303d (1,154), 29 MiB on AR0602SR (2,763), built in 1 ms to 1.2 s. Meshes of

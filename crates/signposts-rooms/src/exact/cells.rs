@@ -10,7 +10,7 @@
 )]
 
 use crate::Point;
-use crate::geom::orient;
+use crate::geom::{magnitude, orient, ulp};
 
 use super::expand::Piece;
 use super::topology::{Kind, Topology};
@@ -34,10 +34,21 @@ impl CellGrid {
     /// that would make more than 256 cells a region (2²² at most), in all or along one side: a
     /// map of wide open spaces gets fewer, larger cells, so that a corner seeing far does not
     /// list millions of them.
+    ///
+    /// The size is a power of two of at least 256 units in the last place of the map's largest
+    /// coordinate, and the grid's corner a multiple of it: every cell's bounds `lo + i · size`
+    /// are then exact in `f64`, and [`CellGrid::of`] puts a point in the cell whose exact
+    /// bounds hold it. (With whole units, on a map beyond 2^53 the bounds rounded, and a point
+    /// near one was listed under a cell whose corners' views had been rasterized elsewhere:
+    /// a corner in sight of it went missing.)
     pub(crate) fn over((lo, hi): (Point, Point), regions: usize) -> CellGrid {
         let (width, height) = ((hi.x - lo.x).max(0.0), (hi.y - lo.y).max(0.0));
         let most = (256.0 * regions as f64).clamp(1024.0, MAX_CELLS);
-        let size = 1f64.max((width * height / most).sqrt()).max(width.max(height) / most).ceil();
+        let size = 1f64
+            .max((width * height / most).sqrt())
+            .max(width.max(height) / most)
+            .max(256.0 * ulp(magnitude([lo, hi])));
+        let size = size.log2().ceil().exp2();
         let lo = Point::new((lo.x / size).floor() * size, (lo.y / size).floor() * size);
         // At most `most` + 2 a side (the floor above adds one), about `most` in all on a
         // square map and three times that on a long thin one.
@@ -49,12 +60,28 @@ impl CellGrid {
         self.w as usize * self.h as usize
     }
 
-    /// The cell holding `p` (clamped to the grid).
+    /// The cell holding `p` (clamped to the grid), by its exact bounds.
     #[inline]
     pub(crate) fn of(&self, p: Point) -> usize {
-        let i = ((p.x - self.lo.x) / self.size).floor().clamp(0.0, f64::from(self.w - 1)) as usize;
-        let j = ((p.y - self.lo.y) / self.size).floor().clamp(0.0, f64::from(self.h - 1)) as usize;
+        let i = self.along(p.x, self.lo.x, self.w);
+        let j = self.along(p.y, self.lo.y, self.h);
         j * self.w as usize + i
+    }
+
+    /// The cell along one axis whose bounds `lo + i · size ≤ v < lo + (i + 1) · size` hold `v`
+    /// (clamped to `0..n`): the quotient rounds where `v - lo` does (a point near the origin on
+    /// a map reaching far from it), so it is checked against the bounds, which are exact.
+    #[inline]
+    fn along(&self, v: f64, lo: f64, n: u32) -> usize {
+        let last = i64::from(n) - 1;
+        let mut i = ((v - lo) / self.size).floor().clamp(0.0, last as f64) as i64;
+        while i > 0 && v < lo + i as f64 * self.size {
+            i -= 1;
+        }
+        while i < last && v >= lo + (i + 1) as f64 * self.size {
+            i += 1;
+        }
+        i as usize
     }
 
     /// Corner `k` (0..4) of cell `(i, j)`.

@@ -549,8 +549,11 @@ impl ExactRooms {
 
     /// The regions holding `p` into `regions` (several when it lies on their boundary), and
     /// the point to answer from: `p`, or, when `p` lies outside its region by a rounding (as
-    /// [`NavMesh::region_at`] allows, up to 1e-9 of the map's diagonal), the nearest point
-    /// inside it towards its centroid. `None` outside the walkable area.
+    /// [`NavMesh::region_at`] allows: a few units in the last place of the coordinates), the
+    /// first point inside it on the way to its centroid (moved by a few ulps too: the steps
+    /// grow fourfold from one `f64::EPSILON` of the way). `None` outside the walkable area.
+    /// The regions beside the one found come from the mesh's point locator, whose buckets are
+    /// grown by ulps of the coordinates for the same reason.
     fn locate(&self, point: Point, regions: &mut Vec<u32>) -> Option<Point> {
         let region = self.mesh.region_at(point)?;
         let mut inside = point;

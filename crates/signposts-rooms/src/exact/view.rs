@@ -29,6 +29,13 @@ pub(crate) struct Views {
     pub(crate) spike_keys: Vec<f64>,
 }
 
+/// How far apart two pseudo-angles ([`pseudo_angle`]) may be and still be of the same
+/// direction, for the window of pieces the exact tests look at. A pseudo-angle has no unit: it
+/// is a ratio of the differences `p - c` of two exact points, each rounded once (a relative
+/// 2^-53), so its rounding is a few 1e-16 at any coordinate magnitude (5e6, 1e12 or 1e-6
+/// alike), far below this slack; a wider window only costs a test or two more.
+const KEY_SLACK: f64 = 1e-9;
+
 /// A point on ray `id` from `c` (`PLUS_X`: towards `+x`).
 #[inline]
 fn ray_point(topo: &Topology, c: Point, id: u32) -> Point {
@@ -95,7 +102,7 @@ pub(crate) fn polygon_sees(
     // The piece holding `p` starts before it: the last one starting clearly before, or one
     // starting within rounding of it.
     let (before, upto) =
-        (keys.partition_point(|&k| k < key - 1e-9), keys.partition_point(|&k| k <= key + 1e-9));
+        (keys.partition_point(|&k| k < key - KEY_SLACK), keys.partition_point(|&k| k <= key + KEY_SLACK));
     let holds = |q: &Piece| {
         orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
             && angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
@@ -114,15 +121,17 @@ pub(crate) fn polygon_sees(
         return true;
     }
     // Spikes: those whose pseudo-angle is near `p`'s, then exactly on its ray.
-    let from = spike_keys.partition_point(|&k| k < key - 1e-9);
-    spikes[from..].iter().zip(&spike_keys[from..]).take_while(|&(_, &k)| k <= key + 1e-9).any(|(q, _)| {
-        angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal
-            && if q.wall[0] == q.wall[1] {
-                !beyond(pc, topo.at(q.wall[0]), p)
-            } else {
-                orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
-            }
-    })
+    let from = spike_keys.partition_point(|&k| k < key - KEY_SLACK);
+    spikes[from..].iter().zip(&spike_keys[from..]).take_while(|&(_, &k)| k <= key + KEY_SLACK).any(
+        |(q, _)| {
+            angle_cmp(pc, topo.at(q.right), p) == Ordering::Equal
+                && if q.wall[0] == q.wall[1] {
+                    !beyond(pc, topo.at(q.wall[0]), p)
+                } else {
+                    orient(topo.at(q.wall[0]), topo.at(q.wall[1]), p) >= 0.0
+                }
+        },
+    )
 }
 
 impl Views {

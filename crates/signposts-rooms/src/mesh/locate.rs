@@ -4,7 +4,7 @@
 //! test their few regions with exact side tests.
 
 use crate::Point;
-use crate::geom::{bounding_box, orient};
+use crate::geom::{bounding_box, magnitude, orient, ulp};
 
 /// The buckets.
 #[derive(Debug, Clone, Default)]
@@ -47,18 +47,20 @@ impl Locator {
             regions: Vec::new(),
             covered: Vec::new(),
         };
+        // The grid's corners bound every coordinate `bucket` and `rect` meet.
+        let pad = PAD_ULPS * ulp(magnitude([min, max, locator.rect(columns - 1, rows - 1)[2]]));
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); (columns * rows) as usize];
         for (r, ring) in rings.iter().enumerate() {
             let (lo, hi) = bounding_box(ring.iter().copied());
             let (c0, r0) = locator.bucket(lo);
             let (c1, r1) = locator.bucket(hi);
-            // Buckets a hair larger (the rounding of `bucket` and `rect`): a region touching a
-            // bucket's edge is listed there, so a point on that edge finds it.
+            // Buckets a few ulps larger ([`padded`]: the rounding of `bucket` and `rect`): a
+            // region touching a bucket's edge is listed there, so a point on that edge finds it.
             let (c0, r0) = (c0.saturating_sub(1), r0.saturating_sub(1));
             let (c1, r1) = ((c1 + 1).min(columns - 1), (r1 + 1).min(rows - 1));
             for row in r0..=r1 {
                 for column in c0..=c1 {
-                    if meets(ring, &padded(locator.rect(column, row))) {
+                    if meets(ring, &padded(locator.rect(column, row), pad)) {
                         lists[(row * columns + column) as usize].push(r as u32);
                     }
                 }
@@ -67,8 +69,8 @@ impl Locator {
         locator.start.push(0);
         for (b, list) in lists.into_iter().enumerate() {
             let (column, row) = (b as u32 % columns, b as u32 / columns);
-            // A bucket inside one region (a hair larger, for the rounding of `bucket`).
-            let padded = padded(locator.rect(column, row));
+            // A bucket inside one region (a few ulps larger, for the rounding of `bucket`).
+            let padded = padded(locator.rect(column, row), pad);
             let inside = list
                 .iter()
                 .find(|&&r| padded.iter().all(|&p| convex_contains(rings[r as usize].iter().copied(), p)));
@@ -124,11 +126,18 @@ impl Locator {
     }
 }
 
-/// Whether the convex counter-clockwise `ring` meets the rectangle `rect` (closed): no edge of
-/// either has the other wholly on its outer side.
-/// `rect` grown by a billionth of its width each way.
-fn padded(rect: [Point; 4]) -> [Point; 4] {
-    let pad = (rect[2].x - rect[0].x) * 1e-9;
+/// How far every bucket is grown each way before regions are listed in it, in units in the
+/// last place of the mesh's largest coordinate: more than the rounding of
+/// [`Locator::bucket`] (a subtraction and a product: a few ulps of the coordinates and of the
+/// box's corner) and of [`Locator::rect`] (as many). Relative to the coordinates, not to the
+/// bucket: a billionth of a bucket's width, as it was, is below one ulp on a map far from the
+/// origin (a bucket half a unit wide at 5e6, where an ulp is 1e-9), and a point on a bucket's
+/// edge then missed the regions just across it. Growing a bucket more than needed only lists
+/// a region more in it.
+const PAD_ULPS: f64 = 8.0;
+
+/// `rect` grown by `pad` each way.
+fn padded(rect: [Point; 4], pad: f64) -> [Point; 4] {
     [
         Point::new(rect[0].x - pad, rect[0].y - pad),
         Point::new(rect[1].x + pad, rect[1].y - pad),
@@ -137,6 +146,8 @@ fn padded(rect: [Point; 4]) -> [Point; 4] {
     ]
 }
 
+/// Whether the convex counter-clockwise `ring` meets the rectangle `rect` (closed): no edge of
+/// either has the other wholly on its outer side.
 fn meets(ring: &[Point], rect: &[Point; 4]) -> bool {
     let separates = |a: &[Point], b: &[Point]| {
         (0..a.len()).any(|i| {

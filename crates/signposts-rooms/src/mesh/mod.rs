@@ -27,7 +27,7 @@ use self::merge::merge;
 pub(crate) use self::triangulate::NONE;
 use self::triangulate::Triangles;
 use crate::Point;
-use crate::geom::bounding_box;
+use crate::geom::{bounding_box, magnitude, ulp};
 
 /// A convex region of a [`NavMesh`].
 ///
@@ -201,9 +201,12 @@ pub struct NavMesh {
     locator: Locator,
     /// The box holding every region.
     bounds: (Point, Point),
-    /// How far outside every region a point may be and still count as in the nearest.
-    snap: f64,
 }
+
+/// How far outside a region's edge a point may lie and still count as in the region, in units
+/// in the last place of the coordinates involved (the point's and the edge's ends'):
+/// [`NavMesh::region_at`].
+const SNAP_ULPS: f64 = 8.0;
 
 impl fmt::Debug for NavMesh {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -245,7 +248,6 @@ impl NavMesh {
             boxes: Vec::new(),
             locator: Locator::default(),
             bounds: bounding_box([]),
-            snap: 0.0,
         };
         // Edge doors, numbered in the order of their lower region and its ring.
         let mut door_of: Vec<Vec<u32>> = across.iter().map(|a| vec![NONE; a.len()]).collect();
@@ -299,7 +301,6 @@ impl NavMesh {
             (0..rings.len()).map(|r| mesh.polygon(RegionId(r as u32)).collect()).collect();
         mesh.locator = Locator::new(&polygons);
         mesh.bounds = bounding_box(polygons.iter().flatten().copied());
-        mesh.snap = if polygons.is_empty() { 0.0 } else { mesh.diagonal() * 1e-9 };
         mesh
     }
 
@@ -534,10 +535,13 @@ impl NavMesh {
     /// The region holding `p` (its boundary included: a point on a door belongs to either
     /// side), or `None` when `p` is outside the walkable area or not finite.
     ///
-    /// Containment is decided exactly. A point outside every region by at most a billionth of
-    /// the mesh's diagonal counts as in the nearest one: where input edges cross, the crossing
-    /// point is rounded to `f64`, so a point exactly on such an edge may miss its region by
-    /// that rounding.
+    /// Containment is decided exactly. A point outside every region by at most a few units in
+    /// the last place of the coordinates counts as in the nearest one: where input edges
+    /// cross, the crossing point is rounded to `f64`, so a point exactly on such an edge may
+    /// miss its region by that rounding. The allowance past each edge is 8 ulps of the point's
+    /// coordinates plus of the edge's ends', each end's weighed by its nearness: relative to
+    /// the coordinates, never to the map's size (on a map 1e15 across, a point a thousandth
+    /// inside a wall near the origin is not walkable).
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -567,8 +571,7 @@ impl NavMesh {
         }
         candidates
             .iter()
-            .map(|&r| (distance_outside(self.polygon(RegionId(r)), p), r))
-            .filter(|&(d, _)| d <= self.snap)
+            .filter_map(|&r| Some((within_snap(self.polygon(RegionId(r)), p)?, r)))
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, r)| RegionId(r))
     }
@@ -686,24 +689,35 @@ impl NavMesh {
     }
 }
 
-/// How far `p` is outside a convex counter-clockwise polygon (0 inside): the distance to the
-/// nearest edge it is outside of.
-fn distance_outside(ring: impl Iterator<Item = Point> + Clone, p: Point) -> f64 {
+/// How far `p` is outside a convex counter-clockwise polygon (0 inside), when it is outside
+/// each edge by no more than the rounding of that edge near it (`None` when farther out): where
+/// input edges cross, the corner made is rounded to `f64` (half an ulp of its coordinates), and
+/// the edge moves near `p` by the rounding of its ends weighed by how near each is. So the
+/// allowance is [`SNAP_ULPS`] units in the last place of `p`'s coordinates plus of each end's,
+/// weighed by the nearest point's place along the edge: a point a unit inside a wall near the
+/// origin is not walkable, whatever the far end of the wall's edge.
+fn within_snap(ring: impl Iterator<Item = Point> + Clone, p: Point) -> Option<f64> {
     let mut next = ring.clone().cycle().skip(1);
     ring.map(|a| {
         let b = next.next().expect("a cycle");
-        if crate::geom::orient(a, b, p) >= 0.0 { 0.0 } else { segment_distance(a, b, p) }
+        if crate::geom::orient(a, b, p) >= 0.0 {
+            return Some(0.0);
+        }
+        let (d, t) = segment_distance(a, b, p);
+        let rounding = ulp(magnitude([p])) + (1.0 - t) * ulp(magnitude([a])) + t * ulp(magnitude([b]));
+        (d <= SNAP_ULPS * rounding).then_some(d)
     })
-    .fold(0.0, f64::max)
+    .try_fold(0.0, |most, d| Some(f64::max(most, d?)))
 }
 
-/// The distance from `p` to the segment `a b`.
-fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
+/// The distance from `p` to the segment `a b`, and the place of the nearest point along it (0
+/// at `a`, 1 at `b`).
+fn segment_distance(a: Point, b: Point, p: Point) -> (f64, f64) {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let length2 = dx * dx + dy * dy;
     let t =
         if length2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
-    p.distance(Point::new(a.x + t * dx, a.y + t * dy))
+    (p.distance(Point::new(a.x + t * dx, a.y + t * dy)), t)
 }
 
 /// The area centroid of a polygon (its vertex mean when it has no area).
