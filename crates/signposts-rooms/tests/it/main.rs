@@ -15,3 +15,4 @@ mod polygons;
 mod radius;
 mod regions;
 mod rooms;
+mod validation;
