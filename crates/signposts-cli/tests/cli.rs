@@ -378,10 +378,22 @@ fn compressed_builds_past_a_limit_are_refused_before_any_work() {
         assert!(!saved.exists());
     }
     let lak = maps().join("lak303d.map");
-    let out = signposts(&["build", lak.to_str().unwrap(), "--shard", "0/4", "--memory-limit", "1K", "-o", saved.to_str().unwrap()]);
+    let out = signposts(&[
+        "build",
+        lak.to_str().unwrap(),
+        "--shard",
+        "0/4",
+        "--memory-limit",
+        "1K",
+        "-o",
+        saved.to_str().unwrap(),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("takes at least") && stderr.contains("over the memory limit of 1024 bytes"), "{stderr}");
+    assert!(
+        stderr.contains("takes at least") && stderr.contains("over the memory limit of 1024 bytes"),
+        "{stderr}"
+    );
     assert!(!saved.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -184,7 +184,9 @@ impl<'a> ExactBuilder<'a> {
             + c * size_of::<CornerGeo>();
         let held = AtomicU64::new(fixed as u64);
         let over = |needed: u64| match options.memory_limit_bytes() {
-            Some(limit) if limit < self.budget => Error::Core(signposts::Error::OverMemoryLimit { needed, limit }),
+            Some(limit) if limit < self.budget => {
+                Error::Core(signposts::Error::OverMemoryLimit { needed, limit })
+            }
             _ => Error::OverBudget { needed, budget },
         };
         let past_budget = || held.load(Ordering::Relaxed) > budget;

@@ -14,8 +14,8 @@ use super::radius::{CapsuleIndex, capsules};
 use super::triangulate::triangulate;
 use crate::Point;
 use crate::error::{Error, Ring};
-use simple::{Segments, first_bad_pair};
 use crate::geom::{bounding_box, orient, segments_cross_properly, segments_touch, winding};
+use simple::{Segments, first_bad_pair};
 
 impl NavMesh {
     /// The mesh of a tile grid: cell `(x, y)` covers the square `[x, x + 1] × [y, y + 1]`, and
@@ -292,6 +292,8 @@ impl NavMeshBuilder {
     /// Feature `test-support` only: not part of the API.
     #[doc(hidden)]
     #[must_use]
+    #[expect(clippy::type_complexity, reason = "a test hook's two answers")]
+    #[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
     pub fn ring_meeting_edges(ring: &[Point]) -> (Option<(usize, usize)>, Vec<(usize, usize)>) {
         let points = dedup_ring(ring);
         let n = points.len();
@@ -303,11 +305,8 @@ impl NavMeshBuilder {
             for j in i + 1..n {
                 let (a, b, c, d) = (points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]);
                 let adjacent = j == i + 1 || (i == 0 && j == n - 1);
-                let bad = if adjacent {
-                    segments_cross_properly(a, b, c, d)
-                } else {
-                    segments_touch(a, b, c, d)
-                };
+                let bad =
+                    if adjacent { segments_cross_properly(a, b, c, d) } else { segments_touch(a, b, c, d) };
                 if bad {
                     every.push((i, j));
                 }
@@ -407,6 +406,7 @@ fn ring_problem(ring: Ring, points: &[Point]) -> Option<Error> {
 ///
 /// # Complexity
 /// `O(n log n)` for `n` vertices, worst case (a sweep; see the `simple` module).
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
 fn self_intersection(points: &[Point]) -> Option<(usize, usize)> {
     let n = points.len();
     let edges: Vec<[u32; 2]> = (0..n).map(|i| [i as u32, ((i + 1) % n) as u32]).collect();
@@ -427,6 +427,7 @@ fn self_intersection(points: &[Point]) -> Option<(usize, usize)> {
 /// edge of the other (a sweep over the obstacle's edges and the boundary's edges within its
 /// bounding box). Against an invalid one (already reported), only whether their bounding
 /// boxes meet.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
 fn obstacle_meets(boundary: &[Point], obstacle: &[Point], valid_boundary: bool) -> bool {
     let (b, o) = (dedup_ring(boundary), dedup_ring(obstacle));
     let (lo, hi) = bounding_box(o.iter().copied());

@@ -87,7 +87,8 @@ impl NavMesh {
             let pair = |&(a, b): &(u32, u32)| pair_problem(vertices, &rings, &across, a as usize, b as usize);
             let problem = pairs.iter().find_map(pair).or_else(|| {
                 debug_assert!(
-                    rings.iter().any(|r| (0..r.len()).any(|i| vertices[r[i] as usize] == vertices[r[(i + 1) % r.len()] as usize])),
+                    rings.iter().any(|r| (0..r.len())
+                        .any(|i| vertices[r[i] as usize] == vertices[r[(i + 1) % r.len()] as usize])),
                     "none of the sweep's regions {pairs:?} has a problem"
                 );
                 every_pair_problem(vertices, &rings, &across)
@@ -203,7 +204,13 @@ fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>
 
 /// What is wrong between regions `a` and `b`, tested exactly: their interiors overlap, or an
 /// edge of one runs along part of an edge of the other.
-fn pair_problem(vertices: &[Point], rings: &[Vec<u32>], across: &[Vec<u32>], a: usize, b: usize) -> Option<Error> {
+fn pair_problem(
+    vertices: &[Point],
+    rings: &[Vec<u32>],
+    across: &[Vec<u32>],
+    a: usize,
+    b: usize,
+) -> Option<Error> {
     let (a, b) = (a.min(b), a.max(b));
     let bounds = |r: usize| bounding_box(rings[r].iter().map(|&v| vertices[v as usize]));
     if a == b || b >= rings.len() || !boxes_meet(bounds(a), bounds(b)) {
@@ -216,13 +223,18 @@ fn pair_problem(vertices: &[Point], rings: &[Vec<u32>], across: &[Vec<u32>], a: 
     if let Some(edge) = partial_contact(&pa, &across[a], &pb, b as u32) {
         return Some(Error::UnmatchedEdge { region: a, edge, other: b });
     }
-    partial_contact(&pb, &across[b], &pa, a as u32).map(|edge| Error::UnmatchedEdge { region: b, edge, other: a })
+    partial_contact(&pb, &across[b], &pa, a as u32).map(|edge| Error::UnmatchedEdge {
+        region: b,
+        edge,
+        other: a,
+    })
 }
 
 /// The first problem of any two regions whose bounding boxes meet (quadratic: only for
 /// input the sweep cannot judge, and for tests).
 fn every_pair_problem(vertices: &[Point], rings: &[Vec<u32>], across: &[Vec<u32>]) -> Option<Error> {
-    (0..rings.len()).find_map(|a| (a + 1..rings.len()).find_map(|b| pair_problem(vertices, rings, across, a, b)))
+    (0..rings.len())
+        .find_map(|a| (a + 1..rings.len()).find_map(|b| pair_problem(vertices, rings, across, a, b)))
 }
 
 fn points(vertices: &[Point], ring: &[u32]) -> Vec<Point> {

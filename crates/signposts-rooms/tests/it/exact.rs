@@ -236,7 +236,9 @@ fn a_budget_below_the_smallest_tier_says_what_would_do() {
             let mut budget = needed;
             let exact = loop {
                 match ExactRooms::builder(&mesh).memory_budget(budget).build() {
-                    Err(signposts_rooms::Error::OverBudget { needed, .. }) if needed > budget => budget = needed,
+                    Err(signposts_rooms::Error::OverBudget { needed, .. }) if needed > budget => {
+                        budget = needed;
+                    }
                     other => break other.unwrap(),
                 }
             };
@@ -252,12 +254,17 @@ fn a_budget_below_the_smallest_tier_says_what_would_do() {
 #[test]
 fn a_build_over_its_budget_stops_after_few_sweeps() {
     // Pillars in a row: every corner sees most others across the open rows.
-    let row = |pillars: bool| (0..400).map(|x| if pillars && x % 2 == 1 { '@' } else { '.' }).collect::<String>();
+    let row =
+        |pillars: bool| (0..400).map(|x| if pillars && x % 2 == 1 { '@' } else { '.' }).collect::<String>();
     let text = [row(false), row(false), row(true), row(false), row(false)].join("\n");
     let mesh = NavMesh::from_grid(&Grid::from_ascii(&text).unwrap()).unwrap();
     let full = ExactRooms::builder(&mesh).build().unwrap();
     let corners = full.corners_len();
-    assert!(corners >= 700 && full.memory_bytes() > 4 << 20, "{corners} corners, {} bytes", full.memory_bytes());
+    assert!(
+        corners >= 700 && full.memory_bytes() > 4 << 20,
+        "{corners} corners, {} bytes",
+        full.memory_bytes()
+    );
     let swept = std::sync::atomic::AtomicUsize::new(0);
     let mut options = signposts::BuildOptions::new();
     options.threads(1).progress(|p| {
@@ -265,8 +272,12 @@ fn a_build_over_its_budget_stops_after_few_sweeps() {
         swept.fetch_max(p.done.min(corners), std::sync::atomic::Ordering::Relaxed);
     });
     let budget = 256 << 10;
-    let built = signposts_rooms::BuildRooms::build_exact(&options, ExactRooms::builder(&mesh).memory_budget(budget));
-    assert!(matches!(built, Err(signposts_rooms::Error::OverBudget { needed, .. }) if needed > budget), "{built:?}");
+    let built =
+        signposts_rooms::BuildRooms::build_exact(&options, ExactRooms::builder(&mesh).memory_budget(budget));
+    assert!(
+        matches!(built, Err(signposts_rooms::Error::OverBudget { needed, .. }) if needed > budget),
+        "{built:?}"
+    );
     drop(options);
     let swept = swept.into_inner();
     assert!(swept < corners / 4, "{swept} of {corners} corners swept before stopping");

@@ -113,16 +113,20 @@ fn twenty_thousand_strips_are_joined_in_a_sweep() {
     assert!(matches!(err, Error::UnmatchedEdge { region: 4_999 | 5_000 | 5_001 | 20_000, .. }), "{err:?}");
 }
 
+type Shape = (Vec<(u8, u8)>, bool, bool);
+
 /// Regions on a small lattice: cells as squares, triangle pairs, half-cells (T-junctions with
 /// their neighbours) or left out, and a few triangles anywhere (overlaps, vertices on edges);
 /// each region in either orientation, some with vertices of their own at shared places.
+#[expect(clippy::many_single_char_names, reason = "corners of a cell: a b c d at x y")]
 fn lattice_regions() -> impl Strategy<Value = (Vec<Point>, Vec<Vec<u32>>)> {
     let kind = prop_oneof![2 => Just(0u8), 6 => Just(1u8), 3 => Just(2u8), 3 => Just(3u8), 1 => Just(4u8), 1 => Just(5u8)];
     let own = prop_oneof![15 => Just(false), 1 => Just(true)];
     let cells = proptest::collection::vec((kind, any::<bool>(), own), 12);
     let triangle = ((0u8..9, 0u8..7), (0u8..9, 0u8..7), (0u8..9, 0u8..7), any::<bool>());
     (cells, proptest::collection::vec(triangle, 0..2)).prop_map(|(cells, triangles)| {
-        let mut shapes: Vec<(Vec<(u8, u8)>, bool, bool)> = Vec::new(); // half-unit lattice points
+        // Each shape's corners in half units, whether reversed, whether with vertices of its own.
+        let mut shapes: Vec<Shape> = Vec::new();
         for (i, &(kind, reversed, own)) in cells.iter().enumerate() {
             let (x, y) = (2 * (i % 4) as u8, 2 * (i / 4) as u8);
             let (a, b, c, d) = ((x, y), (x + 2, y), (x + 2, y + 2), (x, y + 2));

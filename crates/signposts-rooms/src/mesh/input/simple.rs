@@ -98,7 +98,7 @@ pub(crate) fn first_bad_pair(s: &Segments<'_>, bad: impl Fn(u32, u32) -> bool) -
     for (e, ends) in edges.iter().enumerate() {
         for &v in ends {
             let slot = &mut at[v as usize];
-            let free = if slot[0] == u32::MAX { 0 } else { 1 };
+            let free = usize::from(slot[0] != u32::MAX);
             slot[free] = e as u32;
         }
     }
@@ -123,6 +123,10 @@ pub(crate) fn first_bad_pair(s: &Segments<'_>, bad: impl Fn(u32, u32) -> bool) -
         let (left, right) = if lex(a, b).is_lt() { (a, b) } else { (b, a) };
         Active { left, right, edge: e, met: &met }
     };
+    #[expect(
+        clippy::mutable_key_type,
+        reason = "the cell only records a meeting found while comparing; it is not part of the order"
+    )]
     let mut tree: BTreeSet<Active<'_>> = BTreeSet::new();
     let neighbours = |tree: &BTreeSet<Active<'_>>, key: &Active<'_>| {
         let below = tree.range(..*key).next_back().map(|a| a.edge);

@@ -129,6 +129,7 @@ fn cross(s: &Edge, t: &Edge) -> bool {
 /// rings of vertex ids). `None`: a consistent picture, no two regions overlapping and no edge
 /// along part of another. Only for input the sweep cannot judge (a ring folding back along
 /// itself) may every pair be clear.
+#[expect(clippy::many_single_char_names, reason = "points and edges of a figure: p s t x y")]
 pub(super) fn first_conflict(vertices: &[Point], rings: &[Vec<u32>]) -> Option<Vec<(u32, u32)>> {
     // The distinct edges, each with the regions on its two sides.
     let mut index: HashMap<(u32, u32), u32> = HashMap::new();
@@ -178,6 +179,10 @@ pub(super) fn first_conflict(vertices: &[Point], rings: &[Vec<u32>]) -> Option<V
         let across = real(s).flat_map(|a| real(t).map(move |b| (a, b)));
         first.into_iter().chain(across).filter(|&(a, b)| a != b && a != NONE && b != NONE).collect()
     };
+    #[expect(
+        clippy::mutable_key_type,
+        reason = "the cell only records a meeting found while comparing; it is not part of the order"
+    )]
     let mut tree: BTreeSet<Key<'_>> = BTreeSet::new();
     for place in order.chunk_by(|&a, &b| vertices[a as usize] == vertices[b as usize]) {
         let p = vertices[place[0] as usize];
