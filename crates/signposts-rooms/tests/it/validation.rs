@@ -112,3 +112,40 @@ proptest! {
         }
     }
 }
+
+/// Star-shaped rings of up to 60 vertices (simple), some with two vertices swapped (crossing
+/// or not): float coordinates, long edges.
+fn star_ring() -> impl Strategy<Value = Vec<Point>> {
+    let vertex = (0u32..1000, 1u32..40);
+    (proptest::collection::vec(vertex, 3..60), any::<(usize, usize)>(), any::<bool>()).prop_map(
+        |(mut vertices, (i, j), swap)| {
+            vertices.sort_unstable();
+            vertices.dedup_by_key(|v| v.0);
+            let mut ring: Vec<Point> = vertices
+                .iter()
+                .map(|&(a, r)| {
+                    let angle = f64::from(a) * core::f64::consts::TAU / 1000.0;
+                    Point::new(f64::from(r) * angle.cos(), f64::from(r) * angle.sin())
+                })
+                .collect();
+            if swap {
+                let n = ring.len();
+                ring.swap(i % n, j % n);
+            }
+            ring
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_sweep_agrees_with_testing_every_pair_on_star_rings(ring in star_ring()) {
+        let (found, every) = NavMeshBuilder::ring_meeting_edges(&ring);
+        prop_assert_eq!(found.is_some(), !every.is_empty(), "{:?} {:?}", found, every);
+        if let Some(pair) = found {
+            prop_assert!(every.contains(&pair), "{:?} not among {:?}", pair, every);
+        }
+    }
+}
