@@ -228,6 +228,14 @@ impl NavMeshBuilder {
     /// assert!(matches!(problems[0], Error::SelfIntersecting { ring: Ring::Boundary, .. }));
     /// assert!(matches!(problems[1], Error::BadCoordinate { ring: Ring::Obstacle(0), vertex: 0, .. }));
     /// ```
+    ///
+    /// # Complexity
+    /// `O(n log n)` for a ring of `n` vertices (a sweep finds two edges that meet, worst case);
+    /// each obstacle is judged inside or outside by one winding test against the boundary
+    /// each way and, when neither holds, a sweep over its edges and the boundary's edges within
+    /// its bounding box. An obstacle's outside test is made only against a valid boundary;
+    /// against an invalid one (already reported), an obstacle is outside when their bounding
+    /// boxes are apart.
     #[must_use]
     pub fn validate(&self) -> Vec<Error> {
         let mut problems = Vec::new();
