@@ -109,12 +109,18 @@ pub(crate) fn read_mesh(path: &Path, radius: f64) -> Result<(NavMesh, Option<sig
     if radius != 0.0 {
         builder = builder.agent_radius(radius);
     }
-    let problems = builder.validate();
-    if !problems.is_empty() {
-        let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        bail!("{}: {}", path.display(), list.join("; "));
+    // The build validates; only a refused input is validated again, to list every problem.
+    match builder.clone().build() {
+        Ok(mesh) => Ok((mesh, None)),
+        Err(err) => {
+            let problems = builder.validate();
+            if problems.is_empty() {
+                return Err(err).with_context(|| format!("{}", path.display()));
+            }
+            let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            bail!("{}: {}", path.display(), list.join("; "))
+        }
     }
-    Ok((builder.build().with_context(|| format!("{}", path.display()))?, None))
 }
 
 /// The tile tags of a Moving AI map with more than one passable kind of ground — 1 for `.` and

@@ -27,9 +27,8 @@ pub(crate) struct Making {
     pub(crate) four: bool,
     /// Refuse an oracle taking more than this many bytes: the `bytes` that `build` reports
     /// (the table, the maps between cells and nodes, and the grid). A dense table is refused
-    /// before building; a compressed one before building when its per-node and per-arc arrays
-    /// alone are over the limit, after building otherwise; a shard (`build --shard`) after
-    /// building. Suffixes K, M, G, T (powers of 1024), optionally followed by `B` or `iB`.
+    /// before building; a compressed one, or a shard of one (`build --shard`), before building
+    /// when its per-node and per-arc arrays alone are over the limit, after building otherwise. Suffixes K, M, G, T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "8G", value_parser = crate::cli::parse_bytes)]
     pub(crate) memory_limit: u64,
     /// Build the dense table (every optimal move, O(1) queries) even on a large map.
@@ -64,12 +63,25 @@ const DENSE_BY_DEFAULT: u64 = 512 << 20;
 
 /// Which table to build, and why.
 pub(crate) fn choose_table(grid: &Grid, making: &Making) -> (TableKind, String) {
-    let needed = GridOracle::memory_needed(grid, connectivity(making));
     if making.compressed {
-        (TableKind::Compressed, "compressed (asked for with --compressed)".into())
+        return (TableKind::Compressed, "compressed (asked for with --compressed)".into());
     } else if making.dense {
-        (TableKind::Dense, "dense (asked for with --dense)".into())
-    } else if needed <= DENSE_BY_DEFAULT.min(making.memory_limit) {
+        return (TableKind::Dense, "dense (asked for with --dense)".into());
+    }
+    // A dense table holds a bit per arc for every target: counted from the cells, this rules
+    // out a large map's dense table without building its graph (gigabytes on a map of 2^24
+    // cells) to size it exactly.
+    let (nodes, arcs) = graph_counts(grid, connectivity(making));
+    let at_least = arcs.saturating_mul(nodes.div_ceil(64)).saturating_mul(8);
+    let most = DENSE_BY_DEFAULT.min(making.memory_limit);
+    if at_least > most {
+        return (
+            TableKind::Compressed,
+            format!("compressed (a dense table would take at least {at_least} bytes, over {most})"),
+        );
+    }
+    let needed = GridOracle::memory_needed(grid, connectivity(making));
+    if needed <= most {
         (TableKind::Dense, format!("dense (its table takes {needed} bytes, at most {DENSE_BY_DEFAULT})"))
     } else {
         (
@@ -107,12 +119,7 @@ pub(crate) fn build_oracle(grid: &Grid, making: &Making, quiet: bool) -> Result<
     let compressed = kind == TableKind::Compressed;
     let limit = making.memory_limit;
     if compressed {
-        let at_least = compressed_bytes_at_least(grid, connectivity(making));
-        if at_least > limit {
-            bail!(
-                "the compressed oracle of this map takes at least {at_least} bytes (its per-node and per-arc arrays), over the memory limit of {limit} bytes (raise --memory-limit)"
-            );
-        }
+        check_compressed(grid, making)?;
     }
     let options = making.options(|p| show_progress(&bar, p));
     let start = Instant::now();
@@ -172,9 +179,52 @@ fn build_on_gpu(
 /// node its cell (8), its column (3), its parent slot (1) and its arc offset (4); per arc its
 /// head (4).
 fn compressed_bytes_at_least(grid: &Grid, connectivity: Connectivity) -> u64 {
+    let (nodes, arcs) = graph_counts(grid, connectivity);
     let cells = u64::from(grid.width()) * u64::from(grid.height());
-    let graph = GridOracle::graph_builder(grid, connectivity);
-    5 * cells + 16 * graph.nodes_len() as u64 + 4 + 4 * graph.arcs_len() as u64
+    5 * cells + 16 * nodes + 4 + 4 * arcs
+}
+
+/// The nodes and arcs of the grid's graph, counted from the cells without building it: a node
+/// per open cell, two arcs per move between open cells (east and south, and for
+/// eight-connected moves the diagonals the grid allows).
+fn graph_counts(grid: &Grid, connectivity: Connectivity) -> (u64, u64) {
+    use signposts::grid::{Cell, Direction};
+    let forward: &[Direction] = if connectivity == Connectivity::Four {
+        &[Direction::East, Direction::South]
+    } else {
+        &[Direction::East, Direction::South, Direction::SouthEast, Direction::SouthWest]
+    };
+    let (mut nodes, mut arcs) = (0u64, 0u64);
+    for y in 0..grid.height() {
+        for x in 0..grid.width() {
+            let cell = Cell::new(x, y);
+            if grid.is_passable(cell) {
+                nodes += 1;
+                arcs += 2 * forward.iter().filter(|&&d| grid.step(cell, d).is_some()).count() as u64;
+            }
+        }
+    }
+    (nodes, arcs)
+}
+
+/// Refuses a compressed oracle (whole, or a shard of one) that cannot be built, before any
+/// work: more open cells than the compressed table's node limit, or per-node and per-arc
+/// arrays alone over the memory limit.
+pub(crate) fn check_compressed(grid: &Grid, making: &Making) -> Result<()> {
+    let nodes = grid.passable_len();
+    let max = signposts::CompressedGraph::MAX_NODES;
+    if nodes > max {
+        bail!(
+            "this map has {nodes} open cells, over the compressed table's limit of {max} nodes (2^24 - 1): split the map"
+        );
+    }
+    let (at_least, limit) = (compressed_bytes_at_least(grid, connectivity(making)), making.memory_limit);
+    if at_least > limit {
+        bail!(
+            "the compressed oracle of this map takes at least {at_least} bytes (its per-node and per-arc arrays), over the memory limit of {limit} bytes (raise --memory-limit)"
+        );
+    }
+    Ok(())
 }
 
 /// Opens a saved oracle memory-mapped, checked in full unless `verify` is false.

@@ -355,6 +355,49 @@ fn render_refuses_a_scale_whose_image_overflows_and_leaves_no_file() {
     assert!(!out_png.exists(), "a refused render left {}", out_png.display());
 }
 
+/// A compressed build past the node limit was refused only after the graph was built (7-15 s,
+/// 2 GB), and `build --shard` ignored `--memory-limit`: both are refused from the map's counts
+/// now, before any work.
+#[test]
+fn compressed_builds_past_a_limit_are_refused_before_any_work() {
+    let dir = std::env::temp_dir().join(format!("signposts-cli-nodes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (map, saved) = (dir.join("open.map"), dir.join("open.sp"));
+    let row = ".".repeat(4100) + "\n";
+    std::fs::write(&map, format!("type octile\nheight 4100\nwidth 4100\nmap\n{}", row.repeat(4100))).unwrap();
+    for shard in [None, Some("0/4")] {
+        let mut args = vec!["build", map.to_str().unwrap(), "--compressed", "-o", saved.to_str().unwrap()];
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+            args.retain(|&a| a != "--compressed");
+        }
+        let out = signposts(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("16810000 open cells") && stderr.contains("16777215 nodes"), "{stderr}");
+        assert!(!saved.exists());
+    }
+    let lak = maps().join("lak303d.map");
+    let out = signposts(&[
+        "build",
+        lak.to_str().unwrap(),
+        "--shard",
+        "0/4",
+        "--memory-limit",
+        "1K",
+        "-o",
+        saved.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("takes at least") && stderr.contains("over the memory limit of 1024 bytes"),
+        "{stderr}"
+    );
+    assert!(!saved.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn memory_limit_bounds_compressed_builds_too() {
     let dir = std::env::temp_dir().join(format!("signposts-cli-limit-{}", std::process::id()));

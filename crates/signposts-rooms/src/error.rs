@@ -205,7 +205,8 @@ pub enum Error {
     ///
     /// Fix: raise the budget to at least `needed` ([`crate::ExactBuilder::memory_budget`]).
     OverBudget {
-        /// Bytes the smallest exact index needs.
+        /// Bytes the smallest exact index needs (at least: a build stops counting as soon as
+        /// they pass the budget).
         needed: u64,
         /// The budget given.
         budget: u64,

@@ -105,6 +105,7 @@ fn build(args: &BuildArgs) -> Result<()> {
 fn build_shard(args: &BuildArgs, (index, count): (u32, u32)) -> Result<()> {
     let output = args.output.as_deref().context("-o is required")?;
     let grid = read_map(&args.map)?;
+    crate::oracle::check_compressed(&grid, &args.making)?;
     let bar = progress_bar(
         args.json,
         "{spinner} shard [{bar:40}] {pos}/{len} batches, {elapsed} elapsed, ETA {eta}",

@@ -84,8 +84,11 @@ pub(crate) fn run(args: &ScenArgs) -> Result<()> {
     let oracle = if let Some(saved) = &args.oracle {
         open_saved(saved, true)?
     } else {
-        let needed = GridOracle::memory_needed(&grid, connectivity(&making));
-        if needed > making.memory_limit && choose_table(&grid, &making).0 == TableKind::Dense {
+        // Sized only for a dense table: building the graph to size it costs gigabytes on a
+        // map that gets the compressed one.
+        let dense = choose_table(&grid, &making).0 == TableKind::Dense;
+        let needed = if dense { GridOracle::memory_needed(&grid, connectivity(&making)) } else { 0 };
+        if needed > making.memory_limit {
             let reason = format!(
                 "the oracle of {} needs {needed} bytes, over the memory limit of {} (raise --memory-limit)",
                 map_path.display(),

@@ -2,7 +2,7 @@
 //! of each region and, as the memory budget allows, the corner table.
 
 use core::cmp::Reverse;
-use core::sync::atomic::{AtomicUsize, Ordering};
+use core::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
@@ -129,8 +129,9 @@ impl<'a> ExactBuilder<'a> {
     /// [`Error::OutOfRange`] when the door states are not one per door; [`Error::NotExact`]
     /// for a one-way door; [`Error::OverBudget`] when even the smallest tier does not fit the
     /// budget (it says the bytes needed); [`Error::Core`] when the table's allocation fails
-    /// (the views, graph and cells are allocated as the sweeps find them, and checked against
-    /// the budget once they are all found).
+    /// (the views, graph and cells are counted against the budget as the sweeps find them: the
+    /// build stops with [`Error::OverBudget`] as soon as they pass it, holding at most the
+    /// budget and the sweeps in progress).
     ///
     /// # Complexity
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
@@ -173,6 +174,25 @@ impl<'a> ExactBuilder<'a> {
         };
         let cancelled = || options.is_cancelled();
         let grid = CellGrid::over(mesh.bounds(), mesh.regions_len());
+        // The bytes of the index counted as the sweeps produce them (what `base_bytes` counts
+        // at the end, never more), so that the build stops as soon as they pass the budget
+        // instead of holding every sweep first.
+        let c = corners.len();
+        let fixed = topo.memory_bytes()
+            + mesh.memory_bytes()
+            + (c + corner_of.len() + grid.len() + 1 + (c + 1) + 2 * c) * 4
+            + c * size_of::<CornerGeo>();
+        let held = AtomicU64::new(fixed as u64);
+        let over = |needed: u64| match options.memory_limit_bytes() {
+            Some(limit) if limit < self.budget => {
+                Error::Core(signposts::Error::OverMemoryLimit { needed, limit })
+            }
+            _ => Error::OverBudget { needed, budget },
+        };
+        let past_budget = || held.load(Ordering::Relaxed) > budget;
+        if past_budget() {
+            return Err(over(held.load(Ordering::Relaxed)));
+        }
         // Corners a chunk at a time (in parallel within it), each chunk's views and edges
         // appended and its sweeps dropped: the build holds one chunk's sweeps beside the index.
         let mut views = Views::default();
@@ -184,11 +204,15 @@ impl<'a> ExactBuilder<'a> {
                 .map_init(
                     || (Sweep::default(), Seen::default(), Raster::default()),
                     |(buf, seen, raster), &c| {
-                        if cancelled() {
+                        if cancelled() || past_budget() {
                             return Corner::default(); // dropped below
                         }
                         let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
                         corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
+                        let bytes = (corner.pieces.len() + corner.spikes.len()) * size_of::<Piece>()
+                            + corner.neighbours.len() * size_of::<(u32, f64)>()
+                            + corner.cells.len() * 4;
+                        held.fetch_add(bytes as u64, Ordering::Relaxed);
                         report();
                         corner
                     },
@@ -196,6 +220,9 @@ impl<'a> ExactBuilder<'a> {
                 .collect();
             if cancelled() {
                 return Err(Error::Cancelled);
+            }
+            if past_budget() {
+                return Err(over(held.load(Ordering::Relaxed)));
             }
             for (corner, &c) in found.into_iter().zip(chunk) {
                 views.append(&topo, c, &corner.pieces, &corner.spikes);
@@ -231,12 +258,7 @@ impl<'a> ExactBuilder<'a> {
         // Every tier holds this much; the table's size is known before it is allocated.
         let base = exact.base_bytes() as u64;
         if base > budget {
-            return Err(match options.memory_limit_bytes() {
-                Some(limit) if limit < self.budget => {
-                    Error::Core(signposts::Error::OverMemoryLimit { needed: base, limit })
-                }
-                _ => Error::OverBudget { needed: base, budget },
-            });
+            return Err(over(base));
         }
         let n = exact.corners.len();
         let pairs = (n as u64) * (n as u64);

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+mod simple;
+
 use signposts::grid::{Cell, Grid};
 use signposts::search::TileGrid;
 
@@ -12,7 +14,8 @@ use super::radius::{CapsuleIndex, capsules};
 use super::triangulate::triangulate;
 use crate::Point;
 use crate::error::{Error, Ring};
-use crate::geom::{segments_cross_properly, signed_area2, winding};
+use crate::geom::{bounding_box, orient, segments_cross_properly, segments_touch, winding};
+use simple::{Segments, first_bad_pair};
 
 impl NavMesh {
     /// The mesh of a tile grid: cell `(x, y)` covers the square `[x, x + 1] × [y, y + 1]`, and
@@ -225,25 +228,32 @@ impl NavMeshBuilder {
     /// assert!(matches!(problems[0], Error::SelfIntersecting { ring: Ring::Boundary, .. }));
     /// assert!(matches!(problems[1], Error::BadCoordinate { ring: Ring::Obstacle(0), vertex: 0, .. }));
     /// ```
+    ///
+    /// # Complexity
+    /// `O(n log n)` for a ring of `n` vertices (a sweep finds two edges that meet, worst case);
+    /// each obstacle is judged inside or outside by one winding test against the boundary
+    /// each way and, when neither holds, a sweep over its edges and the boundary's edges within
+    /// its bounding box. An obstacle's outside test is made only against a valid boundary;
+    /// against an invalid one (already reported), an obstacle is outside when their bounding
+    /// boxes are apart.
     #[must_use]
     pub fn validate(&self) -> Vec<Error> {
         let mut problems = Vec::new();
         let Some(boundary) = &self.boundary else {
             return vec![Error::NoBoundary];
         };
-        let rings = std::iter::once((Ring::Boundary, boundary))
-            .chain(self.obstacles.iter().enumerate().map(|(i, r)| (Ring::Obstacle(i), r)));
-        for (ring, points) in rings {
-            if let Some(problem) = ring_problem(ring, points) {
+        let boundary_problem = ring_problem(Ring::Boundary, boundary);
+        let valid_boundary = boundary_problem.is_none();
+        problems.extend(boundary_problem);
+        for (i, points) in self.obstacles.iter().enumerate() {
+            if let Some(problem) = ring_problem(Ring::Obstacle(i), points) {
                 problems.push(problem);
-            } else if let Ring::Obstacle(i) = ring {
-                let inside = dedup_ring(points).iter().any(|&p| winding(boundary, p) != 0)
-                    || dedup_ring(boundary).iter().any(|&p| winding(points, p) != 0)
-                    || crosses(boundary, points);
-                if !inside {
-                    problems.push(Error::ObstacleOutside { obstacle: i });
-                }
+            } else if !obstacle_meets(boundary, points, valid_boundary) {
+                problems.push(Error::ObstacleOutside { obstacle: i });
             }
+        }
+        if problems.is_empty() {
+            problems.extend(super::outline::below_resolution(boundary, &self.obstacles));
         }
         problems
     }
@@ -285,6 +295,38 @@ impl NavMeshBuilder {
     }
 }
 
+#[cfg(feature = "test-support")]
+impl NavMeshBuilder {
+    /// Two edges of `ring` that meet other than at the vertex between them, as validation
+    /// finds them (a sweep), and every such pair by testing each against each, both numbered
+    /// along the ring without repeated points (`None` and none for fewer than three points).
+    /// Feature `test-support` only: not part of the API.
+    #[doc(hidden)]
+    #[must_use]
+    #[expect(clippy::type_complexity, reason = "a test hook's two answers")]
+    #[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
+    pub fn ring_meeting_edges(ring: &[Point]) -> (Option<(usize, usize)>, Vec<(usize, usize)>) {
+        let points = dedup_ring(ring);
+        let n = points.len();
+        if n < 3 {
+            return (None, Vec::new());
+        }
+        let mut every = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b, c, d) = (points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]);
+                let adjacent = j == i + 1 || (i == 0 && j == n - 1);
+                let bad =
+                    if adjacent { segments_cross_properly(a, b, c, d) } else { segments_touch(a, b, c, d) };
+                if bad {
+                    every.push((i, j));
+                }
+            }
+        }
+        (self_intersection(&points), every)
+    }
+}
+
 /// Triangulates the walls and area borders, keeping the triangles to which `area` gives an
 /// area and that are farther than `radius` from every wall, and merges them into regions.
 /// `grouped`: classify once per group of triangles joined across non-constraint edges (for
@@ -297,9 +339,7 @@ fn mesh_of(
     radius: f64,
     grouped: bool,
 ) -> Result<NavMesh, Error> {
-    if !(radius.is_finite() && radius >= 0.0) {
-        return Err(Error::BadRadius { radius });
-    }
+    super::radius::check_radius(vertices.iter().copied(), radius)?;
     let triangles = if radius == 0.0 {
         let segments: Vec<[u32; 2]> = walls.iter().chain(borders).copied().collect();
         triangulate(vertices, &segments, area, grouped).map_err(|point| Error::Unrepresentable { point })?
@@ -340,8 +380,10 @@ fn dedup_ring(points: &[Point]) -> Vec<Point> {
     ring
 }
 
-/// What is wrong with one ring, if anything.
-#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d p q")]
+/// What is wrong with one ring, if anything: a bad coordinate (the first, by its index in the
+/// ring), fewer than three distinct points or all on one line, or two edges that meet other
+/// than at the vertex between them (found by a sweep, `O(n log n)`; edges are numbered along
+/// the ring without repeated points).
 fn ring_problem(ring: Ring, points: &[Point]) -> Option<Error> {
     for (vertex, &point) in points.iter().enumerate() {
         let ok = |c: f64| {
@@ -354,33 +396,79 @@ fn ring_problem(ring: Ring, points: &[Point]) -> Option<Error> {
         }
     }
     let points = dedup_ring(points);
-    if points.len() < 3 || signed_area2(&points) == 0.0 {
+    // Exactly on one line (a plain sum of the area would round a valid ring far from the
+    // origin to zero, and a bow-tie's halves cancel: that one crosses itself, below).
+    let first = points[0];
+    let on_a_line = points
+        .iter()
+        .find(|&&p| p != first)
+        .is_none_or(|&other| points.iter().all(|&p| orient(first, other, p) == 0.0));
+    if points.len() < 3 || on_a_line {
         return Some(Error::Degenerate { ring });
     }
-    let n = points.len();
-    for i in 0..n {
-        for j in i + 1..n {
-            let (a, b, c, d) = (points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]);
-            let adjacent = j == i + 1 || (i == 0 && j == n - 1);
-            let bad = if adjacent {
-                segments_cross_properly(a, b, c, d)
-            } else {
-                crate::geom::segments_touch(a, b, c, d)
-            };
-            if bad {
-                return Some(Error::SelfIntersecting { ring, edge: i, other: j });
-            }
-        }
-    }
-    None
+    self_intersection(&points).map(|(edge, other)| Error::SelfIntersecting { ring, edge, other })
 }
 
-/// Whether any edge of `a` touches any edge of `b`.
-fn crosses(a: &[Point], b: &[Point]) -> bool {
-    let (a, b) = (dedup_ring(a), dedup_ring(b));
-    let edges = |r: &[Point]| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()])).collect::<Vec<_>>();
-    let eb = edges(&b);
-    edges(&a).iter().any(|&(p, q)| eb.iter().any(|&(r, s)| crate::geom::segments_touch(p, q, r, s)))
+/// Two edges of a ring (without repeated consecutive points, at least three) that meet other
+/// than at the vertex between them, by the indices of their first vertices (the smaller
+/// first); `None` when the ring is simple.
+///
+/// # Complexity
+/// `O(n log n)` for `n` vertices, worst case (a sweep; see the `simple` module).
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
+fn self_intersection(points: &[Point]) -> Option<(usize, usize)> {
+    let n = points.len();
+    let edges: Vec<[u32; 2]> = (0..n).map(|i| [i as u32, ((i + 1) % n) as u32]).collect();
+    let bad = |e: u32, f: u32| {
+        let (i, j) = (e as usize, f as usize);
+        let (a, b, c, d) = (points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]);
+        if (i + 1) % n == j || (j + 1) % n == i {
+            segments_cross_properly(a, b, c, d)
+        } else {
+            segments_touch(a, b, c, d)
+        }
+    };
+    first_bad_pair(&Segments { points, edges: &edges }, bad).map(|(e, f)| (e as usize, f as usize))
+}
+
+/// Whether a valid obstacle lies at least partly inside the boundary or meets it. Against a
+/// valid boundary, exact: one of them holds a vertex of the other, or an edge of one meets an
+/// edge of the other (a sweep over the obstacle's edges and the boundary's edges within its
+/// bounding box). Against an invalid one (already reported), only whether their bounding
+/// boxes meet.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: a b c d")]
+fn obstacle_meets(boundary: &[Point], obstacle: &[Point], valid_boundary: bool) -> bool {
+    let (b, o) = (dedup_ring(boundary), dedup_ring(obstacle));
+    let (lo, hi) = bounding_box(o.iter().copied());
+    let in_box = |p: Point, q: Point| {
+        p.x.max(q.x) >= lo.x && p.x.min(q.x) <= hi.x && p.y.max(q.y) >= lo.y && p.y.min(q.y) <= hi.y
+    };
+    let (blo, bhi) = bounding_box(b.iter().copied());
+    if !in_box(blo, bhi) {
+        return false;
+    }
+    if !valid_boundary {
+        return true;
+    }
+    // Simple closed curves that do not meet: each lies wholly inside or wholly outside the
+    // other, so one vertex of each tells.
+    if winding(&b, o[0]) != 0 || winding(&o, b[0]) != 0 {
+        return true;
+    }
+    let (nb, no) = (b.len(), o.len());
+    let mut edges: Vec<[u32; 2]> = (0..nb)
+        .filter(|&i| in_box(b[i], b[(i + 1) % nb]))
+        .map(|i| [i as u32, ((i + 1) % nb) as u32])
+        .collect();
+    let first_obstacle_edge = edges.len() as u32;
+    edges.extend((0..no).map(|i| [(nb + i) as u32, (nb + (i + 1) % no) as u32]));
+    let points: Vec<Point> = b.iter().chain(&o).copied().collect();
+    let bad = |e: u32, f: u32| {
+        let [a, b] = edges[e as usize].map(|v| points[v as usize]);
+        let [c, d] = edges[f as usize].map(|v| points[v as usize]);
+        (e < first_obstacle_edge) != (f < first_obstacle_edge) && segments_touch(a, b, c, d)
+    };
+    first_bad_pair(&Segments { points: &points, edges: &edges }, bad).is_some()
 }
 
 /// A tile grid's walls (between an open cell and a blocked one or the outside) and area

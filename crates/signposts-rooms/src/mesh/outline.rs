@@ -86,7 +86,6 @@ pub(crate) fn mean_width(ring: &[Point]) -> f64 {
 /// resolves ([`resolution`]): [`Error::BelowResolution`] for each, the boundary first, then
 /// the obstacles in order. To be checked with the input's other problems, before any work:
 /// not called yet, `NavMeshBuilder::validate` (in `input.rs`) is to add them to its list.
-#[cfg_attr(not(test), expect(dead_code, reason = "to be called from mesh/input.rs's validate"))]
 pub(crate) fn below_resolution(boundary: &[Point], obstacles: &[Vec<Point>]) -> Vec<Error> {
     let rings = || {
         std::iter::once((Ring::Boundary, boundary))

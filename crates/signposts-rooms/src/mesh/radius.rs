@@ -63,7 +63,6 @@ pub(crate) fn radius_range(corners: impl IntoIterator<Item = Point>) -> (f64, f6
 ///
 /// # Errors
 /// As said.
-#[cfg_attr(not(test), expect(dead_code, reason = "to be called from mesh/input.rs's mesh_of"))]
 pub(crate) fn check_radius(corners: impl IntoIterator<Item = Point>, radius: f64) -> Result<(), Error> {
     if !(radius.is_finite() && radius >= 0.0) {
         return Err(Error::BadRadius { radius });

@@ -1,6 +1,8 @@
 //! Input adapter: convex regions given directly (as exported from a level editor), validated
 //! and joined into doors where they share edges.
 
+mod overlap;
+
 use super::NavMesh;
 use super::merge::Regions;
 use super::triangulate::NONE;
@@ -33,13 +35,28 @@ impl NavMesh {
     /// assert!(matches!(reflex, Err(Error::NotConvex { region: 1, .. }) | Err(Error::Degenerate { ring: Ring::Region(1) })));
     /// # Ok::<(), Error>(())
     /// ```
+    ///
+    /// # Complexity
+    /// `O(n log n)` for `n` edges in all (a sweep over the edges finds the regions that may
+    /// overlap; see the `overlap` module), worst case.
     pub fn from_regions(vertices: &[Point], regions: &[Vec<u32>]) -> Result<NavMesh, Error> {
+        NavMesh::from_regions_by(vertices, regions, false)
+    }
+
+    /// [`NavMesh::from_regions`] with every two regions whose bounding boxes meet tested
+    /// against each other instead of the sweep (quadratic): the reference the sweep is tested
+    /// against. Feature `test-support` only: not part of the API.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
+    pub fn from_regions_by_pairs(vertices: &[Point], regions: &[Vec<u32>]) -> Result<NavMesh, Error> {
+        NavMesh::from_regions_by(vertices, regions, true)
+    }
+
+    fn from_regions_by(vertices: &[Point], regions: &[Vec<u32>], by_pairs: bool) -> Result<NavMesh, Error> {
         let mut rings: Vec<Vec<u32>> = Vec::with_capacity(regions.len());
         for (r, region) in regions.iter().enumerate() {
             rings.push(checked_ring(vertices, r, region)?);
         }
-        let boxes: Vec<(Point, Point)> =
-            rings.iter().map(|ring| bounding_box(ring.iter().map(|&v| vertices[v as usize]))).collect();
         // Shared edges: `u → v` in one ring, `v → u` in another.
         let mut edges: std::collections::HashMap<(u32, u32), u32> = std::collections::HashMap::new();
         for (r, ring) in rings.iter().enumerate() {
@@ -59,21 +76,25 @@ impl NavMesh {
                     .collect()
             })
             .collect();
-        for a in 0..rings.len() {
-            for b in a + 1..rings.len() {
-                if !boxes_meet(boxes[a], boxes[b]) {
-                    continue;
-                }
-                let (pa, pb) = (points(vertices, &rings[a]), points(vertices, &rings[b]));
-                if !separated(&pa, &pb) && !separated(&pb, &pa) {
-                    return Err(Error::Overlapping { region: a, other: b });
-                }
-                if let Some(edge) = partial_contact(&pa, &across[a], &pb, b as u32) {
-                    return Err(Error::UnmatchedEdge { region: a, edge, other: b });
-                }
-                if let Some(edge) = partial_contact(&pb, &across[b], &pa, a as u32) {
-                    return Err(Error::UnmatchedEdge { region: b, edge, other: a });
-                }
+        // One sweep finds two regions that may overlap or touch along part of an edge; the
+        // exact test of that pair says how (every pair tested only if the sweep's pair clears,
+        // which input of edges of no length can cause).
+        if by_pairs {
+            if let Some(problem) = every_pair_problem(vertices, &rings, &across) {
+                return Err(problem);
+            }
+        } else if let Some(pairs) = overlap::first_conflict(vertices, &rings) {
+            let pair = |&(a, b): &(u32, u32)| pair_problem(vertices, &rings, &across, a as usize, b as usize);
+            let problem = pairs.iter().find_map(pair).or_else(|| {
+                debug_assert!(
+                    rings.iter().any(|r| (0..r.len())
+                        .any(|i| vertices[r[i] as usize] == vertices[r[(i + 1) % r.len()] as usize])),
+                    "none of the sweep's regions {pairs:?} has a problem"
+                );
+                every_pair_problem(vertices, &rings, &across)
+            });
+            if let Some(problem) = problem {
+                return Err(problem);
             }
         }
         let areas = vec![0; rings.len()];
@@ -179,6 +200,41 @@ fn checked_ring(vertices: &[Point], r: usize, region: &[u32]) -> Result<Vec<u32>
         (true, false) => {}
     }
     Ok(out)
+}
+
+/// What is wrong between regions `a` and `b`, tested exactly: their interiors overlap, or an
+/// edge of one runs along part of an edge of the other.
+fn pair_problem(
+    vertices: &[Point],
+    rings: &[Vec<u32>],
+    across: &[Vec<u32>],
+    a: usize,
+    b: usize,
+) -> Option<Error> {
+    let (a, b) = (a.min(b), a.max(b));
+    let bounds = |r: usize| bounding_box(rings[r].iter().map(|&v| vertices[v as usize]));
+    if a == b || b >= rings.len() || !boxes_meet(bounds(a), bounds(b)) {
+        return None;
+    }
+    let (pa, pb) = (points(vertices, &rings[a]), points(vertices, &rings[b]));
+    if !separated(&pa, &pb) && !separated(&pb, &pa) {
+        return Some(Error::Overlapping { region: a, other: b });
+    }
+    if let Some(edge) = partial_contact(&pa, &across[a], &pb, b as u32) {
+        return Some(Error::UnmatchedEdge { region: a, edge, other: b });
+    }
+    partial_contact(&pb, &across[b], &pa, a as u32).map(|edge| Error::UnmatchedEdge {
+        region: b,
+        edge,
+        other: a,
+    })
+}
+
+/// The first problem of any two regions whose bounding boxes meet (quadratic: only for
+/// input the sweep cannot judge, and for tests).
+fn every_pair_problem(vertices: &[Point], rings: &[Vec<u32>], across: &[Vec<u32>]) -> Option<Error> {
+    (0..rings.len())
+        .find_map(|a| (a + 1..rings.len()).find_map(|b| pair_problem(vertices, rings, across, a, b)))
 }
 
 fn points(vertices: &[Point], ring: &[u32]) -> Vec<Point> {

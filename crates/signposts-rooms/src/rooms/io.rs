@@ -93,7 +93,9 @@ impl Rooms {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn load(source: impl Read) -> Result<Rooms, Error> {
-        Rooms::read(source, None)
+        // Buffered: the values are read a few bytes at a time (a pipe unbuffered took a system
+        // call for each).
+        Rooms::read(std::io::BufReader::new(source), None)
     }
 
     /// Writes [`Rooms::save`]'s bytes to the file at `path` atomically: into a temporary file

@@ -16,3 +16,4 @@ mod radius;
 mod regions;
 mod rooms;
 mod scale;
+mod validation;

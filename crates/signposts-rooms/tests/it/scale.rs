@@ -492,7 +492,6 @@ fn a_huge_radius_is_an_error_not_a_panic() {
 /// resolves about 2^-53 of the world's half extent) and paths went through it. It is refused,
 /// naming the ring and the resolution.
 #[test]
-#[ignore = "waits for NavMeshBuilder::validate (mesh/input.rs) to call outline::below_resolution"]
 fn an_obstacle_below_the_unions_resolution_is_refused() {
     let result =
         NavMesh::builder().boundary(square(0.0, 0.0, 1e17)).obstacle(square(1000.0, 1000.0, 1.0)).build();

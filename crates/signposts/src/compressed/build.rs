@@ -13,8 +13,14 @@ use crate::builder::CostModel;
 use crate::{BuildOptions, Error, GraphBuilder, NodeId, components};
 
 impl CompressedGraph {
-    /// The node count a compressed table supports: below 2^24 (row starts are 24-bit).
-    pub(crate) const MAX_NODES: usize = (1 << START_BITS) - 1;
+    /// The node count a compressed table supports: below 2^24 (row starts are 24-bit). A
+    /// grid's compressed oracle has a node per open cell, so a map's count can be checked
+    /// against it before anything is built.
+    ///
+    /// ```
+    /// assert_eq!(signposts::CompressedGraph::MAX_NODES, (1 << 24) - 1);
+    /// ```
+    pub const MAX_NODES: usize = (1 << START_BITS) - 1;
 
     /// Whether a compressed table of `nodes` nodes can be built: the check that needs nothing
     /// but the count, for every compressed build (of a builder, of a grid) to make before it
