@@ -11,7 +11,9 @@
 //! ([`load_map`]) finishes each batch of targets (`done` of `total`); the page's build worker
 //! posts it to the page's progress bar. On the host it is a no-op.
 
+use std::alloc::Layout;
 use std::cell::RefCell;
+use std::ptr::NonNull;
 
 use signposts::grid::{Cell, Connectivity, TableKind};
 use signposts::{BuildOptions, Error, Progress};
@@ -99,27 +101,26 @@ fn keep_out(bytes: Result<Vec<u8>, Error>) -> i32 {
 /// what the module can address, or the browser refuses to grow its memory).
 #[unsafe(no_mangle)]
 pub extern "C" fn alloc(len: usize) -> *mut u8 {
-    let mut bytes = Vec::new();
-    if bytes.try_reserve_exact(len).is_err() {
-        return core::ptr::null_mut();
+    let Ok(layout) = Layout::array::<u8>(len) else { return core::ptr::null_mut() };
+    if len == 0 {
+        return NonNull::<u8>::dangling().as_ptr(); // nothing allocated, nothing to give back
     }
-    bytes.resize(len, 0);
-    // A boxed slice of exactly `len` bytes (the capacity is exact: no copy), which `dealloc`
-    // gives back.
-    Box::into_raw(bytes.into_boxed_slice()).cast::<u8>()
+    // SAFETY: `layout` has a nonzero size. A null result (no memory) is returned as it is.
+    unsafe { std::alloc::alloc_zeroed(layout) }
 }
 
-/// Gives back what [`alloc`] returned; a null `ptr` is nothing to give back.
+/// Gives back what [`alloc`] returned; a null `ptr` or a `len` of 0 is nothing to give back.
 ///
 /// # Safety
 /// `ptr` and `len` must be those of one [`alloc`] call, not given back before (or `ptr` null).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
-    if ptr.is_null() {
+    let Ok(layout) = Layout::array::<u8>(len) else { return };
+    if ptr.is_null() || len == 0 {
         return;
     }
-    // SAFETY: the caller passes the pointer and length of one `alloc`, a boxed slice.
-    drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, len)) });
+    // SAFETY: the caller passes the pointer and length of one `alloc`, allocated with `layout`.
+    unsafe { std::alloc::dealloc(ptr, layout) }
 }
 
 /// Reads `len` bytes at `ptr` (from [`alloc`]); none when `ptr` is null.
