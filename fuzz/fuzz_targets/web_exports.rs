@@ -98,7 +98,10 @@ fn check() {
     assert!(enemies.len() / 2 <= MAX_ENEMIES);
     for pair in enemies.chunks_exact(2) {
         let (x, y) = (pair[0] as usize, pair[1] as usize);
-        assert!(x < w && y < h && cells[y * w + x] == 1, "an enemy at ({x}, {y}), not an open cell of {w}×{h}");
+        assert!(
+            x < w && y < h && cells[y * w + x] == 1,
+            "an enemy at ({x}, {y}), not an open cell of {w}×{h}"
+        );
     }
     let rooms = read(web::rooms_enemies_ptr(), 2 * web::rooms_enemies_len() as usize);
     assert!(rooms.len() / 2 <= MAX_ENEMIES);
@@ -171,7 +174,8 @@ fuzz_target!(|data: &[u8]| {
             }
             14 => {
                 let b = input.u8();
-                let len = if b & 1 == 1 { usize::MAX - usize::from(b) } else { input.u32() as usize & 0xf_ffff };
+                let len =
+                    if b & 1 == 1 { usize::MAX - usize::from(b) } else { input.u32() as usize & 0xf_ffff };
                 let ptr = web::alloc(len);
                 assert!(len <= 0xf_ffff || ptr.is_null(), "alloc({len}) gave memory");
                 // SAFETY: `alloc`'s pointer and length (null is nothing to give back).
