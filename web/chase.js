@@ -1,11 +1,20 @@
 // The chase page's glue: loads signposts_web.wasm (crates/signposts-web, plain C exports),
 // draws the map and the enemies, steps every enemy each frame by one batched table query.
+// Tables are built in a worker (build.js, its own instance of the module) with a progress bar,
+// then loaded here from the bytes it saved: the page keeps drawing during a build.
 // `window.signposts` is the page's state; `web/test.py` reads it through the DevTools protocol.
 'use strict';
 
+// The largest dense table the page offers to build (a wasm32 module addresses 4 GiB, and the
+// worker and the page each hold the table and its saved bytes for a moment).
+const DENSE_MAX_MIB = 1024;
+
 const page = {
-  ready: false, error: null, width: 0, height: 0, player: null, enemies: 2000,
-  buildMs: 0, tableBytes: 0, compressed: false, stepMs: [], astarMs: 0, repairs: 0, repairMs: 0,
+  ready: false, error: null, notice: null, width: 0, height: 0, player: null, enemies: 2000,
+  map: '', buildMs: 0, loadMs: 0, inWorker: false, tableBytes: 0, denseBytes: 0, compressed: false,
+  stepMs: [], astarMs: 0, repairs: 0, repairMs: 0,
+  building: null, // while a table builds: { what, done, total, reports }
+  lastBuild: null, // the last build's { what, reports, buildMs, inWorker }
   mode: 'grid', rooms: null, // rooms: { regions, buildMs, outlines } once built for this map
 };
 window.signposts = page; // the page's state, for the test and the curious
@@ -21,6 +30,9 @@ page.screenAt = (x, y) => {
 page.isOpen = (x, y) => isOpen(x, y);
 
 let wasm;
+let module; // the compiled module, for the build workers
+let worker = null; // the build under way
+let mapBytes = null; // the current map's `.map` bytes (null: a saved table)
 const canvas = document.getElementById('canvas');
 const context = canvas.getContext('2d');
 const small = document.createElement('canvas'); // the map at one pixel a cell
@@ -34,31 +46,142 @@ function fail(message) {
   document.getElementById('error').textContent = message;
 }
 
+// A message about what the page can do next (not an error).
+function notice(message) {
+  page.notice = message;
+  document.getElementById('error').textContent = message || '';
+}
+
+const stats = document.getElementById('stats');
+const bar = document.getElementById('progress');
+const denseButton = document.getElementById('dense');
+const denseLimit = document.getElementById('dense-limit');
+const mib = (bytes) => (bytes / 1048576).toFixed(1);
+
 function lastError() {
   const bytes = new Uint8Array(wasm.memory.buffer, wasm.error_ptr(), wasm.error_len());
   return new TextDecoder().decode(bytes);
 }
 
-async function loadMap(name) {
+// Forgets the map on show: its stats, its rooms, its clicks (a new map starts clean).
+function clearMap(what) {
   page.ready = false;
+  if (worker) worker.terminate(); // a build for a map no longer wanted (its promise never ends)
+  worker = null;
+  page.building = null;
+  bar.hidden = true;
+  Object.assign(page, {
+    error: null, notice: null, buildMs: 0, loadMs: 0, tableBytes: 0, denseBytes: 0, compressed: false,
+    stepMs: [], astarMs: 0, repairs: 0, repairMs: 0, rooms: null, lastBuild: null,
+  });
+  document.getElementById('error').textContent = '';
+  denseButton.hidden = true;
+  stats.textContent = `${what}…`;
+}
+
+async function loadMap(name) {
+  page.map = name;
+  clearMap(`loading ${name || 'the generated maze'}`);
   let bytes = new Uint8Array(0);
   if (name) {
     const response = await fetch('maps/' + name);
     if (!response.ok) return fail(`cannot fetch maps/${name}: ${response.status}`);
     bytes = new Uint8Array(await response.arrayBuffer());
   }
+  if (page.map !== name) return; // another map was picked meanwhile
+  if (name.endsWith('.sp')) { // a table saved by `signposts build`: loaded, not built
+    mapBytes = null;
+    return loadTable(bytes, name, 0, false);
+  }
+  mapBytes = bytes;
+  // A .map (or the maze) builds: dense up to the budget in MiB, compressed above.
+  const budget = Math.min(DENSE_MAX_MIB, Math.max(0, Math.floor(Number(denseLimit.value)) || 0));
+  await build(bytes, budget, name || 'the maze');
+}
+
+// Builds the table of `bytes` (a .map, or none: the maze) in a worker, a progress bar moving;
+// then loads it here. Where workers cannot run, builds on this thread.
+async function build(bytes, denseUpToMiB, what) {
+  const map = page.map;
+  page.building = { what, done: 0, total: 0, reports: 0 };
+  showProgress();
+  let result;
+  let inWorker = true;
+  try {
+    worker = new Worker('build.js');
+  } catch (e) {
+    worker = null;
+  }
+  if (worker) {
+    const mine = worker;
+    result = await new Promise((resolve) => {
+      mine.onmessage = ({ data }) => {
+        if (data.progress) {
+          Object.assign(page.building, data.progress);
+          page.building.reports++;
+          showProgress();
+        } else resolve(data);
+      };
+      mine.onerror = (e) => resolve({ error: `the build worker failed: ${e.message}` });
+      mine.postMessage({ module, bytes, denseUpToMiB });
+    });
+    mine.terminate();
+    if (worker !== mine) return; // superseded
+    worker = null;
+  } else {
+    inWorker = false;
+    result = buildHere(bytes, denseUpToMiB);
+  }
+  if (page.map !== map) return;
+  const reports = page.building.reports;
+  page.building = null;
+  bar.hidden = true;
+  if (result.error) return fail(`${what}: ${result.error}`);
+  page.lastBuild = { what, reports, buildMs: result.buildMs, inWorker };
+  loadTable(result.table, what, result.buildMs, inWorker);
+}
+
+// The build on this thread (no workers): the page freezes until it ends.
+function buildHere(bytes, denseUpToMiB) {
   const ptr = wasm.alloc(bytes.length);
+  if (ptr === 0 && bytes.length > 0) return { error: 'no memory for the map' };
   new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
   const start = performance.now();
-  // A table saved by `signposts build` (.sp) loads; a .map (or the maze) builds, dense up to 256 MiB.
-  const rc = name.endsWith('.sp') ? wasm.load_saved(ptr, bytes.length) : wasm.load_map(ptr, bytes.length, 256);
-  page.buildMs = performance.now() - start;
+  const rc = wasm.load_map(ptr, bytes.length, denseUpToMiB);
+  const buildMs = performance.now() - start;
   wasm.dealloc(ptr, bytes.length);
-  if (rc < 0) return fail(`${name || 'the maze'}: ${lastError()}`);
+  if (rc < 0) return { error: lastError() };
+  if (wasm.save_table() < 0) return { error: lastError() };
+  return { table: new Uint8Array(wasm.memory.buffer, wasm.out_ptr(), wasm.out_len()).slice(), buildMs };
+}
+
+function showProgress() {
+  const b = page.building;
+  bar.hidden = false;
+  bar.max = Math.max(1, b.total);
+  bar.value = b.done;
+  const percent = b.total ? ` ${(100 * b.done / b.total).toFixed(0)}% (${b.done} of ${b.total} batches of targets)` : '';
+  stats.textContent = `building the table of ${b.what}:${percent}…`;
+}
+
+// Loads a saved table (from a build, or a .sp file) into the page's module and shows it.
+function loadTable(bytes, what, buildMs, inWorker) {
+  const start = performance.now();
+  const ptr = wasm.alloc(bytes.length);
+  if (ptr === 0 && bytes.length > 0) return fail(`${what}: no memory for the table's ${bytes.length} bytes`);
+  new Uint8Array(wasm.memory.buffer, ptr, bytes.length).set(bytes);
+  const rc = wasm.load_saved(ptr, bytes.length);
+  wasm.dealloc(ptr, bytes.length);
+  if (rc < 0) return fail(`${what}: ${lastError()}`);
+  Object.assign(page, { buildMs, loadMs: performance.now() - start, inWorker });
   page.width = wasm.width();
   page.height = wasm.height();
   page.tableBytes = wasm.table_bytes();
   page.compressed = wasm.compressed() === 1;
+  page.denseBytes = page.compressed ? wasm.dense_bytes() : 0;
+  // A compressed table cannot be edited: the dense one can, when it fits.
+  denseButton.hidden = !(page.compressed && page.denseBytes <= DENSE_MAX_MIB * 1048576);
+  denseButton.textContent = `build a dense table (${mib(page.denseBytes)} MiB) to edit walls`;
   scale = Math.max(1, Math.floor(Math.min(1200 / page.width, 500 / page.height)));
   canvas.width = page.width * scale;
   canvas.height = page.height * scale;
@@ -69,10 +192,20 @@ async function loadMap(name) {
   page.player = firstOpen(page.width >> 1, page.height >> 1);
   page.point = { x: page.player.x + 0.5, y: page.player.y + 0.5 };
   page.rooms = null;
-  wasm.set_enemies(page.enemies);
+  if (wasm.set_enemies(page.enemies) < 0) return fail(`the enemies: ${lastError()}`);
   page.ready = true;
   if (page.mode === 'rooms') buildRooms();
 }
+
+// The dense table of the map on show, built from its cells (a compressed table's map).
+denseButton.addEventListener('click', () => {
+  if (!page.ready || !page.compressed) return;
+  if (wasm.save_map() < 0) return fail(`the map: ${lastError()}`);
+  const bytes = new Uint8Array(wasm.memory.buffer, wasm.out_ptr(), wasm.out_len()).slice();
+  const what = `${page.map || 'the maze'}, dense`;
+  clearMap(`building ${what}`);
+  build(bytes, 0xffffffff, what); // u32::MAX MiB: dense whatever its size
+});
 
 // The rooms of the map as it is now: its navigation mesh and region oracle (the second mode).
 function buildRooms() {
@@ -80,7 +213,7 @@ function buildRooms() {
   if (wasm.rooms_build() < 0) return fail(`the rooms: ${lastError()}`);
   const outlines = new Float32Array(wasm.memory.buffer, wasm.rooms_outlines_ptr(), wasm.rooms_outlines_len()).slice();
   page.rooms = { regions: wasm.rooms_regions(), buildMs: performance.now() - start, outlines };
-  wasm.rooms_set_enemies(page.enemies);
+  if (wasm.rooms_set_enemies(page.enemies) < 0) fail(`the rooms' enemies: ${lastError()}`);
 }
 
 function drawBase() {
@@ -120,6 +253,13 @@ canvas.addEventListener('mousemove', (event) => {
 canvas.addEventListener('click', (event) => {
   const cell = cellAt(event);
   if (!page.ready || (cell.x === page.player.x && cell.y === page.player.y)) return;
+  if (page.compressed) {
+    // Compressed tables are not edited in place: say what the page can do instead.
+    return notice(page.denseBytes <= DENSE_MAX_MIB * 1048576
+      ? `walls cannot be edited in this map's compressed table: press "${denseButton.textContent}" above`
+      : `walls cannot be edited in this map's compressed table, and its dense table (${mib(page.denseBytes)} MiB) ` +
+        `is past the page's ${DENSE_MAX_MIB} MiB: pick a smaller map to edit walls`);
+  }
   const start = performance.now();
   const rc = wasm.toggle(cell.x, cell.y);
   if (rc < 0) return fail(`cannot edit (${cell.x}, ${cell.y}): ${lastError()}`);
@@ -139,8 +279,8 @@ const slider = document.getElementById('enemies');
 slider.addEventListener('input', () => {
   page.enemies = Number(slider.value);
   document.getElementById('count').textContent = page.enemies;
-  if (page.ready) wasm.set_enemies(page.enemies);
-  if (page.rooms) wasm.rooms_set_enemies(page.enemies);
+  if (page.ready && wasm.set_enemies(page.enemies) < 0) fail(`the enemies: ${lastError()}`);
+  if (page.rooms && wasm.rooms_set_enemies(page.enemies) < 0) fail(`the rooms' enemies: ${lastError()}`);
 });
 
 let frames = 0;
@@ -172,7 +312,7 @@ function draw() {
   pixels.set(base);
   const rooms = page.mode === 'rooms' && page.rooms;
   if (!rooms) {
-    const positions = new Uint32Array(wasm.memory.buffer, wasm.enemies_ptr(), 2 * page.enemies);
+    const positions = new Uint32Array(wasm.memory.buffer, wasm.enemies_ptr(), 2 * wasm.enemies_len());
     for (let i = 0; i < positions.length; i += 2) pixels[positions[i + 1] * page.width + positions[i]] = 0xff3c46ee;
     pixels[page.player.y * page.width + page.player.x] = 0xff66f08c;
   }
@@ -191,11 +331,13 @@ function draw() {
     return;
   }
   const why = page.compressed
-    ? 'compressed (a dense table of this map would pass 256 MiB)'
+    ? `compressed (its dense table would take ${mib(page.denseBytes)} MiB)`
     : 'dense (every optimal move, edited in place)';
+  const built = page.lastBuild
+    ? `built in ${page.buildMs.toFixed(0)} ms${page.inWorker ? ' in a worker' : ''}, loaded in ${page.loadMs.toFixed(0)} ms`
+    : `loaded in ${page.loadMs.toFixed(0)} ms`;
   document.getElementById('stats').innerHTML =
-    `map ${page.width}×${page.height}, table ${why}: ${(page.tableBytes / 1048576).toFixed(1)} MiB, ` +
-    `built in ${page.buildMs.toFixed(0)} ms\n` +
+    `map ${page.width}×${page.height}, table ${why}: ${mib(page.tableBytes)} MiB, ${built}\n` +
     `${page.enemies} enemies: all their steps of a frame ${mean.toFixed(2)} ms (one batched table query)\n` +
     `<span class="why">the same steps by one A* search each: ${page.astarMs.toFixed(1)} ms ` +
     `(${(page.astarMs / Math.max(mean, 1e-3)).toFixed(0)}× the table)</span>\n` +
@@ -216,7 +358,7 @@ function drawRooms() {
     i += 2 * n;
   }
   context.stroke();
-  const positions = new Float32Array(wasm.memory.buffer, wasm.rooms_enemies_ptr(), 2 * page.enemies);
+  const positions = new Float32Array(wasm.memory.buffer, wasm.rooms_enemies_ptr(), 2 * wasm.rooms_enemies_len());
   context.fillStyle = '#ee463c';
   const size = Math.max(2, scale * 0.5);
   for (let i = 0; i < positions.length; i += 2) {
@@ -234,8 +376,9 @@ function loop() {
 
 async function start() {
   try {
-    const { instance } = await WebAssembly.instantiateStreaming(fetch('signposts_web.wasm'), {});
-    wasm = instance.exports;
+    module = await WebAssembly.compileStreaming(fetch('signposts_web.wasm'));
+    // The page's instance builds nothing (the workers do): its progress import does nothing.
+    wasm = (await WebAssembly.instantiate(module, { env: { progress() {} } })).exports;
     // Maps listed in maps/maps.txt (one file name a line: .map files, or tables saved by
     // `signposts build` as .sp) join the generated maze in the menu.
     const list = await fetch('maps/maps.txt').then((r) => (r.ok ? r.text() : '')).catch(() => '');
@@ -244,8 +387,8 @@ async function start() {
       select.add(new Option(name, name));
     }
     select.addEventListener('change', () => loadMap(select.value));
+    requestAnimationFrame(loop); // frames run during the first build too
     await loadMap('');
-    requestAnimationFrame(loop);
   } catch (e) {
     fail(String(e));
   }

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """The chase page in a headless Chromium, driven through the DevTools protocol: builds the
-WebAssembly module, serves the page on localhost, moves the pointer onto a cell (the player),
-lets 3,000 enemies chase it for two seconds, clicks a wall shut, and checks the page's state
-(no error, the enemies closer, the wall repaired) and a screenshot (not blank); then the same
-chase in the rooms mode (the enemies closer along the rooms' paths, a screenshot).
+WebAssembly module (the command in crates/signposts-web/README.md, nothing added), serves the
+page on localhost, moves the pointer onto a cell (the player), lets 3,000 enemies chase it for
+two seconds, clicks a wall shut, and checks the page's state (no error, the enemies closer, the
+wall repaired) and a screenshot (not blank); then the same chase in the rooms mode (the enemies
+closer along the rooms' paths, a screenshot). Then a build watched frame by frame: the progress
+shown while the maze's table builds, the frames that kept coming (the longest gap between two,
+under 250 ms when the build ran in a worker), the last map's stats gone at the switch; a
+compressed table's click answered with the page's dense build, which then edits.
 
 Usage: python3 web/test.py [--screenshot docs/web-chase.png]  (the rooms mode's beside it, -rooms.png)
 Needs the wasm32-unknown-unknown target and Chromium (`chromium`); exits 0 with a line that
@@ -28,7 +32,12 @@ import urllib.request
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WASM = os.path.join(ROOT, "target", "wasm32-unknown-unknown", "release", "signposts_web.wasm")
+WASM = os.path.join(ROOT, "target", "wasm32-unknown-unknown", "wasm", "signposts_web.wasm")
+# The build command of crates/signposts-web/README.md, as documented.
+BUILD = ["cargo", "build", "--profile", "wasm", "-p", "signposts-web", "--target", "wasm32-unknown-unknown"]
+# The longest time between two frames allowed while a table builds in a worker: a generous
+# bound (a frame is 17 ms), for a page whose thread only draws meanwhile.
+LONGEST_FRAME_GAP_MS = 250
 
 
 def skip(why):
@@ -50,10 +59,9 @@ def chromium():
 
 
 def build():
-    env = dict(os.environ, CARGO_PROFILE_RELEASE_DEBUG="false", CARGO_PROFILE_RELEASE_STRIP="true")
-    cmd = ["cargo", "build", "-q", "-p", "signposts-web", "--release", "--target", "wasm32-unknown-unknown"]
-    if subprocess.run(cmd, cwd=ROOT, env=env).returncode != 0:
-        fail("the WebAssembly build failed")
+    if subprocess.run(BUILD, cwd=ROOT).returncode != 0:
+        fail(f"the WebAssembly build failed: {' '.join(BUILD)}")
+    print(f"{' '.join(BUILD)}: {os.path.getsize(WASM):,} bytes of wasm")
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -244,6 +252,116 @@ def png_has_enemies(path):
     return len(colours) >= 4 and red > 0
 
 
+# A frame counter of the test's own (the page's code is not trusted to count its frames): the
+# longest time between two frames while it runs.
+FRAME_GAPS = """(() => { const g = { frames: 0, longest: 0, last: performance.now(), on: true };
+  window.testFrames = g;
+  const frame = () => { const now = performance.now(); g.longest = Math.max(g.longest, now - g.last);
+    g.last = now; g.frames++; if (g.on) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame); return true; })()"""
+
+
+def pick_map(tools, name):
+    tools.evaluate(f"(() => {{ const s = document.getElementById('map'); s.value = {json.dumps(name)};"
+                   f" s.dispatchEvent(new Event('change')); return true; }})()")
+
+
+def watch(tools, what):
+    """Polls the page until the build of `what` ends: (the stats texts seen, the frames counted,
+    the longest gap between two in ms, the page's state)."""
+    seen, deadline = [], time.time() + 120
+    while time.time() < deadline:
+        look = tools.evaluate("JSON.stringify([document.getElementById('stats').textContent,"
+                              " !document.getElementById('progress').hidden, window.signposts.ready,"
+                              " window.signposts.error])")
+        text, bar, ready, error = json.loads(look)
+        seen.append((text, bar))
+        if error:
+            fail(f"{what}: the page reported an error: {error}")
+        if ready:
+            break
+        time.sleep(0.05)
+    else:
+        fail(f"{what} never finished: {seen[-3:]}")
+    frames = json.loads(tools.evaluate("(() => { const g = window.testFrames; g.on = false;"
+                                       " return JSON.stringify([g.frames, g.longest]); })()"))
+    return seen, frames[0], frames[1], json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+
+
+def watched_build(tools):
+    """The maze's dense table built again, watched: the stats of the map before (a wall clicked)
+    cleared at once, a progress bar and percentage while it builds, frames all along."""
+    before = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    if before["repairs"] < 1:
+        fail(f"the check of cleared stats needs a wall clicked first: {before['repairs']}")
+    tools.evaluate(FRAME_GAPS)
+    pick_map(tools, "")
+    text = tools.evaluate("document.getElementById('stats').textContent")
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    if "walls clicked" in text or state["repairs"] != 0 or state["stepMs"] or state["rooms"] is not None:
+        fail(f"the last map's stats stayed at the switch: {text!r}, repairs {state['repairs']}")
+    seen, frames, longest, state = watch(tools, "the maze's build")
+    progress = [text for text, bar in seen if bar and re.search(r"building the table of .*\d+%", text)]
+    build = state["lastBuild"] or {}
+    print(f"the maze's table built again ({'dense' if not state['compressed'] else 'compressed'}, "
+          f"{build.get('buildMs', 0):.0f} ms, in a worker: {build.get('inWorker')}; loaded in "
+          f"{state['loadMs']:.0f} ms): {build.get('reports', 0)} progress reports, {len(progress)} of "
+          f"{len(seen)} looks saw the progress bar; {frames} frames meanwhile, the longest gap {longest:.0f} ms")
+    if not build.get("reports") or not progress:
+        fail(f"no progress shown during the build: {seen[:5]}")
+    if state["repairs"] != 0 or "walls clicked: 0" not in tools.evaluate("document.getElementById('stats').textContent"):
+        fail("the last map's clicks stayed in the stats")
+    if build.get("inWorker") and longest >= LONGEST_FRAME_GAP_MS:
+        fail(f"the page froze for {longest:.0f} ms during a build in a worker (allowed: {LONGEST_FRAME_GAP_MS} ms)")
+
+
+def click_cell(tools, cell):
+    at = tools.evaluate(f"window.signposts.screenAt({cell[0]}, {cell[1]})")
+    tools.mouse("mousePressed", at["x"], at["y"])
+    tools.mouse("mouseReleased", at["x"], at["y"])
+    time.sleep(0.3)
+
+
+def dense_build(tools):
+    """The maze with a dense budget of 1 MiB: compressed. A click says how to edit (the page's
+    dense build, its memory shown); the button builds the dense table; a click then edits."""
+    tools.evaluate("document.getElementById('dense-limit').value = 1; true")
+    tools.evaluate(FRAME_GAPS)
+    pick_map(tools, "")
+    seen, frames, longest, state = watch(tools, "the maze's compressed build")
+    print(f"the maze's compressed table: {state['tableBytes'] / 1048576:.2f} MiB in {state['buildMs']:.0f} ms, "
+          f"its dense one {state['denseBytes'] / 1048576:.1f} MiB; the longest frame gap {longest:.0f} ms")
+    if not state["compressed"]:
+        fail("a dense budget of 1 MiB still built the maze's table dense")
+    button = json.loads(tools.evaluate("(() => { const b = document.getElementById('dense');"
+                                       " return JSON.stringify([b.hidden, b.textContent]); })()"))
+    if button[0] or "dense" not in button[1] or "MiB" not in button[1]:
+        fail(f"no button to build the dense table: {button}")
+    player = state["player"]
+    wall = tools.evaluate(
+        f"(() => {{ for (let r = 3; r < 40; r++) for (let dx = -r; dx <= r; dx++) {{"
+        f" const x = {player['x']} + dx, y = {player['y']} + r; if (window.signposts.isOpen(x, y)) return [x, y]; }}"
+        f" return null; }})()")
+    click_cell(tools, wall)
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    if state["error"] or not state["notice"] or button[1] not in state["notice"]:
+        fail(f"a click on a compressed table did not point to the dense build: {state['notice']!r}, {state['error']!r}")
+    print(f"a click on the compressed table: {state['notice']!r}")
+    tools.evaluate(FRAME_GAPS)
+    tools.evaluate("document.getElementById('dense').click(); true")
+    seen, frames, longest, state = watch(tools, "the dense build")
+    if state["compressed"] or state["repairs"] != 0:
+        fail(f"the dense build left compressed {state['compressed']}, repairs {state['repairs']}")
+    click_cell(tools, wall)
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    blocked = not tools.evaluate(f"window.signposts.isOpen({wall[0]}, {wall[1]})")
+    print(f"the dense build ({state['tableBytes'] / 1048576:.1f} MiB, {state['buildMs']:.0f} ms, the longest frame "
+          f"gap {longest:.0f} ms), then a click: closed {blocked}, repairs {state['repairs']}")
+    if state["error"] or not blocked or state["repairs"] != 1:
+        fail(f"the dense table did not take the click: {state['error']!r}")
+    tools.evaluate("document.getElementById('dense-limit').value = 256; true")
+
+
 def main():
     args = sys.argv[1:]
     keep = args[args.index("--screenshot") + 1] if "--screenshot" in args else None
@@ -255,7 +373,7 @@ def main():
         skip("the wasm32-unknown-unknown target is not installed (rustup target add wasm32-unknown-unknown)")
     build()
     with tempfile.TemporaryDirectory() as folder:
-        for name in ("index.html", "chase.js"):
+        for name in ("index.html", "chase.js", "build.js"):
             shutil.copy(os.path.join(ROOT, "web", name), folder)
         shutil.copy(WASM, folder)
         saved = save_table(os.path.join(folder, "maps"))
@@ -325,11 +443,13 @@ def main():
             data = tools.call("Page.captureScreenshot", format="png")["data"]
             with open(rooms_shot, "wb") as out:
                 out.write(base64.b64decode(data))
+            tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'grid';"
+                           " m.dispatchEvent(new Event('change')); return true; })()")
+            watched_build(tools)
+            dense_build(tools)
             if saved:
                 # A table saved by `signposts build`, fetched as bytes and loaded, not built.
-                tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'grid';"
-                               " m.dispatchEvent(new Event('change'));"
-                               " const s = document.getElementById('map'); s.value = 'den312d.sp';"
+                tools.evaluate("(() => { const s = document.getElementById('map'); s.value = 'den312d.sp';"
                                " s.dispatchEvent(new Event('change')); return true; })()")
                 wait(tools, "(window.signposts.ready && window.signposts.width === 65) || window.signposts.error !== null",
                      "the saved table")
@@ -338,7 +458,11 @@ def main():
                 if state.get("error"):
                     fail(f"the saved table did not load: {state['error']}")
                 print(f"the saved table of den312d: {state['width']}x{state['height']}, "
-                      f"{state['tableBytes'] / 1048576:.1f} MiB, loaded in {state['buildMs']:.0f} ms")
+                      f"{state['tableBytes'] / 1048576:.1f} MiB, loaded in {state['loadMs']:.0f} ms")
+                # The maze's clicked wall, its repair and its table are gone from the stats.
+                text = tools.evaluate("document.getElementById('stats').textContent")
+                if state["repairs"] != 0 or "walls clicked: 0" not in text or "121×81" in text:
+                    fail(f"the last map's stats stayed after the switch: repairs {state['repairs']}, {text!r}")
         finally:
             process.kill()
             server.shutdown()

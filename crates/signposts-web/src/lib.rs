@@ -3,18 +3,49 @@
 //! `wasm-bindgen`: its command-line tool would be one more `cargo install` in CI, and the page
 //! passes only numbers and byte buffers).
 //!
-//! [`Game`] holds the map, its table and the enemies; the exports wrap one game kept in a
-//! thread-local (the page has one thread). Buffers cross the boundary as pointers into the
-//! module's memory: the page copies a `.map` file in through [`alloc`], and reads the map's
-//! cells and the enemies' positions through views of the pointers [`cells_ptr`] and
-//! [`enemies_ptr`] return (valid until the next call that changes them).
+//! [`Game`] holds the map, its table and the enemies; the [`exports`] wrap one game kept in
+//! a thread-local (each instance of the module has one thread: the page's, or a build
+//! worker's). Buffers cross the boundary as pointers into the module's memory: the page copies
+//! a `.map` file in through [`alloc`](exports::alloc), and reads the map's cells and the
+//! enemies' positions through views of the pointers [`cells_ptr`](exports::cells_ptr) and
+//! [`enemies_ptr`](exports::enemies_ptr) return (valid until the next call that changes them).
+//!
+//! No export panics or aborts on any argument: a failure is an error code with its message in
+//! [`error_ptr`](exports::error_ptr), a count past its limit is clamped ([`MAX_ENEMIES`]),
+//! memory that cannot be had is an error ([`Error::AllocationFailed`]), not an abort.
 
-use std::cell::RefCell;
+pub mod exports;
 
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
 use signposts::search::{Layer, Searcher, TileGrid};
 use signposts::{BuildOptions, Error};
 use signposts_rooms::{NavMesh, Point, Rooms, Scratch};
+
+/// The most enemies a game holds (either mode): larger counts are clamped to it. Twice the
+/// page's slider; each enemy takes about 50 bytes in the grid mode.
+pub const MAX_ENEMIES: usize = 100_000;
+
+/// Room for `total` values in `v`, or [`Error::AllocationFailed`] naming the bytes.
+fn reserve<T>(v: &mut Vec<T>, total: usize) -> Result<(), Error> {
+    v.try_reserve(total.saturating_sub(v.len()))
+        .map_err(|_| Error::AllocationFailed { bytes: (total as u64).saturating_mul(size_of::<T>() as u64) })
+}
+
+/// The next of a xorshift sequence.
+fn xorshift(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+/// A random cell of `open`; `None` when it is empty.
+fn random_cell(open: &[Cell], seed: &mut u64) -> Option<Cell> {
+    if open.is_empty() {
+        return None;
+    }
+    Some(open[(xorshift(seed) % open.len() as u64) as usize])
+}
 
 /// A map, its table and a crowd of enemies chasing a player.
 #[derive(Debug)]
@@ -42,8 +73,16 @@ impl Game {
     /// As [`BuildOptions::build_grid`].
     pub fn new(grid: &Grid, dense_up_to: u64) -> Result<Game, Error> {
         let kind = TableKind::for_memory(grid, Connectivity::Eight, dense_up_to);
-        let oracle = BuildOptions::new().build_grid(grid, Connectivity::Eight, kind)?;
-        Ok(Game::from_oracle(oracle))
+        Game::build(grid, kind, &BuildOptions::new())
+    }
+
+    /// A game on `grid` (octile moves) with a table of `kind`, built with `options` (progress,
+    /// memory limit, cancel).
+    ///
+    /// # Errors
+    /// As [`BuildOptions::build_grid`].
+    pub fn build(grid: &Grid, kind: TableKind, options: &BuildOptions<'_>) -> Result<Game, Error> {
+        Ok(Game::from_oracle(options.build_grid(grid, Connectivity::Eight, kind)?))
     }
 
     /// A game on a table saved by `signposts build` (its map and moves are the file's).
@@ -95,24 +134,67 @@ impl Game {
         self.repairs
     }
 
-    fn random_open(&mut self) -> Cell {
-        self.seed ^= self.seed << 13;
-        self.seed ^= self.seed >> 7;
-        self.seed ^= self.seed << 17;
-        self.open[(self.seed % self.open.len() as u64) as usize]
+    /// The bytes a dense table of the map (as it is now) would take, its cell maps included:
+    /// what [`TableKind::for_memory`] compares with its budget.
+    #[must_use]
+    pub fn dense_bytes(&self) -> u64 {
+        GridOracle::memory_needed(self.oracle.grid(), Connectivity::Eight)
     }
 
-    /// Sets the number of enemies: new ones at random open cells, the last ones removed.
-    pub fn set_enemies(&mut self, count: usize) {
-        if self.open.is_empty() {
-            return;
+    /// The map as Moving AI `.map` text (`.` open, `@` blocked), its edits included.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when the text's memory cannot be had.
+    pub fn map_text(&self) -> Result<Vec<u8>, Error> {
+        let grid = self.oracle.grid();
+        let (width, height) = (grid.width() as usize, grid.height() as usize);
+        let mut text = Vec::new();
+        reserve(&mut text, (width + 1).saturating_mul(height).saturating_add(64))?;
+        text.extend_from_slice(format!("type octile\nheight {height}\nwidth {width}\nmap\n").as_bytes());
+        for row in self.cells.chunks(width.max(1)) {
+            text.extend(row.iter().map(|&open| if open == 1 { b'.' } else { b'@' }));
+            text.push(b'\n');
         }
+        Ok(text)
+    }
+
+    /// The table saved as [`GridOracle::save`] writes it (what [`Game::load`] reads).
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when the bytes' memory cannot be had.
+    pub fn save(&self) -> Result<Vec<u8>, Error> {
+        let mut bytes = Vec::new();
+        // The file is about the table's size: reserved up front, its memory is an error here
+        // rather than an abort while writing.
+        reserve(&mut bytes, self.oracle.memory_bytes().saturating_add(1 << 10))?;
+        self.oracle.save(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn random_open(&mut self) -> Option<Cell> {
+        random_cell(&self.open, &mut self.seed)
+    }
+
+    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`]: new ones at random open cells,
+    /// the last ones removed. A map without an open cell keeps none. Returns the number of
+    /// enemies now.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when the memory for the new ones (their cells, positions
+    /// and a tick's queries) cannot be had; the enemies are then as before.
+    pub fn set_enemies(&mut self, count: usize) -> Result<usize, Error> {
+        let count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        reserve(&mut self.enemies, count)?;
+        reserve(&mut self.positions, 2 * count)?;
+        reserve(&mut self.queries, count)?;
+        reserve(&mut self.steps, count)?;
         self.enemies.truncate(count);
         while self.enemies.len() < count {
-            let cell = self.random_open();
+            let Some(cell) = self.random_open() else { break };
             self.enemies.push(cell);
         }
         self.sync_positions();
+        Ok(self.enemies.len())
     }
 
     fn sync_positions(&mut self) {
@@ -122,7 +204,8 @@ impl Game {
 
     /// Every enemy takes one optimal step toward `player` (one batched query, ties spread by
     /// each enemy's index); an enemy on the player's cell starts again at a random open cell.
-    /// Returns how many stepped.
+    /// A player outside the map or on a blocked cell is out of reach: no one steps. Returns
+    /// how many stepped.
     pub fn tick(&mut self, player: Cell) -> usize {
         self.queries.clear();
         self.queries.extend(self.enemies.iter().enumerate().map(|(i, &c)| (c, player, i as u64)));
@@ -131,7 +214,7 @@ impl Game {
         for i in 0..self.enemies.len() {
             let here = self.enemies[i];
             if here == player {
-                self.enemies[i] = self.random_open();
+                self.enemies[i] = self.random_open().unwrap_or(here);
             } else if let Some(next) = self.steps[i].and_then(|d| here.step(d)) {
                 self.enemies[i] = next;
                 moved += 1;
@@ -167,7 +250,8 @@ impl Game {
     }
 
     /// Opens a blocked cell or blocks an open one, the table repaired in place; enemies on a
-    /// cell that closes start again elsewhere. Returns whether the cell is blocked now.
+    /// cell that closes start again at a random open cell, or are removed when it was the
+    /// last open cell. Returns whether the cell is blocked now.
     ///
     /// # Errors
     /// [`Error::CellOutOfBounds`]; [`Error::Unsupported`] for a compressed table.
@@ -179,10 +263,14 @@ impl Game {
         self.cells[(cell.y * grid.width() + cell.x) as usize] = u8::from(!blocked);
         self.tiles = TileGrid::from_grid(grid);
         self.open = open_cells(grid);
-        for i in 0..self.enemies.len() {
-            if self.enemies[i] == cell && blocked {
-                self.enemies[i] = self.random_open();
+        if blocked {
+            for i in 0..self.enemies.len() {
+                if self.enemies[i] == cell {
+                    self.enemies[i] = self.random_open().unwrap_or(cell);
+                }
             }
+            // The last open cell closed: nowhere to go.
+            self.enemies.retain(|&e| e != cell);
         }
         self.sync_positions();
         Ok(blocked)
@@ -240,20 +328,23 @@ impl RoomsGame {
         &self.enemies
     }
 
-    /// Sets the number of enemies, new ones at the centres of random open cells.
-    pub fn set_enemies(&mut self, count: usize) {
-        if self.open.is_empty() {
-            return;
-        }
+    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`], new ones at the centres of
+    /// random open cells. A map without an open cell keeps none. Returns the number now.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] when the memory for the new ones cannot be had; the
+    /// enemies are then as before.
+    pub fn set_enemies(&mut self, count: usize) -> Result<usize, Error> {
+        let count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        reserve(&mut self.enemies, count)?;
+        reserve(&mut self.positions, 2 * count)?;
         self.enemies.truncate(count);
         while self.enemies.len() < count {
-            self.seed ^= self.seed << 13;
-            self.seed ^= self.seed >> 7;
-            self.seed ^= self.seed << 17;
-            let c = self.open[(self.seed % self.open.len() as u64) as usize];
+            let Some(c) = random_cell(&self.open, &mut self.seed) else { break };
             self.enemies.push(Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5));
         }
         self.sync_positions();
+        Ok(self.enemies.len())
     }
 
     fn sync_positions(&mut self) {
@@ -262,8 +353,15 @@ impl RoomsGame {
     }
 
     /// Every enemy walks `stride` map units toward `player`, straight to each waypoint of its
-    /// path (turning at as many waypoints as the stride reaches). Returns how many moved.
+    /// path (turning at as many waypoints as the stride reaches, at most four). A negative or
+    /// NaN stride is 0 (no one moves: an enemy never walks away from its waypoint); a player
+    /// at a non-finite point is out of reach. Returns how many moved.
     pub fn tick(&mut self, player: Point, stride: f64) -> usize {
+        // `max` gives 0 for NaN too.
+        let stride = stride.max(0.0);
+        if stride == 0.0 || !(player.x.is_finite() && player.y.is_finite()) {
+            return 0;
+        }
         let mut moved = 0;
         for i in 0..self.enemies.len() {
             let (mut here, mut left) = (self.enemies[i], stride);
@@ -300,247 +398,4 @@ fn open_cells(grid: &Grid) -> Vec<Cell> {
         .flat_map(|y| (0..grid.width()).map(move |x| Cell::new(x, y)))
         .filter(|&c| grid.is_passable(c))
         .collect()
-}
-
-thread_local! {
-    static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
-    static ROOMS: RefCell<Option<RoomsGame>> = const { RefCell::new(None) };
-    static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
-
-/// Runs `f` on the game, or returns `default` when none is loaded.
-fn with_game<T>(default: T, f: impl FnOnce(&mut Game) -> T) -> T {
-    GAME.with(|game| game.borrow_mut().as_mut().map_or(default, f))
-}
-
-/// Runs `f` on the rooms game, or returns `default` when none is built.
-fn with_rooms<T>(default: T, f: impl FnOnce(&mut RoomsGame) -> T) -> T {
-    ROOMS.with(|rooms| rooms.borrow_mut().as_mut().map_or(default, f))
-}
-
-/// Keeps the game (the rooms of the last map dropped), or the error's message; 0, or -1.
-fn keep(game: Result<Game, Error>) -> i32 {
-    match game {
-        Ok(game) => {
-            GAME.with(|g| *g.borrow_mut() = Some(game));
-            ROOMS.with(|r| *r.borrow_mut() = None);
-            0
-        }
-        Err(error) => failed(&error),
-    }
-}
-
-/// Keeps `error`'s message for [`error_ptr`]; -1, the exports' error code.
-fn failed(error: &dyn core::fmt::Display) -> i32 {
-    ERROR.with(|e| *e.borrow_mut() = error.to_string());
-    -1
-}
-
-/// `len` bytes of the module's memory for the page to fill (a `.map` file, a saved table);
-/// give them back with [`dealloc`].
-#[unsafe(no_mangle)]
-pub extern "C" fn alloc(len: usize) -> *mut u8 {
-    // A boxed slice is allocated for exactly `len` bytes, which `dealloc` gives back.
-    Box::into_raw(vec![0u8; len].into_boxed_slice()).cast::<u8>()
-}
-
-/// Gives back what [`alloc`] returned.
-///
-/// # Safety
-/// `ptr` and `len` must be those of one [`alloc`] call, not given back before.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
-    // SAFETY: the caller passes the pointer and length of one `alloc`, a boxed slice.
-    drop(unsafe { Box::from_raw(core::ptr::slice_from_raw_parts_mut(ptr, len)) });
-}
-
-/// Reads `len` bytes at `ptr` (from [`alloc`]).
-///
-/// # Safety
-/// `ptr` must point to `len` initialised bytes.
-unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
-    if len == 0 {
-        return &[];
-    }
-    // SAFETY: the caller's promise.
-    unsafe { core::slice::from_raw_parts(ptr, len) }
-}
-
-/// Loads a Moving AI `.map` file (`len` bytes at `ptr`), or a generated maze when `len` is 0,
-/// and builds its table: dense up to `dense_up_to_mib` MiB, compressed above. 0, or -1 with
-/// the error in [`error_ptr`].
-///
-/// # Safety
-/// `ptr` must point to `len` initialised bytes (from [`alloc`]).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn load_map(ptr: *const u8, len: usize, dense_up_to_mib: u32) -> i32 {
-    // SAFETY: the caller's promise.
-    let bytes = unsafe { bytes(ptr, len) };
-    let grid = if bytes.is_empty() {
-        Ok(signposts::generate::maze_grid(60, 40, 8, 42))
-    } else {
-        signposts::grid::parse_map(bytes)
-    };
-    keep(grid.and_then(|grid| Game::new(&grid, u64::from(dense_up_to_mib) << 20)))
-}
-
-/// Loads a table saved by `signposts build` (`len` bytes at `ptr`). 0, or -1 with the error
-/// in [`error_ptr`].
-///
-/// # Safety
-/// `ptr` must point to `len` initialised bytes (from [`alloc`]).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn load_saved(ptr: *const u8, len: usize) -> i32 {
-    // SAFETY: the caller's promise.
-    keep(Game::load(unsafe { bytes(ptr, len) }))
-}
-
-/// The last error's message (UTF-8, [`error_len`] bytes).
-#[unsafe(no_mangle)]
-pub extern "C" fn error_ptr() -> *const u8 {
-    ERROR.with(|e| e.borrow().as_ptr())
-}
-
-/// The last error's length in bytes.
-#[unsafe(no_mangle)]
-pub extern "C" fn error_len() -> usize {
-    ERROR.with(|e| e.borrow().len())
-}
-
-/// The map's width in cells.
-#[unsafe(no_mangle)]
-pub extern "C" fn width() -> u32 {
-    with_game(0, |g| g.oracle.grid().width())
-}
-
-/// The map's height in cells.
-#[unsafe(no_mangle)]
-pub extern "C" fn height() -> u32 {
-    with_game(0, |g| g.oracle.grid().height())
-}
-
-/// The map's cells, row-major, 1 open and 0 blocked (`width · height` bytes).
-#[unsafe(no_mangle)]
-pub extern "C" fn cells_ptr() -> *const u8 {
-    with_game(core::ptr::null(), |g| g.cells.as_ptr())
-}
-
-/// 1 when the table is compressed, 0 when dense.
-#[unsafe(no_mangle)]
-pub extern "C" fn compressed() -> u32 {
-    with_game(0, |g| u32::from(g.oracle.is_compressed()))
-}
-
-/// Bytes of the table and its cell maps.
-#[unsafe(no_mangle)]
-pub extern "C" fn table_bytes() -> f64 {
-    with_game(0.0, |g| g.oracle.memory_bytes() as f64)
-}
-
-/// Sets the number of enemies.
-#[unsafe(no_mangle)]
-pub extern "C" fn set_enemies(count: u32) {
-    with_game((), |g| g.set_enemies(count as usize));
-}
-
-/// The enemies' cells, `x, y` pairs of `u32` (two per enemy).
-#[unsafe(no_mangle)]
-pub extern "C" fn enemies_ptr() -> *const u32 {
-    with_game(core::ptr::null(), |g| g.positions.as_ptr())
-}
-
-/// One tick: every enemy steps toward the player's cell. Returns how many stepped.
-#[unsafe(no_mangle)]
-pub extern "C" fn tick(x: u32, y: u32) -> u32 {
-    with_game(0, |g| g.tick(Cell::new(x, y)) as u32)
-}
-
-/// The mean distance of the first `sample` enemies to the player's cell.
-#[unsafe(no_mangle)]
-pub extern "C" fn mean_distance(x: u32, y: u32, sample: u32) -> f64 {
-    with_game(0.0, |g| g.mean_distance(Cell::new(x, y), sample as usize))
-}
-
-/// One A* search from each of the first `sample` enemies to the player's cell (the page times
-/// it and scales it to the whole crowd). Returns how many found a path.
-#[unsafe(no_mangle)]
-pub extern "C" fn astar(x: u32, y: u32, sample: u32) -> u32 {
-    with_game(0, |g| g.astar(Cell::new(x, y), sample as usize) as u32)
-}
-
-/// Toggles a cell, the table repaired in place: 1 blocked now, 0 open now, -1 on error (a
-/// compressed table, a cell outside) with the message in [`error_ptr`].
-#[unsafe(no_mangle)]
-pub extern "C" fn toggle(x: u32, y: u32) -> i32 {
-    let result = with_game(Err(Error::Unsupported { what: "editing before a map is loaded" }), |g| {
-        g.toggle(Cell::new(x, y))
-    });
-    match result {
-        Ok(blocked) => i32::from(blocked),
-        Err(error) => failed(&error),
-    }
-}
-
-/// Repairs done so far.
-#[unsafe(no_mangle)]
-pub extern "C" fn repairs() -> u32 {
-    with_game(0, |g| g.repairs)
-}
-
-/// Builds the rooms of the loaded map as it is now (its edits included): 0, or -1 with the
-/// error in [`error_ptr`].
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_build() -> i32 {
-    let built = with_game(None, |g| Some(RoomsGame::new(g.oracle.grid())));
-    match built {
-        Some(Ok(rooms)) => {
-            ROOMS.with(|r| *r.borrow_mut() = Some(rooms));
-            0
-        }
-        Some(Err(error)) => failed(&error),
-        None => failed(&"no map is loaded"),
-    }
-}
-
-/// The regions' outlines: per region its corner count, then the corners' `x, y` (`f32`).
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_outlines_ptr() -> *const f32 {
-    with_rooms(core::ptr::null(), |r| r.outlines.as_ptr())
-}
-
-/// The number of `f32` at [`rooms_outlines_ptr`].
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_outlines_len() -> usize {
-    with_rooms(0, |r| r.outlines.len())
-}
-
-/// The number of regions.
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_regions() -> u32 {
-    with_rooms(0, |r| r.rooms.mesh().regions_len() as u32)
-}
-
-/// Sets the number of enemies of the rooms mode.
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_set_enemies(count: u32) {
-    with_rooms((), |r| r.set_enemies(count as usize));
-}
-
-/// The rooms enemies' positions, `x, y` pairs of `f32` (map units).
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_enemies_ptr() -> *const f32 {
-    with_rooms(core::ptr::null(), |r| r.positions.as_ptr())
-}
-
-/// One tick of the rooms mode: every enemy walks `stride` map units toward the player at
-/// `(x, y)`. Returns how many moved.
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_tick(x: f64, y: f64, stride: f64) -> u32 {
-    with_rooms(0, |r| r.tick(Point::new(x, y), stride) as u32)
-}
-
-/// The mean path length from the first `sample` rooms enemies to the player at `(x, y)`.
-#[unsafe(no_mangle)]
-pub extern "C" fn rooms_mean_distance(x: f64, y: f64, sample: u32) -> f64 {
-    with_rooms(0.0, |r| r.mean_distance(Point::new(x, y), sample as usize))
 }

@@ -1,0 +1,5 @@
+//! The crate's tests: the page's game on the host (the same code the WebAssembly module runs)
+//! and its exports called as the page calls them.
+
+mod exports;
+mod game;
