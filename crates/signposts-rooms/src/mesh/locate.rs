@@ -59,7 +59,15 @@ impl Locator {
             let (c0, r0) = (c0.saturating_sub(1), r0.saturating_sub(1));
             let (c1, r1) = ((c1 + 1).min(columns - 1), (r1 + 1).min(rows - 1));
             for row in r0..=r1 {
-                for column in c0..=c1 {
+                // Only the columns the ring spans within this row's band (a long slanted
+                // region crosses many rows but few columns in each): a column more each side
+                // for the rounding, the exact test below deciding.
+                let band = padded(locator.rect(c0, row), pad);
+                let Some((x_lo, x_hi)) = x_span(ring, band[0].y, band[2].y) else { continue };
+                let (first, _) = locator.bucket(Point::new(x_lo, band[0].y));
+                let (last, _) = locator.bucket(Point::new(x_hi, band[0].y));
+                let (first, last) = (first.saturating_sub(1).max(c0), (last + 1).min(c1));
+                for column in first..=last {
                     if meets(ring, &padded(locator.rect(column, row), pad)) {
                         lists[(row * columns + column) as usize].push(r as u32);
                     }
@@ -135,6 +143,29 @@ impl Locator {
 /// edge then missed the regions just across it. Growing a bucket more than needed only lists
 /// a region more in it.
 const PAD_ULPS: f64 = 8.0;
+
+/// The least and greatest `x` of convex `ring` between the lines `y = y_lo` and `y = y_hi`
+/// (its corners in the band and its edges' crossings of the two lines), `None` when it does
+/// not reach the band.
+fn x_span(ring: &[Point], y_lo: f64, y_hi: f64) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut take = |x: f64| {
+        lo = lo.min(x);
+        hi = hi.max(x);
+    };
+    for (i, &p) in ring.iter().enumerate() {
+        let q = ring[(i + 1) % ring.len()];
+        if (y_lo..=y_hi).contains(&p.y) {
+            take(p.x);
+        }
+        for y in [y_lo, y_hi] {
+            if (p.y < y) != (q.y < y) {
+                take(p.x + (y - p.y) / (q.y - p.y) * (q.x - p.x));
+            }
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
 
 /// `rect` grown by `pad` each way.
 fn padded(rect: [Point; 4], pad: f64) -> [Point; 4] {
