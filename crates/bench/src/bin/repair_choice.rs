@@ -40,7 +40,8 @@ fn walls(grid: &Grid, count: usize, seed: u64) -> Vec<Cell> {
 fn grid_case(name: &str, grid: &Grid, count: usize) {
     let build = |grid: &Grid| {
         let start = Instant::now();
-        let oracle = BuildOptions::new().build_grid(grid, Connectivity::Eight, TableKind::Dense).expect("fits");
+        let oracle =
+            BuildOptions::new().build_grid(grid, Connectivity::Eight, TableKind::Dense).expect("fits");
         (ms(start), oracle)
     };
     let (first, mut oracle): (f64, GridOracle) = build(grid);
@@ -122,7 +123,9 @@ fn main() {
     println!("Each wall opened (a cell the table has no node for: always a rebuild) and closed again; each");
     println!("doorway closed and opened. An edit over 1.25x a rebuild chose the slower way (or wasted a");
     println!("repair before rebuilding).\n");
-    println!("| edit | rebuild (median) | edit, median | mean | worst | rebuilt | edits over 1.25× a rebuild |");
+    println!(
+        "| edit | rebuild (median) | edit, median | mean | worst | rebuilt | edits over 1.25× a rebuild |"
+    );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     grid_case("a wall of the web page's maze (121×81, octile)", &maze_grid(60, 40, 8, 42), 24);
     grid_case("a wall of the Bevy example's maze (81×57, octile)", &maze_grid(40, 28, 8, 42), 24);
