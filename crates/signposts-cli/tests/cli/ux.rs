@@ -193,3 +193,38 @@ fn the_chase_door_changes_routes_and_says_how_much() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_chase_player_patrols_by_the_door_so_each_change_reroutes_the_chase() {
+    let dir = folder("chase-patrol");
+    let map = maps().join("den312d.map");
+    let gif = dir.join("c.gif");
+    let report = json(&signposts(&[
+        "chase",
+        s(&map),
+        "--enemies",
+        "20",
+        "--ticks",
+        "100",
+        "--door-every",
+        "20",
+        "--frames",
+        "5",
+        "-o",
+        s(&gif),
+        "--json",
+    ]));
+    let door: Vec<u64> = report["door"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    let ticks = report["per_tick"].as_array().unwrap();
+    // The waypoints lie 3 moves (an eighth of 20 ticks) from the door's home neighbour: the
+    // player never strays more than 4 cells from the door (it wandered the whole map).
+    for t in ticks {
+        let p: Vec<u64> = t["player"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        assert!(p[0].abs_diff(door[0]).max(p[1].abs_diff(door[1])) <= 4, "{p:?} far from {door:?}");
+    }
+    // So every change of the door changes the way to the player from much of the map.
+    let changes: Vec<u64> = ticks.iter().filter_map(|t| t["door"]["rerouted_cells"].as_u64()).collect();
+    assert_eq!(changes.len(), 4, "{report}");
+    assert!(changes.iter().all(|&n| n > 1000), "{changes:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

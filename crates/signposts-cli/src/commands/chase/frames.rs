@@ -16,28 +16,40 @@ pub enum Paint {
     Floor = 0,
     /// A blocked cell.
     Wall = 1,
-    /// The door, open.
-    DoorOpen = 2,
-    /// The door, closed.
-    DoorClosed = 3,
+    /// Open ground whose way to the player the door's closing just made longer.
+    Longer = 2,
+    /// Open ground whose way to the player the door's opening just made shorter.
+    Shorter = 3,
+    /// The door, open, and its ring.
+    DoorOpen = 4,
+    /// The door, closed, and its ring.
+    DoorClosed = 5,
     /// At least one enemy.
-    Enemy = 4,
+    Enemy = 6,
     /// The player.
-    Player = 5,
+    Player = 7,
 }
 
 /// Palette index of pixels that did not change since the previous frame.
-const UNCHANGED: u8 = 6;
+const UNCHANGED: u8 = 8;
 
-/// The palette, indexed by [`Paint`] (then the transparent index, and padding to 8 colours).
-const PALETTE: [[u8; 3]; 8] = [
+/// The palette, indexed by [`Paint`] (then the transparent index, and padding to 16 colours).
+const PALETTE: [[u8; 3]; 16] = [
     [245, 245, 240], // floor
     [40, 44, 52],    // wall
-    [60, 170, 80],   // door open
-    [240, 150, 20],  // door closed
+    [250, 212, 170], // longer: a pale tint of the closed door's orange
+    [190, 232, 196], // shorter: a pale tint of the open door's green
+    [40, 180, 70],   // door open
+    [250, 110, 0],   // door closed
     [220, 40, 40],   // enemy
     [30, 90, 230],   // player
     [255, 0, 255],   // unchanged (transparent)
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
     [0, 0, 0],
 ];
 

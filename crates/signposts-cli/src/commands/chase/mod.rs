@@ -5,6 +5,7 @@
 
 mod door;
 mod frames;
+mod patrol;
 mod peers;
 mod report;
 
@@ -15,13 +16,14 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, GridOracle};
-use signposts::search::{Layer, Searcher, TileGrid};
+use signposts::search::{Searcher, TileGrid};
 use signposts::{Crowd, NextHop, NodeId};
 
 use crate::input::read_map;
 use crate::oracle::{Built, Making, build_oracle, connectivity};
 use crate::output::write_whole;
 use frames::{Animation, Paint};
+use patrol::Patrol;
 use peers::FlowField;
 use report::{Report, Tick};
 
@@ -44,7 +46,12 @@ pub(crate) struct ChaseArgs {
     seed: u64,
     /// The door's cell (default: of the passages one cell wide on the most routes, the one
     /// whose closing lengthens or cuts the most routes from 16 sampled cells; what closing it
-    /// does is printed). Doors need the dense table, which is repaired in place.
+    /// does is printed). The player patrols beside it, on the side that most of the map
+    /// reaches through it (waypoints within a quarter of --door-every cells), so the enemies'
+    /// routes to the player cross the door and bend round when it closes. The GIF rings the
+    /// door (green open, orange closed) and tints for a while the cells whose way to the
+    /// player its change lengthened (orange) or shortened (green). Doors need the dense table,
+    /// which is repaired in place.
     #[arg(long, num_args = 2, value_names = ["X", "Y"])]
     door: Option<Vec<u32>>,
     /// Ticks between the door's closing and opening.
@@ -88,9 +95,11 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         build_oracle(&grid, &args.making, args.json)?;
     let connectivity = connectivity(&args.making);
     let mut rng = SplitMix64::new(args.seed);
-    let player_start = best_start(&oracle, &mut rng);
-    let route = player_route(&oracle, player_start, args.ticks, &mut rng)?;
     let (door, door_note, door_effect) = choose_door(args, &oracle, compressed)?;
+    // With a door the player patrols beside it; without, it wanders the whole map.
+    let patrol = door.map(|d| Patrol::new(&grid, connectivity, d, args.door_every));
+    let route = patrol::route(&oracle, args.ticks, patrol.as_ref(), &mut rng)?;
+    let player_start = route[0];
 
     // Enemies on open cells from which the player can be reached.
     let player_node = oracle.node(player_start).expect("an open cell");
@@ -104,17 +113,23 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let drawn = frame_ticks(args.ticks, args.frames);
     let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
     let mut before: Vec<NodeId> = Vec::with_capacity(crowd.positions().len());
+    let mut rerouted = Rerouted::default();
     for t in 0..args.ticks {
         let mut tick = Tick::default();
         // The door changes every `door_every` ticks, but never closes on the player.
         let due = t > 0 && t.is_multiple_of(args.door_every);
         if let Some(door) = door.filter(|&d| due && (door_closed || route[at] != d)) {
+            // The player's cost field before and after (untimed): the cells whose way changed.
+            field.compute(oracle.grid(), route[at]);
+            let was = field.costs().to_vec();
             let start = Instant::now();
             oracle.set_blocked(door, !door_closed).context("repairing the table at the door")?;
             let ns = start.elapsed().as_secs_f64() * 1e9;
             door_closed = !door_closed;
             tiles.set(door, u8::from(!door_closed))?;
-            tick.door = Some((door_closed, ns));
+            field.compute(oracle.grid(), route[at]);
+            rerouted = Rerouted::between(&grid, &was, field.costs(), door_closed, t);
+            tick.door = Some((door_closed, ns, rerouted.cells.len()));
         }
         // The player walks its route, waiting at the door while it is closed.
         if at + 1 < route.len() && !(Some(route[at + 1]) == door && door_closed) {
@@ -141,8 +156,12 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
                 *position = spawn(&oracle, target, &mut rng).unwrap_or(target);
             }
         }
+        tick.player = player;
         if drawn.binary_search(&t).is_ok() {
-            draw(&mut animation, &oracle, &crowd, player, door.map(|d| (d, door_closed)), scale);
+            // The tint lasts a quarter of the door's period, and is drawn at least once.
+            let tint = rerouted.shown(t, (args.door_every / 4).max(1));
+            let door = door.map(|d| (d, door_closed));
+            draw(&mut animation, &oracle, &crowd, player, door, tint, scale);
             animation.finish_frame()?;
         }
         ticks.push(tick);
@@ -196,49 +215,40 @@ fn count<const MIN: usize, const MAX: usize>(text: &str) -> Result<usize, String
     if (MIN..=MAX).contains(&n) { Ok(n) } else { Err(format!("{n} is outside {MIN}..={MAX}")) }
 }
 
-/// The open cell from which most of 256 random open cells can be reached, of 16 tried, so
-/// that the player does not start on an island.
-fn best_start(oracle: &GridOracle, rng: &mut SplitMix64) -> Cell {
-    let n = oracle.nodes_len() as u64;
-    let table = oracle.table();
-    let sample: Vec<NodeId> = (0..256).map(|_| rng.below(n) as NodeId).collect();
-    let best = (0..16)
-        .map(|_| rng.below(n) as NodeId)
-        .max_by_key(|&v| sample.iter().filter(|&&w| table.path_exists(v, w)).count())
-        .expect("16 candidates");
-    oracle.cell(best).expect("a node")
+/// The cells whose way to the player the door's last change lengthened (it closed) or
+/// shortened (it opened), and the tick of that change.
+#[derive(Default)]
+struct Rerouted {
+    cells: Vec<Cell>,
+    closed: bool,
+    at: usize,
+    drawn: bool,
 }
 
-/// The player's walk: shortest paths (one A* each, on the map with every door open) between
-/// random waypoints that can be reached, at least `ticks + 1` cells long. Whether a waypoint
-/// can be reached is the table's exact answer, the paths A*'s, so runs with different tables
-/// of one map follow the same route.
-fn player_route(oracle: &GridOracle, start: Cell, ticks: usize, rng: &mut SplitMix64) -> Result<Vec<Cell>> {
-    let grid = oracle.grid();
-    let tiles = TileGrid::from_grid(grid);
-    let mut searcher = Searcher::new();
-    let (mut route, mut leg) = (vec![start], Vec::new());
-    let mut misses = 0;
-    while route.len() <= ticks {
-        let goal =
-            Cell::new(rng.below(u64::from(grid.width())) as u32, rng.below(u64::from(grid.height())) as u32);
-        let from = *route.last().expect("starts with one cell");
-        let reached = goal != from
-            && oracle.path_exists(from, goal)
-            && searcher
-                .astar_into(&tiles, Layer::WALKABLE, oracle.connectivity(), from, goal, &mut leg)?
-                .is_some();
-        if reached {
-            route.extend_from_slice(&leg[1..]);
-            misses = 0;
-        } else {
-            misses += 1;
-            if misses > 10_000 {
-                route.push(from); // no other cell in reach: the player stands still
-            }
-        }
+impl Rerouted {
+    /// The open cells (of `grid`, the door's included while open) whose cost to the player
+    /// differs between `was` and `now`, two flow fields' costs, the door's change made at
+    /// tick `at`.
+    fn between(grid: &signposts::grid::Grid, was: &[u64], now: &[u64], closed: bool, at: usize) -> Rerouted {
+        let width = grid.width() as usize;
+        let cells = was
+            .iter()
+            .zip(now)
+            .enumerate()
+            .filter(|&(_, (a, b))| a != b)
+            .map(|(i, _)| Cell::new((i % width) as u32, (i / width) as u32))
+            .filter(|&c| grid.is_passable(c))
+            .collect();
+        Rerouted { cells, closed, at, drawn: false }
     }
-    Ok(route)
+
+    /// The tint to draw at tick `t`, if any: the cells and whether the door closed, shown on
+    /// the first frame drawn after the change and on every frame within `lasts` ticks of it.
+    fn shown(&mut self, t: usize, lasts: usize) -> Option<(&[Cell], bool)> {
+        let show = !self.cells.is_empty() && (!self.drawn || t < self.at + lasts);
+        self.drawn = true;
+        show.then_some((&self.cells[..], self.closed))
+    }
 }
 
 /// The door's cell, a note on how it was chosen and what closing it does (or why there is
@@ -283,14 +293,15 @@ fn choose_door(
     })
 }
 
-/// Draws one frame: the map, the door, the enemies, and the player as a block big enough to
-/// see.
+/// Draws one frame: the map, the cells the door's change rerouted (tinted), the door in a
+/// ring, the enemies, and the player as a block big enough to see.
 fn draw(
     animation: &mut Animation,
     oracle: &GridOracle,
     crowd: &Crowd,
     player: Cell,
     door: Option<(Cell, bool)>,
+    tint: Option<(&[Cell], bool)>,
     scale: u32,
 ) {
     let grid = oracle.grid();
@@ -301,8 +312,29 @@ fn draw(
         (c.y.saturating_sub(r)..=c.y.saturating_add(r))
             .flat_map(move |y| (c.x.saturating_sub(r)..=c.x.saturating_add(r)).map(move |x| Cell::new(x, y)))
     };
+    if let Some((cells, closed)) = tint {
+        let paint = if closed { Paint::Longer } else { Paint::Shorter };
+        for &c in cells {
+            animation.paint(c, paint);
+        }
+    }
     if let Some((cell, closed)) = door {
-        animation.paint(cell, if closed { Paint::DoorClosed } else { Paint::DoorOpen });
+        let paint = if closed { Paint::DoorClosed } else { Paint::DoorOpen };
+        animation.paint(cell, paint);
+        // A square ring around it, about 15 pixels out and 6 thick (3 and 1 cells at least),
+        // wider than the player's block, so that the door shows at GIF size beside the
+        // player; the passage's walls inside stay visible.
+        let (reach, thick) = (i64::from((15 / scale).max(3)), i64::from((6 / scale).max(1)));
+        for dy in -reach..=reach {
+            for dx in -reach..=reach {
+                let (x, y) = (i64::from(cell.x) + dx, i64::from(cell.y) + dy);
+                if dx.abs().max(dy.abs()) > reach - thick
+                    && let (Ok(x), Ok(y)) = (u32::try_from(x), u32::try_from(y))
+                {
+                    animation.paint(Cell::new(x, y), paint);
+                }
+            }
+        }
     }
     for &v in crowd.positions() {
         animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);

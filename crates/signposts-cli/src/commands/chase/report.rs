@@ -16,11 +16,13 @@ pub struct Tick {
     /// On measured ticks, from the same positions toward the same player: nanoseconds for one
     /// A* search per enemy, and for one flow field read by every enemy.
     pub peers_ns: Option<(f64, f64)>,
-    /// The door's change this tick: closed (true) or opened (false), and the repair's
-    /// nanoseconds.
-    pub door: Option<(bool, f64)>,
+    /// The door's change this tick: closed (true) or opened (false), the repair's
+    /// nanoseconds, and the open cells whose cost to the player it changed.
+    pub door: Option<(bool, f64, usize)>,
     /// Enemies that reached the player this tick.
     pub caught: usize,
+    /// Where the player stood after its move.
+    pub player: Cell,
 }
 
 /// The whole run's figures.
@@ -63,7 +65,7 @@ struct Summary {
 
 impl Summary {
     fn of(r: &Report) -> Summary {
-        let repairs: Vec<f64> = r.ticks.iter().filter_map(|t| t.door).map(|(_, ns)| ns).collect();
+        let repairs: Vec<f64> = r.ticks.iter().filter_map(|t| t.door).map(|(_, ns, _)| ns).collect();
         let measured: Vec<(f64, f64, f64)> =
             r.ticks.iter().filter_map(|t| t.peers_ns.map(|(a, f)| (t.table_ns, a, f))).collect();
         Summary {
@@ -138,8 +140,11 @@ fn print_json(args: &ChaseArgs, r: &Report, sum: &Summary) {
                 "table_ms": k.table_ns / 1e6,
                 "astar_all_enemies_ms": k.peers_ns.map(|(a, _)| a / 1e6),
                 "flow_field_ms": k.peers_ns.map(|(_, f)| f / 1e6),
-                "door": k.door.map(|(closed, ns)| json!({"closed": closed, "repair_ms": ns / 1e6})),
+                "door": k.door.map(|(closed, ns, rerouted)| json!({
+                    "closed": closed, "repair_ms": ns / 1e6, "rerouted_cells": rerouted,
+                })),
                 "caught": k.caught,
+                "player": [k.player.x, k.player.y],
             })).collect::<Vec<_>>(),
         })
     );
@@ -167,10 +172,14 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
                 f / 1e6
             );
         }
-        if let Some((closed, ns)) = k.door {
+        if let Some((closed, ns, rerouted)) = k.door {
             let sep = if line.is_empty() { "" } else { "; " };
-            let what = if closed { "closed" } else { "opened" };
-            let _ = write!(line, "{sep}door {what}, table repaired in {:.2} ms", ns / 1e6);
+            let (what, way) = if closed { ("closed", "longer") } else { ("opened", "shorter") };
+            let _ = write!(
+                line,
+                "{sep}door {what}, table repaired in {:.2} ms, {rerouted} cells' way to the player {way}",
+                ns / 1e6
+            );
         }
         if !line.is_empty() {
             out!("  tick {t:>4}: {line}");
