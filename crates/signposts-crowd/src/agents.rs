@@ -1,0 +1,1 @@
+//! Continuous agents with reciprocal avoidance (ORCA).

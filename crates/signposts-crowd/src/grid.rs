@@ -1,0 +1,1 @@
+//! Grid walkers with cell capacity.

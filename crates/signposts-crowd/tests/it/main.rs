@@ -1,0 +1,1 @@
+//! The crate's integration tests, one binary.
