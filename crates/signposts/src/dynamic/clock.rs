@@ -62,6 +62,12 @@ pub(crate) fn repair_costs_more(elapsed: Duration, done: usize, foretold: usize,
     done > 0 && elapsed.as_secs_f64() * (foretold.max(done) as f64 / done as f64) > build.as_secs_f64()
 }
 
+/// The shortest build whose time the choice trusts: below it a thread's wait for a core, a page
+/// fault or a timer's grain is a good part of the measure, and the choice between two ways
+/// that both take a few milliseconds is left to the work model, which decides the same way on
+/// every run.
+pub(crate) const MEASURED_BUILD: Duration = Duration::from_millis(20);
+
 /// A repair's foresight of its own cost: the work of the columns at the edited nodes (the
 /// largest, repaired first) and of cut-off columns, and the mean of the others so far, which
 /// are alike, times how many there are; with the time taken so far and the build's.
@@ -77,11 +83,12 @@ pub(crate) struct Foresight {
 
 impl Foresight {
     /// From now, for a graph whose build took `build` (if measured), with `others` columns to
-    /// repair besides those at the edited nodes.
+    /// repair besides those at the edited nodes. A build shorter than [`MEASURED_BUILD`]
+    /// counts as not measured.
     pub(crate) fn new(build: Option<Duration>, others: usize) -> Foresight {
         Foresight {
             started: now(),
-            build,
+            build: build.filter(|&b| b >= MEASURED_BUILD),
             others,
             certain: AtomicUsize::new(0),
             other_work: AtomicUsize::new(0),

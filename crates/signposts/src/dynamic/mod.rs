@@ -78,8 +78,10 @@
 //! foretells its whole from the columns done (the columns at the edited nodes first, then the
 //! mean of the others), and gives way as soon as the foretold time passes the build's — so a
 //! repair that gives way has spent a small part of a rebuild, not all of one. Graphs loaded
-//! from files and targets without a clock (`wasm32-unknown-unknown`) weigh the repair's work
-//! against a model of the build's instead. Small repairs always go on (their choice is the
+//! from files, builds under 20 ms (too short to time well: the choice between two ways that
+//! both take milliseconds is left to a rule that decides the same on every run) and targets
+//! without a clock (`wasm32-unknown-unknown`) weigh the repair's work against a model of the
+//! build's instead. Small repairs always go on (their choice is the
 //! same from run to run); either way the table is a fresh build's. So are edits of a forest
 //! or of a forest with one cycle (a perfect maze), which builds mostly by peeling. Rows of
 //! nodes whose neighbour lists changed are remapped to their new slots. The layout stays: a
