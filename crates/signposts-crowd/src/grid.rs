@@ -10,9 +10,11 @@
 //! - when every optimal cell is full it waits, unless a walker in one of those cells wants its
 //!   cell: then the two swap (a head-on meeting in a one-cell corridor resolves at once);
 //! - with [`GridCrowd::with_sidestep_after`]`(Some(n))`, a walker that has waited `n` ticks in
-//!   a row and is still blocked steps to a free neighbour that is not an optimal move (a
-//!   *sidestep*, counted in [`Tick::sidesteps`]). Off by default: without it every move is
-//!   optimal.
+//!   a row and is still blocked steps to the least occupied neighbour with room that is not an
+//!   optimal move (a *sidestep*, counted in [`Tick::sidesteps`]); if none has room it tries
+//!   again every `n + 1` ticks while blocked. Sidesteps are resolved after every optimal move
+//!   of the tick. Off by default: without them every move is optimal, and a walker blocked by
+//!   walkers that have arrived waits for good.
 //!
 //! The optimal moves are those [`NextHop::neighbors_to`] lists: every one on a dense table
 //! ([`signposts::Graph`], a dense [`GridOracle`]), a non-empty subset on a compressed one
@@ -160,6 +162,10 @@ pub struct Tick {
 /// along the table's optimal moves with at most [`GridCrowd::capacity`] walkers to a cell.
 /// See the [module docs](self) for the rules and the determinism promise.
 ///
+/// A walker that waits keeps the moves the table gave it while its cell and goal stay the
+/// same: after changing the table, call [`GridCrowd::table_changed`] (or
+/// [`GridCrowd::oracle_changed`]).
+///
 /// Made for the oracle or graph whose table the ticks take: [`GridCrowd::new`] for a
 /// [`GridOracle`] (node `v` is the cell [`GridOracle::cell`]`(v)`),
 /// [`GridCrowd::from_neighbors`] for any graph. The crowd keeps the graph's neighbours for
@@ -184,15 +190,8 @@ impl GridCrowd {
     /// neighbours, no corner cutting), capacity 1, sidesteps off.
     #[must_use]
     pub fn new(oracle: &GridOracle) -> GridCrowd {
-        let grid = oracle.grid();
-        let directions: &[Direction] = match oracle.connectivity() {
-            Connectivity::Four => &[Direction::North, Direction::East, Direction::South, Direction::West],
-            _ => &Direction::ALL,
-        };
-        GridCrowd::from_neighbors(oracle.nodes_len(), |v| {
-            let cell = oracle.cell(v).expect("a node below nodes_len has a cell");
-            directions.iter().filter_map(move |&d| grid.step(cell, d)).filter_map(|c| oracle.node(c))
-        })
+        let (first, neighbors) = oracle_neighbors(oracle);
+        GridCrowd::with_neighbors(first, neighbors)
     }
 
     /// An empty crowd on a graph of `nodes` nodes whose node `v` neighbours
@@ -215,22 +214,19 @@ impl GridCrowd {
     #[must_use]
     pub fn from_neighbors<I: IntoIterator<Item = NodeId>>(
         nodes: usize,
-        mut neighbors: impl FnMut(NodeId) -> I,
+        neighbors: impl FnMut(NodeId) -> I,
     ) -> GridCrowd {
-        let mut first = Vec::with_capacity(nodes + 1);
-        let mut list = Vec::new();
-        first.push(0);
-        for v in 0..nodes {
-            let v = NodeId::try_from(v).expect("node ids fit u32");
-            list.extend(neighbors(v));
-            first.push(u32::try_from(list.len()).expect("the neighbour lists fit u32 indices"));
-        }
+        let (first, list) = csr(nodes, neighbors);
+        GridCrowd::with_neighbors(first, list)
+    }
+
+    fn with_neighbors(first: Vec<u32>, neighbors: Vec<NodeId>) -> GridCrowd {
         GridCrowd {
             capacity: 1,
             sidestep_after: None,
+            occupancy: vec![0; first.len() - 1],
             first,
-            neighbors: list,
-            occupancy: vec![0; nodes],
+            neighbors,
             positions: Vec::new(),
             goals: Vec::new(),
             waited: Vec::new(),
@@ -255,7 +251,8 @@ impl GridCrowd {
     }
 
     /// The crowd with sidesteps after `ticks` ticks of waiting in a row (`Some(0)`: as soon
-    /// as a walker is blocked), or without sidesteps (`None`, the default).
+    /// as a walker is blocked; retried every `ticks + 1` ticks while it stays blocked), or
+    /// without sidesteps (`None`, the default). See the [module docs](self).
     #[must_use]
     pub fn with_sidestep_after(mut self, ticks: Option<u32>) -> GridCrowd {
         self.sidestep_after = ticks;
@@ -377,8 +374,8 @@ impl GridCrowd {
     /// graph; then nobody moves.
     ///
     /// # Complexity
-    /// One [`NextHop::neighbors_to`] per walker not at its goal (on rayon's current pool),
-    /// then O(walkers + moves) on one thread. No allocation once the crowd has ticked.
+    /// One [`NextHop::neighbors_to`] per walker not at its goal whose cell or goal changed
+    /// (on rayon's current pool), then O(walkers + moves) on one thread. No allocation once the crowd has ticked.
     pub fn tick<T: NextHop + Sync>(&mut self, table: &T) -> Result<Tick, Error> {
         self.check_table(table)?;
         Ok(self.run_tick(table, None))
@@ -396,6 +393,31 @@ impl GridCrowd {
         Ok(self.run_tick(table, Some(target)))
     }
 
+    /// Tells the crowd that its table changed (cells blocked or opened on a dense
+    /// [`GridOracle`], say): the next tick asks it again for every walker's moves. Needed
+    /// because a walker that waited keeps the moves it was given while its cell and goal stay
+    /// the same, rather than asking the table every tick.
+    pub fn table_changed(&mut self) {
+        self.scratch.forget_moves();
+    }
+
+    /// Tells the crowd that cells of its oracle were blocked or opened
+    /// ([`GridOracle::set_blocked`], with no rebuild): it takes the oracle's moves again for
+    /// sidesteps, and forgets the walkers' moves ([`GridCrowd::table_changed`]). Walkers on a
+    /// cell blocked since stay until they move off it.
+    ///
+    /// # Errors
+    /// [`Error::TableMismatch`] when `oracle` has a different node count (a rebuilt oracle
+    /// numbers its cells anew: make a new crowd); then nothing changes.
+    pub fn oracle_changed(&mut self, oracle: &GridOracle) -> Result<(), Error> {
+        if oracle.nodes_len() != self.nodes_len() {
+            return Err(Error::TableMismatch { table: oracle.nodes_len(), crowd: self.nodes_len() });
+        }
+        (self.first, self.neighbors) = oracle_neighbors(oracle);
+        self.table_changed();
+        Ok(())
+    }
+
     fn check_table<T: NextHop>(&self, table: &T) -> Result<(), Error> {
         if table.nodes_len() == self.nodes_len() {
             Ok(())
@@ -403,4 +425,34 @@ impl GridCrowd {
             Err(Error::TableMismatch { table: table.nodes_len(), crowd: self.nodes_len() })
         }
     }
+}
+
+/// The neighbour lists of `nodes` nodes in compressed rows: node `v`'s are
+/// `list[first[v]..first[v + 1]]`.
+fn csr<I: IntoIterator<Item = NodeId>>(
+    nodes: usize,
+    mut neighbors: impl FnMut(NodeId) -> I,
+) -> (Vec<u32>, Vec<NodeId>) {
+    let mut first = Vec::with_capacity(nodes + 1);
+    let mut list = Vec::new();
+    first.push(0);
+    for v in 0..nodes {
+        let v = NodeId::try_from(v).expect("node ids fit u32");
+        list.extend(neighbors(v));
+        first.push(u32::try_from(list.len()).expect("the neighbour lists fit u32 indices"));
+    }
+    (first, list)
+}
+
+/// The moves between the open cells of `oracle`, as [`csr`] lists.
+fn oracle_neighbors(oracle: &GridOracle) -> (Vec<u32>, Vec<NodeId>) {
+    let grid = oracle.grid();
+    let directions: &[Direction] = match oracle.connectivity() {
+        Connectivity::Four => &[Direction::North, Direction::East, Direction::South, Direction::West],
+        _ => &Direction::ALL,
+    };
+    csr(oracle.nodes_len(), |v| {
+        let cell = oracle.cell(v).expect("a node below nodes_len has a cell");
+        directions.iter().filter_map(move |&d| grid.step(cell, d)).filter_map(|c| oracle.node(c))
+    })
 }

@@ -9,6 +9,9 @@ use super::{GridCrowd, MAX_MOVES, Tick};
 /// The end of a waiting list.
 const NONE: u32 = u32::MAX;
 
+/// A walker's moves are to be asked for again.
+const STALE: (NodeId, NodeId) = (NodeId::MAX, NodeId::MAX);
+
 /// A walker's optimal moves this tick, in the table's (increasing id) order.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Moves {
@@ -27,6 +30,8 @@ impl Moves {
 pub(super) struct Scratch {
     /// Per walker: its optimal moves.
     moves: Vec<Moves>,
+    /// Per walker: the (cell, goal) its moves were asked for; `STALE` to ask again.
+    asked: Vec<(NodeId, NodeId)>,
     /// Per walker: whether it has moved this tick.
     moved: Vec<bool>,
     /// Per node: the first entry of the list of walkers waiting to enter it, or `NONE`.
@@ -158,15 +163,28 @@ impl Resolve<'_> {
     }
 }
 
+impl Scratch {
+    /// Every walker's moves to be asked for again.
+    pub(super) fn forget_moves(&mut self) {
+        self.asked.fill(STALE);
+    }
+}
+
 impl GridCrowd {
     /// One tick toward each walker's goal (`target: None`) or a shared target.
     pub(super) fn run_tick<T: NextHop + Sync>(&mut self, table: &T, target: Option<NodeId>) -> Tick {
         let walkers = self.positions.len();
         let s = &mut self.scratch;
         s.moves.resize(walkers, Moves::default());
+        s.asked.resize(walkers, STALE);
         let (positions, goals) = (&self.positions, &self.goals);
-        s.moves.par_iter_mut().enumerate().with_min_len(256).for_each(|(i, m)| {
+        let work = s.moves.par_iter_mut().zip(&mut s.asked).enumerate().with_min_len(256);
+        work.for_each(|(i, (m, asked))| {
             let (from, goal) = (positions[i], target.unwrap_or(goals[i]));
+            if *asked == (from, goal) {
+                return; // a walker that waited: the same moves
+            }
+            *asked = (from, goal);
             m.len = 0;
             if from != goal {
                 for to in table.neighbors_to(from, goal).take(MAX_MOVES) {
@@ -202,12 +220,14 @@ impl GridCrowd {
         let mut sidesteps = 0;
         if let Some(after) = self.sidestep_after {
             for walker in 0..walkers {
-                if r.moved[walker] || r.moves[walker].len == 0 || self.waited[walker] < after {
+                // Blocked `after` ticks in a row, then every `after + 1` ticks while blocked.
+                let waited = self.waited[walker];
+                let due = waited >= after && (waited - after).is_multiple_of(after.saturating_add(1));
+                if r.moved[walker] || r.moves[walker].len == 0 || !due {
                     continue;
                 }
-                r.attempt(walker); // a cell may have been vacated by an earlier sidestep
-                r.settle();
-                if !r.moved[walker] && r.sidestep(walker) {
+                // A cell it waits on vacated by an earlier sidestep has moved it already.
+                if r.sidestep(walker) {
                     sidesteps += 1;
                     r.settle();
                 }

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
-use signposts::{NextHop, NodeId};
+use signposts::NodeId;
 use signposts_crowd::grid::{Error, GridCrowd, Tick};
 
 fn oracle(picture: &str, connectivity: Connectivity) -> GridOracle {
@@ -107,6 +107,42 @@ fn bad_ids_and_tables_are_errors_that_change_nothing() {
     assert_eq!(err, Error::TableMismatch { table: 9, crowd: 5 });
     assert!(err.to_string().contains("9 nodes"), "{err}");
     assert_eq!(crowd.positions(), [0]);
+}
+
+#[test]
+fn a_waiting_walker_takes_the_new_moves_after_an_oracle_change() {
+    let mut oracle = oracle("....\n....\n....", Connectivity::Four);
+    let mut crowd = GridCrowd::new(&oracle);
+    crowd.add(node(&oracle, 1, 1), node(&oracle, 1, 1)).unwrap(); // parked on its only way
+    let walker = crowd.add(node(&oracle, 0, 1), node(&oracle, 3, 1)).unwrap();
+    assert_eq!(crowd.tick(&oracle.table()).unwrap().waited, 1);
+    // (2, 1) closes: going round by the top or bottom row ties with going through (1, 1).
+    oracle.set_blocked(Cell::new(2, 1), true).unwrap();
+    crowd.oracle_changed(&oracle).unwrap();
+    assert_eq!(crowd.tick(&oracle.table()).unwrap().moved, 1);
+    let at = crowd.position(walker);
+    assert!([node(&oracle, 0, 0), node(&oracle, 0, 2)].contains(&at), "{:?}", oracle.cell(at));
+}
+
+#[test]
+fn sidesteps_keep_off_cells_blocked_since_the_build() {
+    let mut oracle = oracle("....\n....", Connectivity::Four);
+    oracle.set_blocked(Cell::new(1, 1), true).unwrap();
+    for fresh in [false, true] {
+        let mut crowd = GridCrowd::new(&oracle).with_sidestep_after(Some(0));
+        if !fresh {
+            let other = GridOracle::build(&Grid::new(4, 2), Connectivity::Four).unwrap();
+            crowd = GridCrowd::new(&other).with_sidestep_after(Some(0));
+            crowd.oracle_changed(&oracle).unwrap();
+        }
+        crowd.add(node(&oracle, 2, 0), node(&oracle, 2, 0)).unwrap(); // parked
+        let walker = crowd.add(node(&oracle, 1, 0), node(&oracle, 3, 0)).unwrap();
+        let tick = crowd.tick(&oracle.table()).unwrap();
+        assert_eq!((tick.sidesteps, crowd.position(walker)), (1, node(&oracle, 0, 0)));
+    }
+    let small = GridOracle::build(&Grid::new(2, 2), Connectivity::Four).unwrap();
+    let mut crowd = GridCrowd::new(&oracle);
+    assert_eq!(crowd.oracle_changed(&small), Err(Error::TableMismatch { table: 4, crowd: 8 }));
 }
 
 /// Brute-force shortest distances to `goal` over the grid's moves (Dijkstra, √2 diagonals).
@@ -236,7 +272,7 @@ proptest! {
     /// (brute-force distances) except exactly `sidesteps` of them; the counts partition the
     /// walkers exactly.
     #[test]
-    fn ticks_keep_capacity_and_take_optimal_moves(scene in scene()) {
+    fn ticks_keep_capacity_and_take_optimal_moves(scene in scene(), mut retarget: (usize, usize)) {
         let oracle = scene.oracle();
         let Some((mut crowd, target)) = scene.crowd(&oracle) else { return Ok(()) };
         let n = oracle.nodes_len();
@@ -249,9 +285,9 @@ proptest! {
             for &p in crowd.positions() {
                 counts[p as usize] += 1;
             }
-            for v in 0..n {
-                prop_assert!(counts[v] <= scene.capacity);
-                prop_assert_eq!(crowd.occupancy(v as NodeId), counts[v]);
+            for (v, &count) in counts.iter().enumerate() {
+                prop_assert!(count <= scene.capacity);
+                prop_assert_eq!(crowd.occupancy(v as NodeId), count);
             }
             let (mut moved, mut non_optimal, mut arrived, mut stranded) = (0, 0, 0, 0);
             for (w, (&from, &to)) in before.iter().zip(crowd.positions()).enumerate() {
@@ -284,6 +320,12 @@ proptest! {
             prop_assert_eq!(t.sidesteps, non_optimal);
             prop_assert_eq!((t.arrived, t.stranded), (arrived, stranded));
             prop_assert_eq!(t.moved + t.waited + t.arrived + t.stranded, crowd.len());
+            if !crowd.is_empty() {
+                // A new goal: the walker's remembered moves must not outlive it.
+                let (w, goal) = (retarget.0 % crowd.len(), (retarget.1 % n) as NodeId);
+                crowd.set_goal(w, goal).unwrap();
+                retarget = (retarget.0 / 3 + 1, retarget.1 / 5 + 7);
+            }
         }
     }
 
