@@ -374,8 +374,11 @@ impl GridCrowd {
     /// graph; then nobody moves.
     ///
     /// # Complexity
-    /// One [`NextHop::neighbors_to`] per walker not at its goal whose cell or goal changed
-    /// (on rayon's current pool), then O(walkers + moves) on one thread. No allocation once the crowd has ticked.
+    /// For each walker not at its goal whose cell or goal changed, one
+    /// [`NextHop::neighbor_to_each`] entry (to bring the table's memory in, many queries
+    /// overlapped) and one [`NextHop::neighbors_to`], on rayon's current pool; then
+    /// O(walkers + moves) on one thread. No allocation once the crowd has ticked with as
+    /// many walkers.
     pub fn tick<T: NextHop + Sync>(&mut self, table: &T) -> Result<Tick, Error> {
         self.check_table(table)?;
         Ok(self.run_tick(table, None))

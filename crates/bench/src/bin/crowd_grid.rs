@@ -1,7 +1,8 @@
 //! Grid walkers with cell capacity (`signposts_crowd::grid::GridCrowd`) beside the core's
 //! `Crowd` (one optimal step each, no capacity) on the same scenes: time per tick (median,
 //! mean, worst), moves, waits, swaps, sidesteps, arrivals, and how the core's crowd stacks up
-//! in cells.
+//! in cells. Beside the wall-clock times, the CPU time of each tick (every thread's, from
+//! `CLOCK_PROCESS_CPUTIME_ID`): on a machine shared with other work, the tick's own cost.
 //!
 //! `cargo run --release -p signposts-bench --bin crowd_grid [-- TICKS]` (default 200 ticks a
 //! scene). The compressed table of AR0602SR (a 512×512 map, 66,372 open cells) is built once
@@ -70,10 +71,21 @@ struct Scene<'a> {
     seed: u64,
 }
 
+/// The CPU time of the whole process (every thread) in ms: on a shared machine, the work a
+/// tick took whatever share of the cores it got.
+fn cpu_ms() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let failed = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &raw mut t) };
+    assert_eq!(failed, 0, "clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed");
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
 /// Per-tick times in ms and the summed counts.
 #[derive(Default)]
 struct Run {
     ms: Vec<f64>,
+    cpu_ms: Vec<f64>,
     moved: usize,
     waited: usize,
     swapped: usize,
@@ -84,8 +96,9 @@ struct Run {
 }
 
 impl Run {
-    fn stats(&self) -> (f64, f64, f64) {
-        let mut ms = self.ms.clone();
+    /// Median, mean and worst of `ms`.
+    fn stats(ms: &[f64]) -> (f64, f64, f64) {
+        let mut ms = ms.to_vec();
         ms.sort_by(f64::total_cmp);
         let mean = ms.iter().sum::<f64>() / ms.len() as f64;
         (ms[ms.len() / 2], mean, ms[ms.len() - 1])
@@ -118,13 +131,14 @@ impl Scene<'_> {
         }
         let mut run = Run::default();
         for _ in 0..ticks {
-            let start = Instant::now();
+            let (start, cpu) = (Instant::now(), cpu_ms());
             let tick: Tick = match self.chase {
                 Some(target) => crowd.tick_toward(&table, target),
                 None => crowd.tick(&table),
             }
             .expect("the crowd's own table");
             run.ms.push(start.elapsed().as_secs_f64() * 1e3);
+            run.cpu_ms.push(cpu_ms() - cpu);
             run.moved += tick.moved;
             run.waited += tick.waited;
             run.swapped += tick.swapped;
@@ -153,7 +167,7 @@ impl Scene<'_> {
         let (mut queries, mut steps) = (Vec::new(), Vec::new());
         let mut run = Run::default();
         for _ in 0..ticks {
-            let start = Instant::now();
+            let (start, cpu) = (Instant::now(), cpu_ms());
             if let Some(target) = self.chase {
                 run.moved += crowd.step_toward(&table, target).expect("in range").moved;
             } else {
@@ -170,6 +184,7 @@ impl Scene<'_> {
                 }
             }
             run.ms.push(start.elapsed().as_secs_f64() * 1e3);
+            run.cpu_ms.push(cpu_ms() - cpu);
             if self.chase.is_none() {
                 for (p, g) in crowd.positions().iter().zip(goals.iter_mut()) {
                     if p == g {
@@ -197,9 +212,10 @@ fn stacking(positions: &[NodeId], nodes: usize) -> (u16, usize) {
 }
 
 fn row(scene: &Scene, what: &str, threads: usize, run: &Run) {
-    let (median, mean, worst) = run.stats();
+    let (median, mean, worst) = Run::stats(&run.ms);
+    let (cpu, _, _) = Run::stats(&run.cpu_ms);
     println!(
-        "| {} | {what} | {threads} | {} | {median:.2} | {mean:.2} | {worst:.2} | {} | {} | {} | {} | {} | {} / {} |",
+        "| {} | {what} | {threads} | {} | {median:.2} | {mean:.2} | {worst:.2} | {cpu:.2} | {} | {} | {} | {} | {} | {} / {} |",
         scene.title,
         scene.walkers,
         run.moved,
@@ -259,9 +275,9 @@ fn main() {
         "{ticks} ticks a scene; GridCrowd with sidesteps after 4 ticks of waiting; rayon threads: {threads} and 1\n"
     );
     println!(
-        "| scene | crowd | threads | walkers | median ms/tick | mean | worst | moves | waits | swaps | sidesteps | arrivals | most in a cell / cells shared |"
+        "| scene | crowd | threads | walkers | median ms/tick | mean | worst | median CPU ms/tick | moves | waits | swaps | sidesteps | arrivals | most in a cell / cells shared |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a pool");
     for scene in &scenes {
         let capacity = format!("GridCrowd, capacity {}", scene.capacity);

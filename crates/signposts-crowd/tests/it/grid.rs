@@ -2,8 +2,8 @@
 //! grids checked against brute-force distances.
 
 use proptest::prelude::*;
-use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
 use signposts::NodeId;
+use signposts::grid::{Cell, Connectivity, Direction, Grid, GridOracle};
 use signposts_crowd::grid::{Error, GridCrowd, Tick};
 
 fn oracle(picture: &str, connectivity: Connectivity) -> GridOracle {
