@@ -2,7 +2,7 @@
 //!
 //! The core's [`signposts::Crowd`] moves every walker one optimal step a tick, so hundreds of
 //! walkers heading the same way collapse into single file, many to a cell. A [`GridCrowd`]
-//! keeps at most [`GridCrowd::capacity`] walkers in a cell (1 by default) and spreads them
+//! keeps at most [`GridCrowd::cell_capacity`] walkers in a cell (1 by default) and spreads them
 //! over the tied optimal moves:
 //!
 //! - each tick a walker takes the least occupied of its optimal moves toward its goal (ties
@@ -93,10 +93,10 @@ pub enum Error {
         /// The crowd's node count.
         nodes: usize,
     },
-    /// A walker was added to a cell that already holds [`GridCrowd::capacity`] walkers.
+    /// A walker was added to a cell that already holds [`GridCrowd::cell_capacity`] walkers.
     ///
     /// Fix: place it in another cell, or raise the capacity with
-    /// [`GridCrowd::with_capacity`] before adding walkers.
+    /// [`GridCrowd::with_cell_capacity`] before adding walkers.
     CellFull {
         /// The full cell's node.
         node: NodeId,
@@ -159,7 +159,7 @@ pub struct Tick {
 }
 
 /// Walkers on the nodes of a grid (or any graph), each with a goal, moving one step a tick
-/// along the table's optimal moves with at most [`GridCrowd::capacity`] walkers to a cell.
+/// along the table's optimal moves with at most [`GridCrowd::cell_capacity`] walkers to a cell.
 /// See the [module docs](self) for the rules and the determinism promise.
 ///
 /// A walker that waits keeps the moves the table gave it while its cell and goal stay the
@@ -239,7 +239,7 @@ impl GridCrowd {
     /// # Panics
     /// If `capacity` is 0, or lower than the walkers already in some cell.
     #[must_use]
-    pub fn with_capacity(mut self, capacity: u16) -> GridCrowd {
+    pub fn with_cell_capacity(mut self, capacity: u16) -> GridCrowd {
         assert!(capacity > 0, "a cell capacity of 0 leaves no room for any walker: use 1 or more");
         let most = self.occupancy.iter().copied().max().unwrap_or(0);
         assert!(
@@ -261,7 +261,7 @@ impl GridCrowd {
 
     /// The most walkers a cell holds.
     #[must_use]
-    pub fn capacity(&self) -> u16 {
+    pub fn cell_capacity(&self) -> u16 {
         self.capacity
     }
 
@@ -302,7 +302,7 @@ impl GridCrowd {
     ///
     /// # Errors
     /// [`Error::NodeOutOfRange`] for a bad id, [`Error::CellFull`] when `at` holds
-    /// [`GridCrowd::capacity`] walkers already; then nothing is added.
+    /// [`GridCrowd::cell_capacity`] walkers already; then nothing is added.
     pub fn add(&mut self, at: NodeId, goal: NodeId) -> Result<usize, Error> {
         self.check(at)?;
         self.check(goal)?;

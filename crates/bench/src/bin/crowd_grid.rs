@@ -125,7 +125,8 @@ impl Scene<'_> {
         let (cells, goals, mut rng) = self.start();
         let n = self.oracle.nodes_len();
         let table = self.oracle.table();
-        let mut crowd = GridCrowd::new(self.oracle).with_capacity(self.capacity).with_sidestep_after(Some(4));
+        let mut crowd =
+            GridCrowd::new(self.oracle).with_cell_capacity(self.capacity).with_sidestep_after(Some(4));
         for (&at, &goal) in cells.iter().zip(&goals) {
             crowd.add(at, goal).expect("distinct cells");
         }

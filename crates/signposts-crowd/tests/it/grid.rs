@@ -76,7 +76,7 @@ fn walkers_wait_behind_an_arrived_one_then_sidestep_when_allowed() {
 fn capacity_lets_walkers_share_cells_up_to_it() {
     let oracle = oracle(".....", Connectivity::Four);
     let target = node(&oracle, 4, 0);
-    let mut crowd = GridCrowd::new(&oracle).with_capacity(2);
+    let mut crowd = GridCrowd::new(&oracle).with_cell_capacity(2);
     for _ in 0..2 {
         for x in 0..3 {
             crowd.add(node(&oracle, x, 0), x).unwrap();
@@ -233,7 +233,7 @@ impl Scene {
             return None;
         }
         let mut crowd =
-            GridCrowd::new(oracle).with_capacity(self.capacity).with_sidestep_after(self.sidestep_after);
+            GridCrowd::new(oracle).with_cell_capacity(self.capacity).with_sidestep_after(self.sidestep_after);
         for &(at, goal) in &self.walkers {
             match crowd.add((at % n) as NodeId, (goal % n) as NodeId) {
                 Ok(_) | Err(Error::CellFull { .. }) => {}
