@@ -1,1 +1,2 @@
 //! The crate's integration tests, one binary.
+mod grid;
