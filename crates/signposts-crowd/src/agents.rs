@@ -161,7 +161,7 @@ pub enum Error {
     /// A radius that is not positive and finite, a top speed that is negative or not finite,
     /// or a goal that is not finite.
     BadValue {
-        /// What the value is ("radius", "max_speed", "goal").
+        /// What the value is (`"radius"`, `"max_speed"`, `"position"`, `"goal"`).
         what: &'static str,
         /// The value.
         value: f64,
@@ -212,6 +212,7 @@ pub struct Stats {
 }
 
 /// One agent's result of a step, from the previous step's snapshot.
+#[expect(clippy::struct_excessive_bools, reason = "four independent outcomes, counted separately")]
 #[derive(Debug, Clone, Copy, Default)]
 struct Moved {
     position: V2,
@@ -423,6 +424,7 @@ impl Agents {
     }
 
     /// Every agent's position, in order.
+    #[must_use = "an iterator does nothing unless used"]
     pub fn positions(&self) -> impl ExactSizeIterator<Item = Point> + '_ {
         self.position.iter().map(|&p| pt(p))
     }
@@ -451,12 +453,14 @@ impl Agents {
         !self.arrived[a.0 as usize] && self.stall[a.0 as usize] >= self.settings.stall_ticks
     }
 
-    /// The neighbour distance and the grid cell side in use.
+    /// The neighbour distance and the grid's cell side.
     fn reach(&self) -> (f64, f64) {
         let max_r = self.radius.iter().copied().fold(0.0, f64::max);
         let max_v = self.max_speed.iter().copied().fold(0.0, f64::max);
         let nd = self.settings.neighbour_distance.unwrap_or(2.0 * max_r + max_v * self.settings.time_horizon);
-        (nd, nd.max(2.0 * max_r))
+        // Cells of a quarter of the neighbour distance: a dense crowd finds its nearest
+        // neighbours in the first rings.
+        (nd, (0.25 * nd).max(2.0 * max_r))
     }
 
     /// Moves every agent by one time step `dt`, reading waypoints from `source` (over the
@@ -480,7 +484,7 @@ impl Agents {
         let wall_horizon = s.wall_time_horizon.max(dt);
         let wall_reach =
             (0..n).map(|i| self.radius[i] + self.max_speed[i] * wall_horizon).fold(0.0, f64::max);
-        if wall_reach > self.walls.reach || self.walls.walls.len() != self.wall_list.len() {
+        if wall_reach > self.walls.reach || self.walls.segments.len() != self.wall_list.len() {
             let side = wall_reach.max((self.hi.x - self.lo.x).max(self.hi.y - self.lo.y) / 1024.0);
             self.walls = Walls::new(self.wall_list.clone(), self.lo, self.hi, side, wall_reach);
         }
@@ -515,6 +519,7 @@ impl Agents {
 
     /// Every agent's waypoint into `self.waypoints`: agents grouped by goal (in index order
     /// within each), in chunks of [`CHUNK`] a query.
+    #[expect(clippy::many_single_char_names, reason = "counts and ranges: n g k a b c")]
     fn find_waypoints<W: Waypoints>(&mut self, source: &W) {
         let n = self.len();
         let g = self.goals.len();
@@ -564,6 +569,7 @@ impl Agents {
     }
 
     /// Agent `i`'s new velocity and position, from the snapshot.
+    #[expect(clippy::many_single_char_names, reason = "an agent's state: i p v r, and s w d c")]
     fn move_one(
         &self,
         mesh: &NavMesh,
@@ -612,29 +618,8 @@ impl Agents {
         }
         let fixed = lines.len();
 
-        let near = &mut work.near;
-        near.clear();
-        let (k, nd_sq) = (s.max_neighbours, nd * nd);
-        self.hash.around(p, |j| {
-            if j as usize == i {
-                return;
-            }
-            let d_sq = (self.position[j as usize] - p).len_sq();
-            if d_sq >= nd_sq || k == 0 {
-                return;
-            }
-            let key = (d_sq, j);
-            if near.len() == k {
-                let last = near[k - 1];
-                if (key.0, key.1) >= (last.0, last.1) {
-                    return;
-                }
-                near.pop();
-            }
-            let at = near.partition_point(|&(d, jj)| (d, jj) < (key.0, key.1));
-            near.insert(at, key);
-        });
-        for &(_, j) in near.iter() {
+        self.nearest(i, nd, &mut work.near);
+        for &(_, j) in &work.near {
             let j = j as usize;
             let away = if i < j { V2::new(-1.0, 0.0) } else { V2::new(1.0, 0.0) };
             lines.push(orca::agent_line(
@@ -669,10 +654,51 @@ impl Agents {
         Moved { position: to, velocity: (1.0 / dt) * went, arrived, progressed, unreachable, clamped }
     }
 
+    /// Agent `i`'s nearest [`Settings::max_neighbours`] within `nd` into `near`, ranked by
+    /// distance, then index.
+    fn nearest(&self, i: usize, nd: f64, near: &mut Vec<(f64, u32)>) {
+        let p = self.position[i];
+        near.clear();
+        let (k, nd_sq) = (self.settings.max_neighbours, nd * nd);
+        if k == 0 {
+            return;
+        }
+        // Ring by ring outwards, until the k-th nearest is nearer than any agent beyond.
+        let cell = self.hash.cell();
+        for m in 0..=self.hash.rings_for(nd) {
+            self.hash.ring(p, m, |j, q| {
+                if j as usize == i {
+                    return;
+                }
+                let d_sq = (q - p).len_sq();
+                if d_sq >= nd_sq {
+                    return;
+                }
+                let key = (d_sq, j);
+                if near.len() == k {
+                    if key >= near[k - 1] {
+                        return;
+                    }
+                    near.pop();
+                }
+                let mut at = near.len();
+                while at > 0 && near[at - 1] > key {
+                    at -= 1;
+                }
+                near.insert(at, key);
+            });
+            let bound = m as f64 * cell;
+            if near.len() == k && near[k - 1].0 < bound * bound {
+                break;
+            }
+        }
+    }
+
     /// The heading of an agent at distance `d` (under four radii `r`) from the wall corner
     /// `w` it heads for (along unit `u`): turned away from the walls meeting there by the
     /// angle that grazes a circle of 1.1 `r` around the corner, so that the agent rounds it
     /// rather than pressing into it. `u` when `w` is no wall's end.
+    #[expect(clippy::many_single_char_names, reason = "points of a figure: w u d r e")]
     fn round_corner(&self, w: V2, u: V2, d: f64, r: f64) -> V2 {
         let mut side = 0.0f64;
         for wall in self.walls.near(w) {
@@ -705,23 +731,26 @@ impl Agents {
     /// Pairs closer than their radii' sum, and the deepest such overlap (the hash holding the
     /// current positions).
     fn overlaps(&self) -> (usize, f64) {
+        let max_r = self.radius.iter().copied().fold(0.0, f64::max);
         (0..self.len())
             .into_par_iter()
             .map(|i| {
                 let (p, r) = (self.position[i], self.radius[i]);
                 let (mut count, mut deepest) = (0usize, 0.0f64);
-                self.hash.around(p, |j| {
-                    let j = j as usize;
-                    if j <= i {
-                        return;
-                    }
-                    let sum = r + self.radius[j];
-                    let d_sq = (self.position[j] - p).len_sq();
-                    if d_sq < sum * sum {
-                        count += 1;
-                        deepest = deepest.max(sum - d_sq.sqrt());
-                    }
-                });
+                for m in 0..=self.hash.rings_for(r + max_r) {
+                    self.hash.ring(p, m, |j, q| {
+                        let j = j as usize;
+                        if j <= i {
+                            return;
+                        }
+                        let sum = r + self.radius[j];
+                        let d_sq = (q - p).len_sq();
+                        if d_sq < sum * sum {
+                            count += 1;
+                            deepest = deepest.max(sum - d_sq.sqrt());
+                        }
+                    });
+                }
                 (count, deepest)
             })
             .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)))

@@ -1,6 +1,9 @@
 //! The agents in a uniform grid, rebuilt each tick by a counting sort: each cell's agents in
 //! index order, so that every query visits them in an order that depends on the positions only.
 
+#![expect(clippy::cast_sign_loss, reason = "cell coordinates are floored after clamping at 0")]
+#![expect(clippy::many_single_char_names, reason = "coordinates and cells: x y w h k p m f")]
+
 use super::orca::V2;
 
 /// Agents bucketed by cell.
@@ -15,6 +18,8 @@ pub(crate) struct Hash {
     items: Vec<u32>,
     cell_of: Vec<u32>,
     cursor: Vec<u32>,
+    /// The position of each of `items`.
+    at: Vec<V2>,
 }
 
 impl Hash {
@@ -53,6 +58,8 @@ impl Hash {
             self.items[*at as usize] = i as u32;
             *at += 1;
         }
+        self.at.clear();
+        self.at.extend(self.items.iter().map(|&i| positions[i as usize]));
     }
 
     /// The cell's column and row of `p`.
@@ -62,17 +69,45 @@ impl Hash {
         (c(p.x - self.origin.x, self.cols), c(p.y - self.origin.y, self.rows))
     }
 
-    /// Calls `f` with every agent in the 3 × 3 cells around `p`'s (so every agent within the
-    /// cell side of `p`, and some further), cell by cell, each cell in index order.
+    /// The cell side.
     #[inline]
-    pub fn around(&self, p: V2, mut f: impl FnMut(u32)) {
+    pub fn cell(&self) -> f64 {
+        self.cell
+    }
+
+    /// Calls `f` with every agent (and its position) in ring `m` of cells around `p`'s (ring 0: its cell; ring
+    /// `m`: the cells at Chebyshev distance `m`), row by row, each cell in index order. Every
+    /// agent outside rings `0..=m` is at least `m` cell sides from `p`.
+    #[inline]
+    pub fn ring(&self, p: V2, m: usize, mut f: impl FnMut(u32, V2)) {
         let (x, y) = self.coords(p);
-        for cy in y.saturating_sub(1)..=(y + 1).min(self.rows - 1) {
+        let (x0, x1) = (x.saturating_sub(m), (x + m).min(self.cols - 1));
+        let (y0, y1) = (y.saturating_sub(m), (y + m).min(self.rows - 1));
+        let mut span = |cy: usize, a: usize, b: usize| {
             let row = cy * self.cols;
-            let (a, b) = (row + x.saturating_sub(1), row + (x + 1).min(self.cols - 1));
-            for &j in &self.items[self.start[a] as usize..self.start[b + 1] as usize] {
-                f(j);
+            let (from, to) = (self.start[row + a] as usize, self.start[row + b + 1] as usize);
+            for (&j, &q) in self.items[from..to].iter().zip(&self.at[from..to]) {
+                f(j, q);
+            }
+        };
+        for cy in y0..=y1 {
+            if cy + m == y || cy == y + m {
+                span(cy, x0, x1);
+            } else {
+                if x >= m {
+                    span(cy, x - m, x - m);
+                }
+                if m > 0 && x + m < self.cols {
+                    span(cy, x + m, x + m);
+                }
             }
         }
+    }
+
+    /// How many rings hold every agent within `distance` of a point.
+    #[inline]
+    pub fn rings_for(&self, distance: f64) -> usize {
+        let rings = (distance / self.cell).ceil();
+        if rings >= (self.cols.max(self.rows)) as f64 { self.cols.max(self.rows) } else { rings as usize }
     }
 }

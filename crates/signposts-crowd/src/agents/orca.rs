@@ -98,6 +98,7 @@ impl Line {
 /// push apart when the two stand on the same point (opposite for the two of a pair, so that
 /// they separate).
 #[expect(clippy::too_many_arguments, reason = "the two agents' states, unpacked")]
+#[expect(clippy::many_single_char_names, reason = "the paper's names: p v r q w s")]
 #[inline]
 pub(crate) fn agent_line(
     p: V2,

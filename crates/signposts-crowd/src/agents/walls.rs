@@ -1,6 +1,8 @@
 //! The mesh's walls (region edges that are no door) and a uniform grid of them: each cell
 //! lists, in segment order, the walls within a reach of the cell.
 
+#![expect(clippy::cast_sign_loss, reason = "cell coordinates are floored after clamping at 0")]
+
 use signposts_rooms::{NavMesh, RegionId};
 
 use super::orca::V2;
@@ -31,7 +33,7 @@ impl Wall {
 /// The walls, and per cell of a uniform grid the walls within `reach` of the cell.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Walls {
-    pub walls: Vec<Wall>,
+    pub segments: Vec<Wall>,
     origin: V2,
     cell: f64,
     cols: usize,
@@ -43,6 +45,7 @@ pub(crate) struct Walls {
 }
 
 /// The mesh's walls: every region edge that is not an edge door.
+#[expect(clippy::many_single_char_names, reason = "points of a figure: v p q e f a b d")]
 pub(crate) fn walls_of(mesh: &NavMesh) -> Vec<Wall> {
     let v = mesh.vertices();
     let mut walls = Vec::new();
@@ -105,7 +108,7 @@ impl Walls {
                 }
             }
         }
-        Walls { walls, origin: lo, cell, cols, rows, start: counts, list, reach }
+        Walls { segments: walls, origin: lo, cell, cols, rows, start: counts, list, reach }
     }
 
     /// The walls listed for the cell holding `p`, in segment order.
@@ -113,6 +116,8 @@ impl Walls {
     pub fn near(&self, p: V2) -> impl Iterator<Item = &Wall> + '_ {
         let c = |t: f64, n: usize| (((t / self.cell).floor().max(0.0)) as usize).min(n - 1);
         let k = c(p.y - self.origin.y, self.rows) * self.cols + c(p.x - self.origin.x, self.cols);
-        self.list[self.start[k] as usize..self.start[k + 1] as usize].iter().map(|&i| &self.walls[i as usize])
+        self.list[self.start[k] as usize..self.start[k + 1] as usize]
+            .iter()
+            .map(|&i| &self.segments[i as usize])
     }
 }

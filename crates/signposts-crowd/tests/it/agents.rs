@@ -107,7 +107,13 @@ fn run<W: Waypoints>(
         }
         let (count, deepest) = brute_overlaps(agents);
         prop_assert_eq!(stats.overlaps, count);
-        prop_assert_eq!(stats.deepest_penetration, deepest);
+        prop_assert_eq!(
+            stats.deepest_penetration.to_bits(),
+            deepest.to_bits(),
+            "{} against {}",
+            stats.deepest_penetration,
+            deepest
+        );
         let worst = worst_share(agents);
         prop_assert!(worst <= TOLERANCE, "step {}: an overlap of {:.3} of the radii' sum", step, worst);
         trace.push(bits(agents));
