@@ -40,7 +40,7 @@
 //! let player = crowd.add_goal(Point::new(9.5, 2.5))?;
 //! for x in 0..4 {
 //!     let position = Point::new(0.5 + f64::from(x) * 0.5, 0.5);
-//!     crowd.add(Agent { position, radius: 0.2, max_speed: 4.0, goal: player })?;
+//!     crowd.add(Agent { position, radius: 0.2, max_speed: 4.0, goal: player })?; // checked walkable
 //! }
 //! for _ in 0..200 {
 //!     let stats = crowd.step(&rooms, 1.0 / 30.0);
@@ -107,14 +107,19 @@ pub struct Settings {
     /// An agent slows down to reach its goal in this time: its preferred speed is its
     /// distance to the goal over this time, at most its top speed.
     pub slowdown_time: f64,
+    /// Each agent asks for a new waypoint every this many steps (agent `i` at the steps `t`
+    /// with `(t + i) % interval == 0`, so the work is spread evenly), heading for its last
+    /// one in between; 1 (the default): every step. A step's agents move a fraction of a cell,
+    /// so 2 to 4 cost little accuracy and cut the waypoint work by as much.
+    pub waypoint_interval: u32,
     /// An agent that made no progress towards its waypoint (at least a tenth of its preferred
     /// speed) in this many steps in a row is stalled.
     pub stall_ticks: u32,
 }
 
 impl Default for Settings {
-    /// Time horizons of 1 and 0.5, 10 neighbours, arrival within 0.5, slowing over 0.5,
-    /// stalled after 60 steps.
+    /// Time horizons of 1 and 0.5, 10 neighbours, arrival within 0.5, slowing over 0.5, a
+    /// waypoint every step, stalled after 60 steps.
     fn default() -> Settings {
         Settings {
             time_horizon: 1.0,
@@ -123,6 +128,7 @@ impl Default for Settings {
             max_neighbours: 10,
             arrival_distance: 0.5,
             slowdown_time: 0.5,
+            waypoint_interval: 1,
             stall_ticks: 60,
         }
     }
@@ -226,6 +232,8 @@ struct Moved {
 /// A crowd of continuous agents over one mesh: see the [module](self).
 #[derive(Debug, Clone)]
 pub struct Agents {
+    /// The walkable area (a copy of the mesh the crowd was made on).
+    mesh: NavMesh,
     settings: Settings,
     lo: V2,
     hi: V2,
@@ -242,7 +250,12 @@ pub struct Agents {
     hash: Hash,
     /// Whether `hash` holds the current positions with the current cell side.
     hashed: Option<f64>,
+    /// Each agent's last waypoint, and whether it must be asked again at the next step
+    /// whatever [`Settings::waypoint_interval`] says (new agents, new goals).
     waypoints: Vec<Option<Point>>,
+    stale: Vec<bool>,
+    /// Steps taken.
+    tick: u64,
     moved: Vec<Moved>,
 }
 
@@ -260,8 +273,8 @@ fn pt(v: V2) -> Point {
 }
 
 impl Agents {
-    /// An empty crowd on `mesh` (its walls are read now; step it with a [`Waypoints`] source
-    /// over the same mesh).
+    /// An empty crowd on `mesh` (kept as a copy: its walls, and the walkable area that every
+    /// move is checked against; step it with a [`Waypoints`] source over the same mesh).
     #[must_use]
     pub fn new(mesh: &NavMesh, settings: Settings) -> Agents {
         let (mut lo, mut hi) =
@@ -274,6 +287,7 @@ impl Agents {
             (lo, hi) = (V2::ZERO, V2::ZERO);
         }
         Agents {
+            mesh: mesh.clone(),
             settings,
             lo,
             hi,
@@ -290,6 +304,8 @@ impl Agents {
             hash: Hash::default(),
             hashed: None,
             waypoints: Vec::new(),
+            stale: Vec::new(),
+            tick: 0,
             moved: Vec::new(),
         }
     }
@@ -338,26 +354,9 @@ impl Agents {
     /// Adds an agent, at rest.
     ///
     /// # Errors
-    /// [`Error::NotWalkable`] when no region of `mesh` holds its position, [`Error::BadValue`]
-    /// for a bad radius or speed, [`Error::NoSuchGoal`].
-    pub fn add_on(&mut self, mesh: &NavMesh, agent: Agent) -> Result<AgentId, Error> {
-        if mesh.region_at(agent.position).is_none() {
-            return Err(Error::NotWalkable { position: agent.position });
-        }
-        self.add_unchecked(agent)
-    }
-
-    /// [`Agents::add_on`] without the walkable check (the position is checked against the
-    /// mesh at the first step's moves only): for positions known to be walkable.
-    ///
-    /// # Errors
-    /// [`Error::BadValue`] for a bad radius or speed or a position that is not finite,
-    /// [`Error::NoSuchGoal`].
+    /// [`Error::NotWalkable`] when no region of the crowd's mesh holds its position,
+    /// [`Error::BadValue`] for a bad radius, speed or position, [`Error::NoSuchGoal`].
     pub fn add(&mut self, agent: Agent) -> Result<AgentId, Error> {
-        self.add_unchecked(agent)
-    }
-
-    fn add_unchecked(&mut self, agent: Agent) -> Result<AgentId, Error> {
         if !(agent.radius > 0.0 && agent.radius.is_finite()) {
             return Err(Error::BadValue { what: "radius", value: agent.radius });
         }
@@ -370,6 +369,9 @@ impl Agents {
         if agent.goal.0 as usize >= self.goals.len() {
             return Err(Error::NoSuchGoal(agent.goal));
         }
+        if self.mesh.region_at(agent.position).is_none() {
+            return Err(Error::NotWalkable { position: agent.position });
+        }
         self.position.push(v2(agent.position));
         self.velocity.push(V2::ZERO);
         self.radius.push(agent.radius);
@@ -377,6 +379,7 @@ impl Agents {
         self.goal.push(agent.goal.0);
         self.stall.push(0);
         self.arrived.push(false);
+        self.stale.push(true);
         self.hashed = None;
         Ok(AgentId(self.position.len() as u32 - 1))
     }
@@ -394,6 +397,7 @@ impl Agents {
         }
         self.goal[a.0 as usize] = g.0;
         self.stall[a.0 as usize] = 0;
+        self.stale[a.0 as usize] = true;
         Ok(())
     }
 
@@ -464,7 +468,7 @@ impl Agents {
     }
 
     /// Moves every agent by one time step `dt`, reading waypoints from `source` (over the
-    /// mesh the crowd was made on): see the [module](self). Runs on rayon's current pool.
+    /// crowd's mesh): see the [module](self). Runs on rayon's current pool.
     ///
     /// # Panics
     /// If `dt` is not positive and finite, or a setting's time is not positive.
@@ -492,7 +496,7 @@ impl Agents {
 
         let mut moved = core::mem::take(&mut self.moved);
         let this = &*self;
-        let mesh = source.mesh();
+        let mesh = &self.mesh;
         (0..n)
             .into_par_iter()
             .map_init(Work::default, |work, i| this.move_one(mesh, i, dt, nd, wall_horizon, work))
@@ -511,6 +515,7 @@ impl Agents {
         }
         self.moved = moved;
         self.hash.rebuild(&self.position, self.lo, self.hi, cell);
+        self.tick += 1;
         let (overlaps, deepest) = self.overlaps();
         stats.overlaps = overlaps;
         stats.deepest_penetration = deepest;
@@ -523,18 +528,32 @@ impl Agents {
     fn find_waypoints<W: Waypoints>(&mut self, source: &W) {
         let n = self.len();
         let g = self.goals.len();
+        let every = u64::from(self.settings.waypoint_interval.max(1));
+        let tick = self.tick;
+        let stale = &mut self.stale;
+        let mut due = |i: usize| {
+            let due = stale[i] || (tick + i as u64).is_multiple_of(every);
+            stale[i] = false;
+            due
+        };
         let mut start = vec![0u32; g + 1];
-        for &k in &self.goal {
-            start[k as usize + 1] += 1;
+        let mut order = Vec::with_capacity(n);
+        for (i, &k) in self.goal.iter().enumerate() {
+            if due(i) {
+                start[k as usize + 1] += 1;
+                order.push(i as u32);
+            }
         }
         for k in 1..=g {
             start[k] += start[k - 1];
         }
-        let mut order = vec![0u32; n];
         let mut at = start.clone();
-        for (i, &k) in self.goal.iter().enumerate() {
-            order[at[k as usize] as usize] = i as u32;
-            at[k as usize] += 1;
+        let due_agents = core::mem::take(&mut order);
+        order.resize(due_agents.len(), 0);
+        for &i in &due_agents {
+            let k = self.goal[i as usize] as usize;
+            order[at[k] as usize] = i;
+            at[k] += 1;
         }
         let mut jobs = Vec::new();
         for k in 0..g {
@@ -559,7 +578,6 @@ impl Agents {
                 },
             )
             .collect();
-        self.waypoints.clear();
         self.waypoints.resize(n, None);
         for (&(_, a, _), out) in jobs.iter().zip(&answers) {
             for (j, &w) in out.iter().enumerate() {
@@ -681,11 +699,14 @@ impl Agents {
                     }
                     near.pop();
                 }
-                let mut at = near.len();
+                // Insertion by hand: shifting a few entries beats `Vec::insert`'s copy.
+                near.push(key);
+                let mut at = near.len() - 1;
                 while at > 0 && near[at - 1] > key {
+                    near[at] = near[at - 1];
                     at -= 1;
                 }
-                near.insert(at, key);
+                near[at] = key;
             });
             let bound = m as f64 * cell;
             if near.len() == k && near[k - 1].0 < bound * bound {

@@ -1,7 +1,7 @@
 //! Where agents get their next waypoint: [`Rooms`] (the corridor oracle) or [`ExactRooms`]
 //! (exactly shortest paths), behind one small trait.
 
-use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point, Rooms, Scratch};
+use signposts_rooms::{ExactRooms, ExactScratch, Point, Rooms, Scratch};
 
 /// A source of waypoints over a mesh: [`Rooms`] or [`ExactRooms`] (or your own).
 ///
@@ -11,9 +11,6 @@ use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point, Rooms, Scratch};
 pub trait Waypoints: Sync {
     /// The buffers a query reuses (one per thread).
     type Scratch: Default + Send;
-
-    /// The mesh the waypoints are on (the crowd's walkable area).
-    fn mesh(&self) -> &NavMesh;
 
     /// The next corner of a shortest walk from `from` to `to` (`to` itself when in sight), or
     /// `None` when `to` cannot be reached from `from`.
@@ -36,10 +33,6 @@ pub trait Waypoints: Sync {
 impl Waypoints for Rooms {
     type Scratch = Scratch;
 
-    fn mesh(&self) -> &NavMesh {
-        Rooms::mesh(self)
-    }
-
     /// [`Rooms::next_waypoint_with`].
     fn waypoint(&self, from: Point, to: Point, scratch: &mut Scratch) -> Option<Point> {
         self.next_waypoint_with(from, to, scratch)
@@ -48,10 +41,6 @@ impl Waypoints for Rooms {
 
 impl Waypoints for ExactRooms {
     type Scratch = ExactScratch;
-
-    fn mesh(&self) -> &NavMesh {
-        ExactRooms::mesh(self)
-    }
 
     /// [`ExactRooms::next_waypoint_with`].
     fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {

@@ -31,11 +31,13 @@ fn centre(c: Cell) -> Point {
 }
 
 /// A crowd of up to `count` agents at distinct open cells' centres (radius 0.1 to 0.4, speed
-/// 0.5 to 5), heading for one of `goals` goals at open cells.
+/// 0.5 to 5), heading for one of `goals` goals at open cells; waypoints every 1 to 3 steps.
 fn crowd(mesh: &NavMesh, grid: &Grid, count: usize, goals: usize, seed: u64) -> Agents {
     let mut rng = SplitMix64::new(seed);
     let mut open = open_cells(grid);
-    let mut agents = Agents::new(mesh, Settings { stall_ticks: 20, ..Settings::default() });
+    let waypoint_interval = 1 + rng.below(3) as u32;
+    let mut agents =
+        Agents::new(mesh, Settings { stall_ticks: 20, waypoint_interval, ..Settings::default() });
     let goals: Vec<GoalId> = (0..goals)
         .map(|_| agents.add_goal(centre(open[rng.below(open.len() as u64) as usize])).unwrap())
         .collect();
@@ -47,7 +49,7 @@ fn crowd(mesh: &NavMesh, grid: &Grid, count: usize, goals: usize, seed: u64) -> 
             max_speed: 0.5 + rng.below(451) as f64 / 100.0,
             goal: goals[rng.below(goals.len() as u64) as usize],
         };
-        agents.add_on(mesh, agent).unwrap();
+        agents.add(agent).unwrap();
     }
     agents
 }
@@ -95,10 +97,10 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 /// against the brute force and the overlap tolerance; the positions after each step.
 fn run<W: Waypoints>(
     agents: &mut Agents,
+    mesh: &NavMesh,
     source: &W,
     steps: usize,
 ) -> Result<Vec<Vec<(u64, u64)>>, TestCaseError> {
-    let mesh = source.mesh();
     let mut trace = Vec::new();
     for step in 0..steps {
         let stats: Stats = agents.step(source, 1.0 / 30.0);
@@ -140,13 +142,13 @@ proptest! {
         let steps = 90;
         let traces = if exact {
             let source = ExactRooms::build(&mesh).unwrap();
-            let one = in_pool(1, || run(&mut crowd(&mesh, &grid, count, goals, seed), &source, steps))?;
-            let three = in_pool(3, || run(&mut crowd(&mesh, &grid, count, goals, seed), &source, steps))?;
+            let one = in_pool(1, || run(&mut crowd(&mesh, &grid, count, goals, seed), &mesh, &source, steps))?;
+            let three = in_pool(3, || run(&mut crowd(&mesh, &grid, count, goals, seed), &mesh, &source, steps))?;
             (one, three)
         } else {
             let source = Rooms::build(&mesh).unwrap();
-            let one = in_pool(1, || run(&mut crowd(&mesh, &grid, count, goals, seed), &source, steps))?;
-            let three = in_pool(3, || run(&mut crowd(&mesh, &grid, count, goals, seed), &source, steps))?;
+            let one = in_pool(1, || run(&mut crowd(&mesh, &grid, count, goals, seed), &mesh, &source, steps))?;
+            let three = in_pool(3, || run(&mut crowd(&mesh, &grid, count, goals, seed), &mesh, &source, steps))?;
             (one, three)
         };
         prop_assert!(traces.0 == traces.1, "positions differ between 1 and 3 threads");
@@ -207,10 +209,8 @@ fn a_deadlock_in_a_corridor_is_reported() {
     let mut agents = Agents::new(&mesh, Settings { stall_ticks: 30, ..Settings::default() });
     let (left, right) = (Point::new(0.5, 1.5), Point::new(9.5, 1.5));
     let (to_left, to_right) = (agents.add_goal(left).unwrap(), agents.add_goal(right).unwrap());
-    let a =
-        agents.add_on(&mesh, Agent { position: left, radius: 0.4, max_speed: 3.0, goal: to_right }).unwrap();
-    let b =
-        agents.add_on(&mesh, Agent { position: right, radius: 0.4, max_speed: 3.0, goal: to_left }).unwrap();
+    let a = agents.add(Agent { position: left, radius: 0.4, max_speed: 3.0, goal: to_right }).unwrap();
+    let b = agents.add(Agent { position: right, radius: 0.4, max_speed: 3.0, goal: to_left }).unwrap();
     let mut last = Stats::default();
     for _ in 0..300 {
         last = agents.step(&rooms, 1.0 / 30.0);
@@ -231,7 +231,7 @@ fn both_sources_bring_agents_round_a_wall() {
         let g = agents.add_goal(goal).unwrap();
         for x in 0..6 {
             let position = Point::new(2.5 + f64::from(x), 0.5);
-            agents.add_on(&mesh, Agent { position, radius: 0.25, max_speed: 3.0, goal: g }).unwrap();
+            agents.add(Agent { position, radius: 0.25, max_speed: 3.0, goal: g }).unwrap();
         }
         let mut last = Stats::default();
         for _ in 0..240 {
@@ -254,9 +254,8 @@ fn an_unreachable_goal_is_counted() {
     let rooms = Rooms::build(&mesh).unwrap();
     let mut agents = Agents::new(&mesh, Settings::default());
     let g = agents.add_goal(Point::new(6.5, 0.5)).unwrap();
-    let a = agents
-        .add_on(&mesh, Agent { position: Point::new(0.5, 0.5), radius: 0.3, max_speed: 2.0, goal: g })
-        .unwrap();
+    let a =
+        agents.add(Agent { position: Point::new(0.5, 0.5), radius: 0.3, max_speed: 2.0, goal: g }).unwrap();
     let stats = agents.step(&rooms, 0.1);
     assert_eq!(stats.unreachable, 1);
     assert_eq!(agents.position(a), Point::new(0.5, 0.5));
@@ -270,12 +269,12 @@ fn adding_checks_its_input() {
     let mut agents = Agents::new(&mesh, Settings::default());
     let g = agents.add_goal(Point::new(0.5, 0.5)).unwrap();
     let agent = Agent { position: Point::new(2.5, 0.5), radius: 0.3, max_speed: 1.0, goal: g };
-    let err = agents.add_on(&mesh, agent).unwrap_err();
+    let err = agents.add(agent).unwrap_err();
     assert_eq!(err, Error::NotWalkable { position: Point::new(2.5, 0.5) });
     assert!(err.to_string().contains("outside the walkable area"), "{err}");
     let agent = Agent { position: Point::new(0.5, 0.5), radius: 0.0, ..agent };
-    assert_eq!(agents.add_on(&mesh, agent), Err(Error::BadValue { what: "radius", value: 0.0 }));
+    assert_eq!(agents.add(agent), Err(Error::BadValue { what: "radius", value: 0.0 }));
     let agent = Agent { radius: 0.3, goal: GoalId(5), ..agent };
-    assert_eq!(agents.add_on(&mesh, agent), Err(Error::NoSuchGoal(GoalId(5))));
+    assert_eq!(agents.add(agent), Err(Error::NoSuchGoal(GoalId(5))));
     assert!(agents.is_empty());
 }

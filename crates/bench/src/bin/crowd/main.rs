@@ -35,12 +35,12 @@ fn settings(scene: &Scene) -> Settings {
     settings
 }
 
-fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene) -> Report {
-    let mut agents = Agents::new(mesh, settings(scene));
+fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene, interval: u32) -> Report {
+    let mut agents = Agents::new(mesh, Settings { waypoint_interval: interval, ..settings(scene) });
     let goals: Vec<GoalId> = scene.goals[0].iter().map(|&g| agents.add_goal(g).expect("finite")).collect();
     for (&position, &k) in scene.starts.iter().zip(&scene.goal_of) {
         let agent = Agent { position, radius: scene.radius, max_speed: scene.speed, goal: goals[k] };
-        agents.add_on(mesh, agent).expect("placed in the open");
+        agents.add(agent).expect("placed in the open");
     }
     let mut report = Report::default();
     let mut overlaps = 0usize;
@@ -64,7 +64,11 @@ fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene) -> Report {
     report.stalled_end = last.stalled;
     report.outside = agents.positions().filter(|&p| mesh.region_at(p).is_none()).count();
     let points: Vec<_> = agents.positions().collect();
-    assert_eq!(scenes::overlaps(&points, scene.radius).0, last.overlaps, "the crowd's stats against the bench's count");
+    assert_eq!(
+        scenes::overlaps(&points, scene.radius).0,
+        last.overlaps,
+        "the crowd's stats against the bench's count"
+    );
     report
 }
 
@@ -75,6 +79,8 @@ fn main() {
     let mesh = NavMesh::from_grid(&grid).expect("a mesh");
     let exact = ExactRooms::build(&mesh).expect("the exact index");
     let threads = rayon::current_num_threads();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("load average (1, 5, 15 min) at the start: {}", load.trim());
     println!(
         "den312d ({} regions), {steps} steps of 1/30 s, {threads} threads, {} ({}), overlaps after the first {WARM} steps\n",
         mesh.regions_len(),
@@ -84,8 +90,14 @@ fn main() {
     scenes::head();
     for &n in &counts {
         for scene in [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)] {
-            let ours = run_signposts(&mesh, &exact, &scene);
-            scenes::row(&scene, "signposts-crowd", &ours);
+            scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, 1));
+            scenes::row(
+                &scene,
+                "signposts-crowd, waypoints every 4 steps",
+                &run_signposts(&mesh, &exact, &scene, 4),
+            );
         }
     }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("\nload average (1, 5, 15 min) at the end: {}", load.trim());
 }

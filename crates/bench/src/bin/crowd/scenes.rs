@@ -2,6 +2,9 @@
 //! and the landmass run (`crates/bench/landmass`, a workspace of its own: landmass's `geo`
 //! cannot share a lock file with polyanya's).
 
+#![expect(clippy::cast_sign_loss, reason = "cell coordinates of points inside the map (not negative)")]
+#![expect(clippy::many_single_char_names, reason = "points and cells: p r x y w h n")]
+
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};
 use signposts_rooms::{ExactRooms, Point};
@@ -18,10 +21,12 @@ pub const DT: f64 = 1.0 / 30.0;
 
 /// The radius for `n` agents on den312d.
 fn radius_for(n: usize) -> f64 {
-    match n {
-        ..=2_000 => 0.25,
-        ..=20_000 => 0.15,
-        _ => 0.065,
+    if n <= 2_000 {
+        0.25
+    } else if n <= 20_000 {
+        0.15
+    } else {
+        0.065
     }
 }
 
