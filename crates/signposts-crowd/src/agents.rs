@@ -462,9 +462,9 @@ impl Agents {
         let max_r = self.radius.iter().copied().fold(0.0, f64::max);
         let max_v = self.max_speed.iter().copied().fold(0.0, f64::max);
         let nd = self.settings.neighbour_distance.unwrap_or(2.0 * max_r + max_v * self.settings.time_horizon);
-        // Cells of a quarter of the neighbour distance: a dense crowd finds its nearest
+        // Cells of a third of the neighbour distance: a dense crowd finds its nearest
         // neighbours in the first rings.
-        (nd, (0.25 * nd).max(2.0 * max_r))
+        (nd, (nd / 3.0).max(2.0 * max_r))
     }
 
     /// Moves every agent by one time step `dt`, reading waypoints from `source` (over the
@@ -494,12 +494,13 @@ impl Agents {
         }
         self.find_waypoints(source);
 
+        let rings = self.hash.rings_for(nd);
         let mut moved = core::mem::take(&mut self.moved);
         let this = &*self;
         let mesh = &self.mesh;
         (0..n)
             .into_par_iter()
-            .map_init(Work::default, |work, i| this.move_one(mesh, i, dt, nd, wall_horizon, work))
+            .map_init(Work::default, |work, i| this.move_one(mesh, i, (dt, nd, rings), wall_horizon, work))
             .collect_into_vec(&mut moved);
 
         let mut stats = Stats { agents: n, ..Stats::default() };
@@ -592,8 +593,7 @@ impl Agents {
         &self,
         mesh: &NavMesh,
         i: usize,
-        dt: f64,
-        nd: f64,
+        (dt, nd, rings): (f64, f64, usize),
         wall_horizon: f64,
         work: &mut Work,
     ) -> Moved {
@@ -636,7 +636,7 @@ impl Agents {
         }
         let fixed = lines.len();
 
-        self.nearest(i, nd, &mut work.near);
+        self.nearest(i, nd, rings, &mut work.near);
         for &(_, j) in &work.near {
             let j = j as usize;
             let away = if i < j { V2::new(-1.0, 0.0) } else { V2::new(1.0, 0.0) };
@@ -674,7 +674,7 @@ impl Agents {
 
     /// Agent `i`'s nearest [`Settings::max_neighbours`] within `nd` into `near`, ranked by
     /// distance, then index.
-    fn nearest(&self, i: usize, nd: f64, near: &mut Vec<(f64, u32)>) {
+    fn nearest(&self, i: usize, nd: f64, rings: usize, near: &mut Vec<(f64, u32)>) {
         let p = self.position[i];
         near.clear();
         let (k, nd_sq) = (self.settings.max_neighbours, nd * nd);
@@ -683,13 +683,14 @@ impl Agents {
         }
         // Ring by ring outwards, until the k-th nearest is nearer than any agent beyond.
         let cell = self.hash.cell();
-        for m in 0..=self.hash.rings_for(nd) {
-            self.hash.ring(p, m, |j, q| {
-                if j as usize == i {
-                    return;
-                }
+        let mut worst = nd_sq;
+        let at = self.hash.coords(p);
+        for m in 0..=rings {
+            self.hash.ring(at, m, |j, q| {
                 let d_sq = (q - p).len_sq();
-                if d_sq >= nd_sq {
+                // Farther than the k-th nearest so far (or than `nd`): the common case, one
+                // comparison. Ties go on to be ranked by index.
+                if d_sq > worst || d_sq >= nd_sq || j as usize == i {
                     return;
                 }
                 let key = (d_sq, j);
@@ -707,6 +708,9 @@ impl Agents {
                     at -= 1;
                 }
                 near[at] = key;
+                if near.len() == k {
+                    worst = near[k - 1].0;
+                }
             });
             let bound = m as f64 * cell;
             if near.len() == k && near[k - 1].0 < bound * bound {
@@ -753,13 +757,15 @@ impl Agents {
     /// current positions).
     fn overlaps(&self) -> (usize, f64) {
         let max_r = self.radius.iter().copied().fold(0.0, f64::max);
+        let rings = self.hash.rings_for(2.0 * max_r);
         (0..self.len())
             .into_par_iter()
             .map(|i| {
                 let (p, r) = (self.position[i], self.radius[i]);
                 let (mut count, mut deepest) = (0usize, 0.0f64);
-                for m in 0..=self.hash.rings_for(r + max_r) {
-                    self.hash.ring(p, m, |j, q| {
+                let at = self.hash.coords(p);
+                for m in 0..=rings {
+                    self.hash.ring(at, m, |j, q| {
                         let j = j as usize;
                         if j <= i {
                             return;

@@ -64,8 +64,10 @@ impl Hash {
 
     /// The cell's column and row of `p`.
     #[inline]
-    fn coords(&self, p: V2) -> (usize, usize) {
-        let c = |t: f64, n: usize| (((t / self.cell).floor().max(0.0)) as usize).min(n - 1);
+    pub fn coords(&self, p: V2) -> (usize, usize) {
+        // Truncation is the floor of a value clamped at 0 (and cheaper: `floor` is a call
+        // without SSE4.1).
+        let c = |t: f64, n: usize| ((t / self.cell).max(0.0) as usize).min(n - 1);
         (c(p.x - self.origin.x, self.cols), c(p.y - self.origin.y, self.rows))
     }
 
@@ -75,30 +77,31 @@ impl Hash {
         self.cell
     }
 
-    /// Calls `f` with every agent (and its position) in ring `m` of cells around `p`'s (ring 0: its cell; ring
-    /// `m`: the cells at Chebyshev distance `m`), row by row, each cell in index order. Every
-    /// agent outside rings `0..=m` is at least `m` cell sides from `p`.
+    /// Calls `f` with every agent (and its position) in ring `m` of cells around cell
+    /// `(x, y)` ([`Hash::coords`]; ring 0: the cell; ring `m`: the cells at Chebyshev distance
+    /// `m`), row by row, each cell in index order. Every agent outside rings `0..=m` is at
+    /// least `m` cell sides from any point of the cell.
     #[inline]
-    pub fn ring(&self, p: V2, m: usize, mut f: impl FnMut(u32, V2)) {
-        let (x, y) = self.coords(p);
+    pub fn ring(&self, (x, y): (usize, usize), m: usize, mut f: impl FnMut(u32, V2)) {
         let (x0, x1) = (x.saturating_sub(m), (x + m).min(self.cols - 1));
         let (y0, y1) = (y.saturating_sub(m), (y + m).min(self.rows - 1));
-        let mut span = |cy: usize, a: usize, b: usize| {
-            let row = cy * self.cols;
-            let (from, to) = (self.start[row + a] as usize, self.start[row + b + 1] as usize);
-            for (&j, &q) in self.items[from..to].iter().zip(&self.at[from..to]) {
-                f(j, q);
-            }
-        };
+        let (left, right) = (x >= m, m > 0 && x + m < self.cols);
         for cy in y0..=y1 {
-            if cy + m == y || cy == y + m {
-                span(cy, x0, x1);
+            let row = cy * self.cols;
+            let edge = cy + m == y || cy == y + m;
+            // A full row at the ring's top and bottom; its two side cells in between.
+            let spans = if edge {
+                [(row + x0, row + x1 + 1), (0, 0)]
             } else {
-                if x >= m {
-                    span(cy, x - m, x - m);
-                }
-                if m > 0 && x + m < self.cols {
-                    span(cy, x + m, x + m);
+                [
+                    if left { (row + x - m, row + x - m + 1) } else { (0, 0) },
+                    if right { (row + x + m, row + x + m + 1) } else { (0, 0) },
+                ]
+            };
+            for (a, b) in spans {
+                let (from, to) = (self.start[a] as usize, self.start[b] as usize);
+                for (&j, &q) in self.items[from..to].iter().zip(&self.at[from..to]) {
+                    f(j, q);
                 }
             }
         }

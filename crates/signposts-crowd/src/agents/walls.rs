@@ -114,7 +114,8 @@ impl Walls {
     /// The walls listed for the cell holding `p`, in segment order.
     #[inline]
     pub fn near(&self, p: V2) -> impl Iterator<Item = &Wall> + '_ {
-        let c = |t: f64, n: usize| (((t / self.cell).floor().max(0.0)) as usize).min(n - 1);
+        // Truncation: the floor of a value clamped at 0.
+        let c = |t: f64, n: usize| ((t / self.cell).max(0.0) as usize).min(n - 1);
         let k = c(p.y - self.origin.y, self.rows) * self.cols + c(p.x - self.origin.x, self.cols);
         self.list[self.start[k] as usize..self.start[k + 1] as usize]
             .iter()
