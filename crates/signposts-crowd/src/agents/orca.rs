@@ -2,6 +2,11 @@
 //! small linear program that picks the permitted velocity nearest the preferred one (the
 //! algorithm of van den Berg, Guy, Lin and Manocha, "Reciprocal n-body collision avoidance",
 //! 2011, as RVO2 solves it), in `f64` and without allocation once the buffers have grown.
+//!
+//! Not `dodgy_2d` (landmass's ORCA): it picks a random direction (`rand::random`) for two
+//! agents on one point, which would break the crowd's determinism, collects its half-planes
+//! into a new `Vec` per agent and call, and works in `f32`. Walls here are single half-planes
+//! (the nearest point of each wall segment within reach), not `dodgy_2d`'s obstacle polygons.
 
 use core::ops::{Add, Mul, Neg, Sub};
 

@@ -62,10 +62,10 @@ fn brute_overlaps(agents: &Agents) -> (usize, f64) {
         for &b in &ids[k + 1..] {
             let sum = agents.radius(a) + agents.radius(b);
             let (p, q) = (agents.position(a), agents.position(b));
-            let d = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).sqrt();
-            if d * d < sum * sum {
+            let d_sq = (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y);
+            if d_sq < sum * sum {
                 count += 1;
-                deepest = deepest.max(sum - d);
+                deepest = deepest.max(sum - d_sq.sqrt());
             }
         }
     }
