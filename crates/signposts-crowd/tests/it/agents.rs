@@ -278,3 +278,18 @@ fn adding_checks_its_input() {
     assert_eq!(agents.add(agent), Err(Error::NoSuchGoal(GoalId(5))));
     assert!(agents.is_empty());
 }
+
+/// A crowd without agents steps to empty stats; goals can be moved, unknown ones refused.
+#[test]
+fn an_empty_crowd_steps() {
+    let grid = Grid::from_ascii("....\n.#..").unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    let rooms = Rooms::build(&mesh).unwrap();
+    let mut agents = Agents::new(&mesh, Settings::default());
+    assert_eq!(agents.step(&rooms, 0.1), Stats::default());
+    let g = agents.add_goal(Point::new(0.5, 0.5)).unwrap();
+    agents.set_goal(g, Point::new(3.5, 1.5)).unwrap();
+    assert_eq!(agents.goal(g), Point::new(3.5, 1.5));
+    assert_eq!(agents.set_goal(GoalId(1), Point::new(0.5, 0.5)), Err(Error::NoSuchGoal(GoalId(1))));
+    assert!(matches!(agents.add_goal(Point::new(f64::NAN, 0.0)), Err(Error::BadValue { what: "goal", .. })));
+}
