@@ -1,2 +1,3 @@
 //! The crate's integration tests, one binary.
+mod agents;
 mod grid;
