@@ -24,3 +24,8 @@ struct CoreReadme;
 #[cfg(doctest)]
 #[doc = include_str!("../../signposts-rooms/README.md")]
 struct RoomsReadme;
+
+/// crates/signposts-crowd/README.md, the crowd crate's page on crates.io.
+#[cfg(doctest)]
+#[doc = include_str!("../../signposts-crowd/README.md")]
+struct CrowdReadme;
