@@ -237,6 +237,12 @@ pub(crate) fn winding(ring: &[Point], p: Point) -> i32 {
     w
 }
 
+/// The lexicographic order of points, `x` first (`-0.0` and `0.0` are the same place): the
+/// order the sweeps over ring and region edges visit vertices in.
+pub(crate) fn lex(a: Point, b: Point) -> core::cmp::Ordering {
+    (a.x + 0.0).total_cmp(&(b.x + 0.0)).then((a.y + 0.0).total_cmp(&(b.y + 0.0)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,3 +58,15 @@ pub struct Link {
     /// Whether it can also be taken from `ends[1]` to `ends[0]`.
     pub two_way: bool,
 }
+
+impl Link {
+    /// Whether the link can be taken from its end `end` (0 always; 1 when two-way).
+    pub(crate) fn departs_from(&self, end: usize) -> bool {
+        end == 0 || self.two_way
+    }
+
+    /// Whether the link can be taken to its end `end` (1 always; 0 when two-way).
+    pub(crate) fn arrives_at(&self, end: usize) -> bool {
+        end == 1 || self.two_way
+    }
+}

@@ -96,12 +96,12 @@ impl Rooms {
             }
         }
         for &(link, end) in &self.links_in[r.0 as usize] {
-            let at = (Node::LinkEnd(link, end), self.links[link.0 as usize].ends[end]);
-            let two_way = self.links[link.0 as usize].two_way;
-            if end == 1 || two_way {
+            let l = &self.links[link.0 as usize];
+            let at = (Node::LinkEnd(link, end), l.ends[end]);
+            if l.arrives_at(end) {
                 ins.push(at);
             }
-            if end == 0 || two_way {
+            if l.departs_from(end) {
                 outs.push(at);
             }
         }

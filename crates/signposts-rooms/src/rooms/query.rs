@@ -360,7 +360,7 @@ impl Rooms {
         let centre = (r.0, self.mesh.centroid(r));
         std::iter::once(centre).chain(self.links_in[r.0 as usize].iter().filter_map(move |&(l, end)| {
             let link = &self.links[l.0 as usize];
-            let departs = (end == 0 || link.two_way) && self.link_open[l.0 as usize];
+            let departs = link.departs_from(end) && self.link_open[l.0 as usize];
             departs.then(|| (self.node_id(Node::LinkEnd(l, end)), link.ends[end]))
         }))
     }
@@ -371,7 +371,7 @@ impl Rooms {
         std::iter::once((r.0, self.mesh.centroid(r))).chain(self.links_in[r.0 as usize].iter().filter_map(
             move |&(l, end)| {
                 let link = &self.links[l.0 as usize];
-                let arrives = (end == 1 || link.two_way) && self.link_open[l.0 as usize];
+                let arrives = link.arrives_at(end) && self.link_open[l.0 as usize];
                 arrives.then(|| (self.node_id(Node::LinkEnd(l, end)), link.ends[end]))
             },
         ))

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::ops::Bound;
 
 use crate::Point;
-use crate::geom::orient;
+use crate::geom::{lex, orient};
 
 /// Segments to sweep: edge `e` joins `points[edges[e][0]]` and `points[edges[e][1]]`, and
 /// every point is an end of at most two edges (a ring's vertex: the edges before and after
@@ -23,11 +23,6 @@ use crate::geom::orient;
 pub(crate) struct Segments<'a> {
     pub(crate) points: &'a [Point],
     pub(crate) edges: &'a [[u32; 2]],
-}
-
-/// The lexicographic order of points, `x` first (`-0.0` and `0.0` are the same place).
-fn lex(a: Point, b: Point) -> Ordering {
-    (a.x + 0.0).total_cmp(&(b.x + 0.0)).then((a.y + 0.0).total_cmp(&(b.y + 0.0)))
 }
 
 /// An edge in the sweep's tree: its ends in sweep order, and where a comparison that found the

@@ -17,13 +17,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
 
 use crate::Point;
-use crate::geom::orient;
+use crate::geom::{lex, orient};
 use crate::mesh::triangulate::NONE;
-
-/// The lexicographic order of points, `x` first (`-0.0` and `0.0` are the same place).
-fn lex(a: Point, b: Point) -> Ordering {
-    (a.x + 0.0).total_cmp(&(b.x + 0.0)).then((a.y + 0.0).total_cmp(&(b.y + 0.0)))
-}
 
 /// A distinct edge: its ends in sweep order and the regions above and below it (`NONE`: none).
 #[derive(Clone, Copy)]
