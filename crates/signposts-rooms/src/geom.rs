@@ -243,6 +243,16 @@ pub(crate) fn lex(a: Point, b: Point) -> core::cmp::Ordering {
     (a.x + 0.0).total_cmp(&(b.x + 0.0)).then((a.y + 0.0).total_cmp(&(b.y + 0.0)))
 }
 
+/// The distance from `p` to the segment `a b`, and the place of the nearest point along it (0
+/// at `a`, 1 at `b`).
+pub(crate) fn segment_distance(a: Point, b: Point, p: Point) -> (f64, f64) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let length2 = dx * dx + dy * dy;
+    let t =
+        if length2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
+    (p.distance(Point::new(a.x + t * dx, a.y + t * dy)), t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -703,21 +703,11 @@ fn within_snap(ring: impl Iterator<Item = Point> + Clone, p: Point) -> Option<f6
         if crate::geom::orient(a, b, p) >= 0.0 {
             return Some(0.0);
         }
-        let (d, t) = segment_distance(a, b, p);
+        let (d, t) = crate::geom::segment_distance(a, b, p);
         let rounding = ulp(magnitude([p])) + (1.0 - t) * ulp(magnitude([a])) + t * ulp(magnitude([b]));
         (d <= SNAP_ULPS * rounding).then_some(d)
     })
     .try_fold(0.0, |most, d| Some(f64::max(most, d?)))
-}
-
-/// The distance from `p` to the segment `a b`, and the place of the nearest point along it (0
-/// at `a`, 1 at `b`).
-fn segment_distance(a: Point, b: Point, p: Point) -> (f64, f64) {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let length2 = dx * dx + dy * dy;
-    let t =
-        if length2 > 0.0 { (((p.x - a.x) * dx + (p.y - a.y) * dy) / length2).clamp(0.0, 1.0) } else { 0.0 };
-    (p.distance(Point::new(a.x + t * dx, a.y + t * dy)), t)
 }
 
 /// The area centroid of a polygon (its vertex mean when it has no area).
