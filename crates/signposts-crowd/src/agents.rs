@@ -258,6 +258,63 @@ impl Agents {
         Ok(AgentId(self.position.len() as u32 - 1))
     }
 
+    /// Puts agent `a` at `at` (a teleport, a respawn), at rest, not arrived; its waypoint is
+    /// asked for again at the next step.
+    ///
+    /// # Errors
+    /// [`Error::BadValue`] for a position that is not finite, [`Error::NotWalkable`] when no
+    /// region of the crowd's mesh holds it; then the agent stays where it was.
+    ///
+    /// # Panics
+    /// If `a` is not an agent of this crowd.
+    pub fn set_position(&mut self, a: AgentId, at: Point) -> Result<(), Error> {
+        let i = a.0 as usize;
+        assert!(i < self.len(), "agent {} is not in this crowd of {} agents", a.0, self.len());
+        if !at.is_finite() {
+            return Err(Error::BadValue { what: "position", value: at.x + at.y });
+        }
+        if self.mesh.region_at(at).is_none() {
+            return Err(Error::NotWalkable { position: at });
+        }
+        self.position[i] = v2(at);
+        self.velocity[i] = V2::ZERO;
+        self.stall[i] = 0;
+        self.arrived[i] = false;
+        self.stale[i] = true;
+        self.hashed = None;
+        Ok(())
+    }
+
+    /// Removes agent `a` and returns it as it stands (its position now, its radius, speed
+    /// and goal). The last agent takes its id (as [`Vec::swap_remove`]): ids above `a` are
+    /// unchanged, and the agent that had id `len() - 1` has id `a` afterwards (unless it was
+    /// `a`).
+    ///
+    /// # Panics
+    /// If `a` is not an agent of this crowd.
+    pub fn swap_remove(&mut self, a: AgentId) -> Agent {
+        let i = a.0 as usize;
+        assert!(i < self.len(), "agent {} is not in this crowd of {} agents", a.0, self.len());
+        let agent = Agent {
+            position: pt(self.position.swap_remove(i)),
+            radius: self.radius.swap_remove(i),
+            max_speed: self.max_speed.swap_remove(i),
+            goal: GoalId(self.goal.swap_remove(i)),
+        };
+        self.velocity.swap_remove(i);
+        self.stall.swap_remove(i);
+        self.arrived.swap_remove(i);
+        self.stale.swap_remove(i);
+        // The moved agent's waypoint is asked for again; the buffers of a step are resized
+        // by the next one.
+        if i < self.stale.len() {
+            self.stale[i] = true;
+        }
+        self.waypoints.truncate(self.len());
+        self.hashed = None;
+        agent
+    }
+
     /// Sends agent `a` to goal `g`.
     ///
     /// # Errors

@@ -352,6 +352,48 @@ impl GridCrowd {
         Ok(())
     }
 
+    /// Puts walker `walker` on node `node` (a teleport, a respawn); its wait count starts
+    /// again. Its moves are asked for again at the next tick.
+    ///
+    /// # Errors
+    /// [`Error::NodeOutOfRange`] for a bad id, [`Error::CellFull`] when `node` holds
+    /// [`GridCrowd::cell_capacity`] walkers already (the walker itself not counted when it
+    /// stands there); then the walker stays where it was.
+    ///
+    /// # Panics
+    /// If there is no such walker.
+    pub fn move_to(&mut self, walker: usize, node: NodeId) -> Result<(), Error> {
+        self.check(node)?;
+        let from = self.positions[walker];
+        if from == node {
+            self.waited[walker] = 0;
+            return Ok(());
+        }
+        if self.occupancy[node as usize] >= self.capacity {
+            return Err(Error::CellFull { node, capacity: self.capacity });
+        }
+        self.occupancy[from as usize] -= 1;
+        self.occupancy[node as usize] += 1;
+        self.positions[walker] = node;
+        self.waited[walker] = 0;
+        Ok(())
+    }
+
+    /// Removes walker `walker` and returns its node and goal. The last walker takes its
+    /// index (as [`Vec::swap_remove`]): the walker that had index `len() - 1` has index
+    /// `walker` afterwards (unless it was `walker`).
+    ///
+    /// # Panics
+    /// If there is no such walker.
+    pub fn swap_remove(&mut self, walker: usize) -> (NodeId, NodeId) {
+        let at = self.positions.swap_remove(walker);
+        let goal = self.goals.swap_remove(walker);
+        self.waited.swap_remove(walker);
+        self.occupancy[at as usize] -= 1;
+        self.scratch.forget_walker(walker, self.positions.len());
+        (at, goal)
+    }
+
     /// How many ticks in a row walker `walker` has waited (0 after a move or at its goal).
     ///
     /// # Panics

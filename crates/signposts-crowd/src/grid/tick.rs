@@ -176,6 +176,16 @@ impl Resolve<'_> {
 }
 
 impl Scratch {
+    /// Walker `walker` was removed and the last one took its index: its moves are asked for
+    /// again, and the per-walker buffers hold at most `walkers` entries.
+    pub(super) fn forget_walker(&mut self, walker: usize, walkers: usize) {
+        if let Some(asked) = self.asked.get_mut(walker) {
+            *asked = STALE;
+        }
+        self.asked.truncate(walkers);
+        self.moves.truncate(walkers);
+    }
+
     /// Every walker's moves to be asked for again.
     pub(super) fn forget_moves(&mut self) {
         self.asked.fill(STALE);

@@ -293,3 +293,44 @@ fn an_empty_crowd_steps() {
     assert_eq!(agents.set_goal(GoalId(1), Point::new(0.5, 0.5)), Err(Error::NoSuchGoal(GoalId(1))));
     assert!(matches!(agents.add_goal(Point::new(f64::NAN, 0.0)), Err(Error::BadValue { what: "goal", .. })));
 }
+
+/// Teleports and removals between steps: refused where there is no floor, the last agent
+/// takes a removed one's id, and the crowd goes on stepping (to every goal) afterwards.
+#[test]
+fn teleports_and_removals_between_steps() {
+    let grid = Grid::from_ascii("......\n.##...\n......").unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    let rooms = Rooms::build(&mesh).unwrap();
+    let mut agents = Agents::new(&mesh, Settings { arrival_distance: 0.5, ..Settings::default() });
+    let east = agents.add_goal(Point::new(5.5, 1.5)).unwrap();
+    let west = agents.add_goal(Point::new(0.5, 1.5)).unwrap();
+    let add = |agents: &mut Agents, x: f64, goal| {
+        agents.add(Agent { position: Point::new(x, 0.5), radius: 0.2, max_speed: 2.0, goal }).unwrap()
+    };
+    let a = add(&mut agents, 0.5, east);
+    let b = add(&mut agents, 2.5, west);
+    let c = add(&mut agents, 4.5, west);
+    for _ in 0..5 {
+        agents.step(&rooms, 0.1);
+    }
+    let at = agents.position(a);
+    assert_eq!(agents.set_position(a, Point::new(1.5, 1.5)), Err(Error::NotWalkable { position: Point::new(1.5, 1.5) }));
+    assert!(matches!(agents.set_position(a, Point::new(f64::NAN, 0.5)), Err(Error::BadValue { .. })));
+    assert_eq!(agents.position(a), at, "a refused teleport changes nothing");
+    agents.set_position(a, Point::new(0.5, 2.5)).unwrap();
+    assert_eq!((agents.position(a), agents.velocity(a)), (Point::new(0.5, 2.5), Point::new(0.0, 0.0)));
+    let c_at = agents.position(c);
+    let removed = agents.swap_remove(b);
+    assert_eq!((removed.goal, removed.radius), (west, 0.2));
+    assert_eq!((agents.len(), agents.position(b)), (2, c_at), "c took b's id");
+    let mut last = Stats::default();
+    for _ in 0..200 {
+        last = agents.step(&rooms, 0.1);
+    }
+    assert_eq!((last.arrived, last.stalled), (2, 0), "{last:?}");
+    assert!(agents.position(b).x < 1.0, "the agent now at id b heads west: {:?}", agents.position(b));
+    agents.swap_remove(b);
+    agents.swap_remove(a);
+    assert!(agents.is_empty());
+    assert_eq!(agents.step(&rooms, 0.1), Stats::default());
+}

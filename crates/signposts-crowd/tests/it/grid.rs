@@ -362,3 +362,88 @@ proptest! {
         prop_assert_eq!(crowd.positions(), [nb, na]);
     }
 }
+
+#[test]
+fn move_to_keeps_the_capacity_and_swap_remove_hands_the_index_on() {
+    let oracle = oracle("....\n....", Connectivity::Four);
+    let n = |x, y| node(&oracle, x, y);
+    let mut crowd = GridCrowd::new(&oracle);
+    let a = crowd.add(n(0, 0), n(3, 0)).unwrap();
+    let b = crowd.add(n(1, 1), n(3, 1)).unwrap();
+    let c = crowd.add(n(2, 1), n(0, 1)).unwrap();
+    assert_eq!(crowd.move_to(a, n(1, 1)), Err(Error::CellFull { node: n(1, 1), capacity: 1 }));
+    assert_eq!(crowd.position(a), n(0, 0), "a refused move changes nothing");
+    assert_eq!(crowd.move_to(a, 99), Err(Error::NodeOutOfRange { node: 99, nodes: 8 }));
+    crowd.move_to(a, n(0, 0)).unwrap(); // where it stands: allowed
+    crowd.move_to(a, n(3, 1)).unwrap();
+    assert_eq!((crowd.occupancy(n(0, 0)), crowd.occupancy(n(3, 1))), (0, 1));
+    crowd.tick(&oracle.table()).unwrap();
+    assert_eq!(crowd.position(a), n(3, 0), "its moves were asked from its new cell");
+    assert_eq!(crowd.swap_remove(b), (n(2, 1), n(3, 1)));
+    assert_eq!(crowd.len(), 2);
+    assert_eq!((crowd.position(b), crowd.goals()[b]), (n(1, 1), n(0, 1)), "c took b's index");
+    assert_eq!(crowd.occupancy(n(2, 1)), 0);
+    crowd.tick(&oracle.table()).unwrap();
+    assert_eq!(crowd.position(b), n(0, 1), "the walker now at index b heads for c's goal");
+    assert_eq!(crowd.swap_remove(crowd.len() - 1).1, n(0, 1));
+    let _ = c;
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Adds, teleports, removals and ticks in any order: the counts stay exact and within
+    /// the capacity, and every move a tick makes is optimal or a counted sidestep (checked as
+    /// in the property above, on the walkers that were there before the tick).
+    #[test]
+    fn edits_between_ticks_keep_the_counts_and_the_moves_optimal(
+        scene in scene(),
+        edits in prop::collection::vec((0u8..4, any::<usize>(), any::<usize>()), 0..40),
+    ) {
+        let oracle = scene.oracle();
+        let Some((mut crowd, _)) = scene.crowd(&oracle) else { return Ok(()) };
+        let n = oracle.nodes_len();
+        let goal_distances: Vec<Vec<f64>> = (0..n as NodeId).map(|g| distances(&oracle, g)).collect();
+        for (op, x, y) in edits {
+            match op {
+                0 => match crowd.add((x % n) as NodeId, (y % n) as NodeId) {
+                    Ok(_) | Err(Error::CellFull { .. }) => {}
+                    Err(e) => panic!("{e}"),
+                },
+                1 if !crowd.is_empty() => match crowd.move_to(x % crowd.len(), (y % n) as NodeId) {
+                    Ok(()) | Err(Error::CellFull { .. }) => {}
+                    Err(e) => panic!("{e}"),
+                },
+                2 if !crowd.is_empty() => {
+                    let w = x % crowd.len();
+                    let (last_at, last_goal) = (*crowd.positions().last().unwrap(), *crowd.goals().last().unwrap());
+                    let (at, goal) = (crowd.position(w), crowd.goals()[w]);
+                    prop_assert_eq!(crowd.swap_remove(w), (at, goal));
+                    if w < crowd.len() {
+                        prop_assert_eq!((crowd.position(w), crowd.goals()[w]), (last_at, last_goal));
+                    }
+                }
+                _ => {
+                    let before = crowd.positions().to_vec();
+                    let t = crowd.tick(&oracle.table()).unwrap();
+                    let mut non_optimal = 0;
+                    for (w, (&from, &to)) in before.iter().zip(crowd.positions()).enumerate() {
+                        let dist = &goal_distances[crowd.goals()[w] as usize];
+                        if from != to && !same(dist[to as usize] + moves(&oracle, from).iter().find(|m| m.0 == to).unwrap().1, dist[from as usize]) {
+                            non_optimal += 1;
+                        }
+                    }
+                    prop_assert_eq!(non_optimal, t.sidesteps);
+                }
+            }
+            let mut counts = vec![0u16; n];
+            for &p in crowd.positions() {
+                counts[p as usize] += 1;
+            }
+            for (v, &count) in counts.iter().enumerate() {
+                prop_assert!(count <= scene.capacity);
+                prop_assert_eq!(crowd.occupancy(v as NodeId), count);
+            }
+        }
+    }
+}
