@@ -17,7 +17,7 @@ use landmass::{
     Agent, AgentState, Archipelago, ArchipelagoOptions, FromAgentRadius, Island, NavigationMesh,
     TargetReachedCondition, Transform, XY,
 };
-use scenes::{DT, Report, Scene, WARM, chase, crossing, overlaps};
+use scenes::{DT, Report, Scene, WARM, chase, crossing, doorway, doorway_map, overlaps};
 use signposts::grid::parse_map;
 use signposts_rooms::{ExactRooms, NavMesh, Point, RegionId};
 
@@ -68,6 +68,13 @@ fn run_landmass(mesh: &NavMesh, scene: &Scene) -> Report {
             let p = world.get_agent(id).expect("added").position;
             Point::new(f64::from(p.x), f64::from(p.y))
         }));
+        if scene.own_goals {
+            for (i, (&p, &k)) in points.iter().zip(&scene.goal_of).enumerate() {
+                if p.distance(at[k]) <= scene.arrival {
+                    report.arrived_at(ids.len(), i, t);
+                }
+            }
+        }
         if t >= WARM {
             let (count, deepest) = overlaps(&points, scene.radius);
             report.overlaps_max = report.overlaps_max.max(count);
@@ -83,6 +90,9 @@ fn run_landmass(mesh: &NavMesh, scene: &Scene) -> Report {
     report.arrived = arrived as f64 / ids.len() as f64;
     report.outside = points.iter().filter(|&&p| mesh.region_at(p).is_none()).count();
     report.stalled_end = usize::MAX;
+    if scene.own_goals {
+        report.first_arrival.resize(ids.len(), None);
+    }
     report
 }
 
@@ -101,5 +111,9 @@ fn main() {
         for scene in [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)] {
             scenes::row(&scene, "landmass 0.9.3", &run_landmass(&mesh, &scene));
         }
+        let map = doorway_map(n);
+        let mesh = NavMesh::from_grid(&map).expect("a mesh");
+        let scene = doorway(&map, n, 3 * steps);
+        scenes::row(&scene, "landmass 0.9.3", &run_landmass(&mesh, &scene));
     }
 }

@@ -1,7 +1,9 @@
-//! Continuous agents of signposts-crowd on den312d: per-step time, overlaps, arrivals and
-//! stalls of a chase (agents after one moving player) and a crossing (two halves of the map
-//! swapping sides), beside the `landmass` crate (its agents, paths and ORCA avoidance) on the
-//! same navmesh with the same agents, radii and speeds.
+//! Continuous agents of signposts-crowd: per-step time, overlaps, arrivals and stalls of a
+//! chase (agents after one moving player) and a crossing (two halves of the map swapping
+//! sides) on den312d, and a doorway (two rooms swapping their agents through one door, each
+//! agent to a goal of its own; the time to arrive beside the same agents without avoidance),
+//! beside the `landmass` crate (its agents, paths and ORCA avoidance) on the same navmeshes
+//! with the same agents, radii and speeds.
 //!
 //! `cargo run --release -p signposts-bench --bin crowd [-- [--ticks N] [COUNT ...]]`
 //! (default: 1,000, 10,000 and 50,000 agents, 300 steps of 1/30 s); landmass's side:
@@ -17,7 +19,7 @@
 
 use std::time::Instant;
 
-use scenes::{DT, Report, Scene, WARM, chase, crossing};
+use scenes::{DT, Report, Scene, WARM, chase, crossing, doorway, doorway_map};
 use signposts::grid::parse_map;
 use signposts_bench::navmesh::{cpu, maps_dir, today};
 use signposts_crowd::agents::{Agent, Agents, GoalId, Settings, Stats};
@@ -35,8 +37,20 @@ fn settings(scene: &Scene) -> Settings {
     settings
 }
 
-fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene, interval: u32) -> Report {
-    let mut agents = Agents::new(mesh, Settings { waypoint_interval: interval, ..settings(scene) });
+/// How a run avoids: ORCA with a waypoint every `interval` steps, or no avoidance at all (the
+/// same agents walking through each other; walls still kept).
+#[derive(Clone, Copy)]
+enum Avoid {
+    Every(u32),
+    Off,
+}
+
+fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene, avoid: Avoid) -> Report {
+    let settings = match avoid {
+        Avoid::Every(interval) => Settings { waypoint_interval: interval, ..settings(scene) },
+        Avoid::Off => Settings { max_neighbours: 0, ..settings(scene) },
+    };
+    let mut agents = Agents::new(mesh, settings);
     let goals: Vec<GoalId> = scene.goals[0].iter().map(|&g| agents.add_goal(g).expect("finite")).collect();
     for (&position, &k) in scene.starts.iter().zip(&scene.goal_of) {
         let agent = Agent { position, radius: scene.radius, max_speed: scene.speed, goal: goals[k] };
@@ -58,9 +72,19 @@ fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene, interval: u3
             report.deepest = report.deepest.max(last.deepest_penetration / (2.0 * scene.radius));
         }
         report.stalled_max = report.stalled_max.max(last.stalled);
+        if scene.own_goals {
+            for a in agents.ids() {
+                if agents.has_arrived(a) {
+                    report.arrived_at(agents.len(), a.0 as usize, t);
+                }
+            }
+        }
     }
     report.overlaps_mean = overlaps as f64 / (scene.goals.len() - WARM) as f64;
     report.arrived = last.arrived as f64 / last.agents as f64;
+    if scene.own_goals {
+        report.first_arrival.resize(agents.len(), None);
+    }
     report.stalled_end = last.stalled;
     report.outside = agents.positions().filter(|&p| mesh.region_at(p).is_none()).count();
     let points: Vec<_> = agents.positions().collect();
@@ -72,12 +96,18 @@ fn run_signposts(mesh: &NavMesh, exact: &ExactRooms, scene: &Scene, interval: u3
     report
 }
 
+/// The mesh and exact index of `grid`.
+fn mesh_of(grid: &signposts::grid::Grid) -> (NavMesh, ExactRooms) {
+    let mesh = NavMesh::from_grid(grid).expect("a mesh");
+    let exact = ExactRooms::build(&mesh).expect("the exact index");
+    (mesh, exact)
+}
+
 fn main() {
     let (steps, counts) = scenes::args(&[1_000, 10_000, 50_000]);
     let path = maps_dir().join("den312d.map");
     let grid = parse_map(&std::fs::read(&path).expect("maps/den312d.map")).expect("a valid map");
-    let mesh = NavMesh::from_grid(&grid).expect("a mesh");
-    let exact = ExactRooms::build(&mesh).expect("the exact index");
+    let (mesh, exact) = mesh_of(&grid);
     let threads = rayon::current_num_threads();
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("load average (1, 5, 15 min) at the start: {}", load.trim());
@@ -90,13 +120,19 @@ fn main() {
     scenes::head();
     for &n in &counts {
         for scene in [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)] {
-            scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, 1));
+            scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
             scenes::row(
                 &scene,
                 "signposts-crowd, waypoints every 4 steps",
-                &run_signposts(&mesh, &exact, &scene, 4),
+                &run_signposts(&mesh, &exact, &scene, Avoid::Every(4)),
             );
         }
+        // The doorway, on a map of its own, three times as long (most agents cross).
+        let map = doorway_map(n);
+        let (mesh, exact) = mesh_of(&map);
+        let scene = doorway(&map, n, 3 * steps);
+        scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
+        scenes::row(&scene, "signposts-crowd, no avoidance", &run_signposts(&mesh, &exact, &scene, Avoid::Off));
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("\nload average (1, 5, 15 min) at the end: {}", load.trim());
