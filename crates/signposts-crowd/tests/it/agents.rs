@@ -314,7 +314,10 @@ fn teleports_and_removals_between_steps() {
         agents.step(&rooms, 0.1);
     }
     let at = agents.position(a);
-    assert_eq!(agents.set_position(a, Point::new(1.5, 1.5)), Err(Error::NotWalkable { position: Point::new(1.5, 1.5) }));
+    assert_eq!(
+        agents.set_position(a, Point::new(1.5, 1.5)),
+        Err(Error::NotWalkable { position: Point::new(1.5, 1.5) })
+    );
     assert!(matches!(agents.set_position(a, Point::new(f64::NAN, 0.5)), Err(Error::BadValue { .. })));
     assert_eq!(agents.position(a), at, "a refused teleport changes nothing");
     agents.set_position(a, Point::new(0.5, 2.5)).unwrap();

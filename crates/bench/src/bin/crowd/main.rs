@@ -132,7 +132,11 @@ fn main() {
         let (mesh, exact) = mesh_of(&map);
         let scene = doorway(&map, n, 3 * steps);
         scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
-        scenes::row(&scene, "signposts-crowd, no avoidance", &run_signposts(&mesh, &exact, &scene, Avoid::Off));
+        scenes::row(
+            &scene,
+            "signposts-crowd, no avoidance",
+            &run_signposts(&mesh, &exact, &scene, Avoid::Off),
+        );
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("\nload average (1, 5, 15 min) at the end: {}", load.trim());

@@ -236,7 +236,8 @@ pub fn doorway_map(n: usize) -> Grid {
     let half = (side / 8).max(1);
     let door = (h / 2 - half)..=(h / 2 + half);
     Grid::try_from_fn(w, h, |c| {
-        let wall = c.x == 0 || c.y == 0 || c.x == w - 1 || c.y == h - 1 || (c.x == side + 1 && !door.contains(&c.y));
+        let wall =
+            c.x == 0 || c.y == 0 || c.x == w - 1 || c.y == h - 1 || (c.x == side + 1 && !door.contains(&c.y));
         !wall
     })
     .expect("a small map")
@@ -333,7 +334,9 @@ pub fn head() {
     println!(
         "| scene | crate | agents | radius | step median | mean | worst | per agent (median) | overlapping pairs (max / mean) | deepest overlap | arrived | mean time to arrive | stalled (end / max) | outside |"
     );
-    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
 }
 
 /// The step count and agent counts from the command line (`[--ticks N] [COUNT ...]`).
