@@ -3,6 +3,8 @@
 //! reciprocal avoidance (ORCA). Off, the enemies follow the same optimal moves and pile up
 //! many to a cell.
 
+use std::collections::HashSet;
+
 use signposts::grid::{Cell, GridOracle};
 use signposts::{Error, NodeId};
 use signposts_crowd::agents::{Agent, AgentId, Agents, GoalId, Settings, Stats};
@@ -62,6 +64,42 @@ fn free_nodes(
     }
     free.truncate(n);
     Ok(free)
+}
+
+/// The cells that hold the centre of one of `points` (cell `(x, y)` spans `[x, x + 1] ×
+/// [y, y + 1]`).
+fn cells_of(points: impl ExactSizeIterator<Item = Point>) -> Result<HashSet<Cell>, Error> {
+    let mut cells = HashSet::new();
+    cells
+        .try_reserve(points.len())
+        .map_err(|_| Error::AllocationFailed { bytes: (points.len() as u64).saturating_mul(16) })?;
+    cells.extend(points.map(cell_of));
+    Ok(cells)
+}
+
+/// The cell that holds `p` (points of the walkable area are not negative).
+#[expect(clippy::cast_sign_loss, reason = "the walkable area's coordinates are not negative; `as` saturates")]
+fn cell_of(p: Point) -> Cell {
+    Cell::new(p.x.floor() as u32, p.y.floor() as u32)
+}
+
+/// The centre of a random open cell that holds no agent's centre (marked taken), or `None`
+/// when every open cell holds one. A few random picks, then a scan from a random cell.
+fn free_centre(taken: &mut HashSet<Cell>, open: &[Cell], seed: &mut u64) -> Option<Point> {
+    let mut cell = None;
+    for _ in 0..32 {
+        cell = random_cell(open, seed).filter(|c| !taken.contains(c));
+        if cell.is_some() {
+            break;
+        }
+    }
+    if cell.is_none() {
+        let start = (xorshift(seed) % open.len().max(1) as u64) as usize;
+        cell = open.get(start..)?.iter().chain(&open[..start]).find(|c| !taken.contains(c)).copied();
+    }
+    let cell = cell?;
+    taken.insert(cell);
+    Some(Point::new(f64::from(cell.x) + 0.5, f64::from(cell.y) + 0.5))
 }
 
 impl Game {
@@ -223,10 +261,12 @@ impl RoomsGame {
     /// radius [`AGENT_RADIUS`] and a top speed of one cell per unit of time, a tick's stride
     /// its time step (at most 1): each heads for its next waypoint of [`RoomsGame::rooms`],
     /// and ORCA keeps them apart and off the walls (they queue in corridors, overlapping only
-    /// when pressed together, counted in [`RoomsGame::avoid_stats`]); those beyond the number
-    /// of open cells are removed (the count is clamped to it from then on). Off: they walk
-    /// straight to their waypoints as before, through one another. Returns the number of
-    /// enemies now.
+    /// when pressed together, counted in [`RoomsGame::avoid_stats`]). They start one to a
+    /// cell, as the grid mode's: each keeps its place unless an earlier one stands in its
+    /// cell, then it moves to the centre of a random cell that holds none; those beyond the
+    /// number of open cells are removed (the count is clamped to it from then on). Off: they
+    /// walk straight to their waypoints as before, through one another. Returns the number
+    /// of enemies now.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`] when the agents' memory cannot be had; avoidance is then
@@ -244,8 +284,20 @@ impl RoomsGame {
         let mut agents = Agents::new(self.rooms.mesh(), settings);
         // A finite point: cannot fail. Each tick moves it to the player.
         let Ok(player) = agents.add_goal(Point::new(0.0, 0.0)) else { return Ok(self.enemies.len()) };
-        for &position in self.enemies.iter().take(self.open.len()) {
-            // An enemy off the walkable area (none should be) is dropped.
+        // Room for every open cell: the enemies kept are at most as many.
+        let mut taken = HashSet::new();
+        taken
+            .try_reserve(self.open.len())
+            .map_err(|_| Error::AllocationFailed { bytes: (self.open.len() as u64).saturating_mul(16) })?;
+        for &at in &self.enemies {
+            let position = if taken.insert(cell_of(at)) {
+                Some(at)
+            } else {
+                free_centre(&mut taken, &self.open, &mut self.seed)
+            };
+            // No cell left: the rest are dropped (as is an enemy off the walkable area; none
+            // should be).
+            let Some(position) = position else { break };
             agents.add(Agent { position, radius: AGENT_RADIUS, max_speed: 1.0, goal: player }).ok();
         }
         self.agents = Some(RoomsCrowd { agents, player, stats: Stats::default() });
@@ -276,21 +328,27 @@ impl RoomsGame {
     }
 
     /// [`RoomsGame::set_enemies`] with avoidance on: the last agents removed, or new ones at
-    /// the centres of random open cells.
-    pub(crate) fn agents_resize(&mut self, count: usize) {
-        let Some(crowd) = &mut self.agents else { return };
+    /// the centres of random open cells that hold no agent (any open cell when all do).
+    pub(crate) fn agents_resize(&mut self, count: usize) -> Result<(), Error> {
+        let Some(crowd) = &mut self.agents else { return Ok(()) };
         while crowd.agents.len() > count {
             crowd.agents.swap_remove(AgentId(crowd.agents.len() as u32 - 1));
         }
+        let mut taken =
+            if crowd.agents.len() < count { cells_of(crowd.agents.positions())? } else { HashSet::new() };
         while crowd.agents.len() < count {
-            let Some(c) = random_cell(&self.open, &mut self.seed) else { break };
-            let position = Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5);
+            let position = free_centre(&mut taken, &self.open, &mut self.seed).or_else(|| {
+                random_cell(&self.open, &mut self.seed)
+                    .map(|c| Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5))
+            });
+            let Some(position) = position else { break };
             let agent = Agent { position, radius: AGENT_RADIUS, max_speed: 1.0, goal: crowd.player };
             if crowd.agents.add(agent).is_err() {
                 break;
             }
         }
         self.sync_agents();
+        Ok(())
     }
 
     /// [`RoomsGame::tick`] with avoidance on (`stride` positive, `player` finite): one ORCA

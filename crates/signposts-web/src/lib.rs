@@ -372,7 +372,7 @@ impl RoomsGame {
         reserve(&mut self.enemies, count)?;
         reserve(&mut self.positions, 2 * count)?;
         if self.agents.is_some() {
-            self.agents_resize(count);
+            self.agents_resize(count)?;
             return Ok(self.enemies.len());
         }
         self.enemies.truncate(count);

@@ -221,6 +221,12 @@ fn rooms_enemies_with_avoidance_are_discs_kept_apart_in_the_walkable_area() {
     assert_eq!(rooms.set_enemies(30), Ok(30));
     assert_eq!(rooms.set_avoid(true), Ok(30));
     assert!(rooms.avoiding());
+    // They start one to a cell: those that shared one moved to free cells' centres.
+    let mut cells: Vec<(i64, i64)> =
+        rooms.enemies().iter().map(|p| (p.x.floor() as i64, p.y.floor() as i64)).collect();
+    cells.sort_unstable();
+    cells.dedup();
+    assert_eq!(cells.len(), 30);
     let player = Point::new(8.5, 5.5);
     let before = rooms.mean_distance(player, 30);
     for tick in 0..200 {
