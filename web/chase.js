@@ -16,6 +16,10 @@ const page = {
   building: null, // while a table builds: { what, done, total, reports }
   lastBuild: null, // the last build's { what, reports, buildMs, inWorker }
   mode: 'grid', rooms: null, // rooms: { regions, buildMs, outlines } once built for this map
+  // Crowd avoidance (the "avoid" box): `count` the enemies kept in the mode on show (fewer than
+  // `enemies` when clamped to the open cells, one a cell), `clamped` the page's note about it.
+  avoid: false, count: 0, clamped: null,
+  moved: 0, // the enemies that moved in the last frame
 };
 window.signposts = page; // the page's state, for the test and the curious
 // The mean distance (along the map) from the first 1,000 enemies to the player.
@@ -28,6 +32,8 @@ page.screenAt = (x, y) => {
   return { x: box.left + (x + 0.5) * scale, y: box.top + (y + 0.5) * scale };
 };
 page.isOpen = (x, y) => isOpen(x, y);
+// The most grid enemies on one cell (1 with avoidance on), counted by the module.
+page.mostInACell = () => wasm.most_in_a_cell();
 
 let wasm;
 let module; // the compiled module, for the build workers
@@ -192,7 +198,9 @@ function loadTable(bytes, what, buildMs, inWorker) {
   page.player = firstOpen(page.width >> 1, page.height >> 1);
   page.point = { x: page.player.x + 0.5, y: page.player.y + 0.5 };
   page.rooms = null;
-  if (wasm.set_enemies(page.enemies) < 0) return fail(`the enemies: ${lastError()}`);
+  // The module keeps the avoid setting across loads; it turns it off when the crowd does not fit.
+  showAvoid();
+  if (!setEnemies()) return;
   page.ready = true;
   if (page.mode === 'rooms') buildRooms();
 }
@@ -213,8 +221,38 @@ function buildRooms() {
   if (wasm.rooms_build() < 0) return fail(`the rooms: ${lastError()}`);
   const outlines = new Float32Array(wasm.memory.buffer, wasm.rooms_outlines_ptr(), wasm.rooms_outlines_len()).slice();
   page.rooms = { regions: wasm.rooms_regions(), buildMs: performance.now() - start, outlines };
-  if (wasm.rooms_set_enemies(page.enemies) < 0) fail(`the rooms' enemies: ${lastError()}`);
+  setEnemies();
 }
+
+// Sets the enemy count of the mode on show to the slider's (clamped by the module to the open
+// cells with avoidance on: the page says so). False on error.
+function setEnemies() {
+  const rooms = page.mode === 'rooms' && page.rooms;
+  const n = rooms ? wasm.rooms_set_enemies(page.enemies) : wasm.set_enemies(page.enemies);
+  if (n < 0) {
+    fail(`the ${rooms ? "rooms' " : ''}enemies: ${lastError()}`);
+    return false;
+  }
+  page.count = n;
+  page.clamped = n < page.enemies && page.avoid
+    ? `(${n} kept: one enemy a cell, ${wasm.open_cells()} open cells)` : null;
+  document.getElementById('clamped').textContent = page.clamped || '';
+  return true;
+}
+
+// The avoid box as the module has it.
+function showAvoid() {
+  page.avoid = wasm.avoid() === 1;
+  avoidBox.checked = page.avoid;
+}
+
+const avoidBox = document.getElementById('avoid');
+avoidBox.addEventListener('change', () => {
+  if (wasm.set_avoid(avoidBox.checked ? 1 : 0) < 0) fail(`avoidance: ${lastError()}`);
+  showAvoid();
+  page.stepMs = [];
+  if (page.ready) setEnemies();
+});
 
 function drawBase() {
   const cells = new Uint8Array(wasm.memory.buffer, wasm.cells_ptr(), page.width * page.height);
@@ -266,13 +304,16 @@ canvas.addEventListener('click', (event) => {
   page.repairMs = performance.now() - start;
   page.repairs = wasm.repairs();
   drawBase();
+  showAvoid(); // a crowd that could not be made again after the edit turned avoidance off
   if (page.mode === 'rooms') buildRooms(); // a new mesh for the new walls
+  else page.count = wasm.enemies_len(); // with avoidance, one on the closed cell may have had nowhere to go
 });
 
 document.getElementById('mode').addEventListener('change', (event) => {
   page.mode = event.target.value;
   page.stepMs = [];
   if (page.mode === 'rooms' && page.ready && !page.rooms) buildRooms();
+  else if (page.ready) setEnemies();
 });
 
 const slider = document.getElementById('enemies');
@@ -281,6 +322,7 @@ slider.addEventListener('input', () => {
   document.getElementById('count').textContent = page.enemies;
   if (page.ready && wasm.set_enemies(page.enemies) < 0) fail(`the enemies: ${lastError()}`);
   if (page.rooms && wasm.rooms_set_enemies(page.enemies) < 0) fail(`the rooms' enemies: ${lastError()}`);
+  if (page.ready) setEnemies(); // the mode on show: its count, and whether it was clamped
 });
 
 let frames = 0;
@@ -289,20 +331,20 @@ function step() {
   const start = performance.now();
   if (page.mode === 'rooms') {
     if (!page.rooms) return;
-    wasm.rooms_tick(page.point.x, page.point.y, 0.25); // a quarter cell a frame, any angle
+    page.moved = wasm.rooms_tick(page.point.x, page.point.y, 0.25); // a quarter cell a frame, any angle
     page.stepMs.push(performance.now() - start);
     if (page.stepMs.length > 30) page.stepMs.shift();
     return;
   }
-  wasm.tick(page.player.x, page.player.y);
+  page.moved = wasm.tick(page.player.x, page.player.y);
   page.stepMs.push(performance.now() - start);
   if (page.stepMs.length > 30) page.stepMs.shift();
   if (frames++ % 30 === 0) {
     // What one A* search per enemy would cost this frame: 200 searches, scaled.
-    const sample = Math.min(200, page.enemies);
+    const sample = Math.min(200, page.count);
     const t = performance.now();
     wasm.astar(page.player.x, page.player.y, sample);
-    page.astarMs = (performance.now() - t) * page.enemies / sample;
+    page.astarMs = sample ? (performance.now() - t) * page.count / sample : 0;
   }
 }
 
@@ -325,8 +367,11 @@ function draw() {
     document.getElementById('stats').innerHTML =
       `map ${page.width}×${page.height}: ${page.rooms.regions} convex regions, their doors and the region ` +
       `oracle built in ${page.rooms.buildMs.toFixed(0)} ms\n` +
-      `${page.enemies} enemies, each walking straight to its next waypoint (any angle): ` +
-      `${mean.toFixed(2)} ms a frame\n` +
+      (page.avoid
+        ? `${page.count} enemies, discs of radius ${wasm.rooms_radius()} kept apart (ORCA): ${mean.toFixed(2)} ms a frame; ` +
+          `${wasm.rooms_overlaps()} pairs overlap, the deepest by ${wasm.rooms_deepest_overlap().toFixed(2)} cells\n`
+        : `${page.count} enemies, each walking straight to its next waypoint (any angle): ` +
+          `${mean.toFixed(2)} ms a frame\n`) +
       `walls clicked: ${page.repairs} (the rooms are built again after each)`;
     return;
   }
@@ -338,7 +383,9 @@ function draw() {
     : `loaded in ${page.loadMs.toFixed(0)} ms`;
   document.getElementById('stats').innerHTML =
     `map ${page.width}×${page.height}, table ${why}: ${mib(page.tableBytes)} MiB, ${built}\n` +
-    `${page.enemies} enemies: all their steps of a frame ${mean.toFixed(2)} ms (one batched table query)\n` +
+    (page.avoid
+      ? `${page.count} enemies, one a cell (the least crowded optimal move, or wait): ${mean.toFixed(2)} ms a frame\n`
+      : `${page.count} enemies: all their steps of a frame ${mean.toFixed(2)} ms (one batched table query)\n`) +
     `<span class="why">the same steps by one A* search each: ${page.astarMs.toFixed(1)} ms ` +
     `(${(page.astarMs / Math.max(mean, 1e-3)).toFixed(0)}× the table)</span>\n` +
     `walls clicked: ${page.repairs}, the last repaired in ${page.repairMs.toFixed(1)} ms`;
@@ -360,9 +407,21 @@ function drawRooms() {
   context.stroke();
   const positions = new Float32Array(wasm.memory.buffer, wasm.rooms_enemies_ptr(), 2 * wasm.rooms_enemies_len());
   context.fillStyle = '#ee463c';
-  const size = Math.max(2, scale * 0.5);
-  for (let i = 0; i < positions.length; i += 2) {
-    context.fillRect(positions[i] * scale - size / 2, positions[i + 1] * scale - size / 2, size, size);
+  const radius = wasm.rooms_radius() * scale; // with avoidance: discs of the agents' radius
+  if (radius > 0) {
+    context.beginPath();
+    for (let i = 0; i < positions.length; i += 2) {
+      const x = positions[i] * scale;
+      const y = positions[i + 1] * scale;
+      context.moveTo(x + radius, y);
+      context.arc(x, y, radius, 0, 2 * Math.PI);
+    }
+    context.fill();
+  } else {
+    const size = Math.max(2, scale * 0.5);
+    for (let i = 0; i < positions.length; i += 2) {
+      context.fillRect(positions[i] * scale - size / 2, positions[i + 1] * scale - size / 2, size, size);
+    }
   }
   context.fillStyle = '#8cf066';
   context.fillRect(page.point.x * scale - scale / 2, page.point.y * scale - scale / 2, scale, scale);

@@ -7,7 +7,9 @@ wall repaired) and a screenshot (not blank); then the same chase in the rooms mo
 closer along the rooms' paths, a screenshot). Then a build watched frame by frame: the progress
 shown while the maze's table builds, the frames that kept coming (the longest gap between two,
 under 250 ms when the build ran in a worker), the last map's stats gone at the switch; a
-compressed table's click answered with the page's dense build, which then edits.
+compressed table's click answered with the page's dense build, which then edits. Crowd
+avoidance (the "avoid" box): no cell holds two enemies in the grid mode, the count clamped to
+the open cells with a note, discs in the rooms mode; the longest frame printed meanwhile.
 
 Usage: python3 web/test.py [--screenshot docs/web-chase.png]  (the rooms mode's beside it, -rooms.png)
 Needs the wasm32-unknown-unknown target and Chromium (`chromium`); exits 0 with a line that
@@ -315,6 +317,105 @@ def watched_build(tools):
         fail(f"the page froze for {longest:.0f} ms during a build in a worker (allowed: {LONGEST_FRAME_GAP_MS} ms)")
 
 
+def set_slider(tools, n):
+    tools.evaluate(f"document.getElementById('enemies').value = {n};"
+                   "document.getElementById('enemies').dispatchEvent(new Event('input')); true")
+
+
+def most_in_a_cell_while(tools, seconds):
+    """Looks every 0.1 s for `seconds` (frames running): the largest `most_in_a_cell` seen, the
+    number of looks, the mean of the enemies moved in the frame before each look."""
+    most, moved, looks, deadline = 0, 0, 0, time.time() + seconds
+    while time.time() < deadline:
+        look = json.loads(tools.evaluate("JSON.stringify([window.signposts.mostInACell(), window.signposts.moved])"))
+        most, moved, looks = max(most, look[0]), moved + look[1], looks + 1
+        time.sleep(0.1)
+    return most, looks, moved / max(1, looks)
+
+
+def avoid_check(tools, player):
+    """Crowd avoidance through the page's box: in the grid mode (3,000 enemies after the
+    pointer) no cell ever holds two enemies and the crowd keeps moving (one a cell, most of it
+    queues in the maze's corridors: the mean distance is printed, not checked); 50,000 asked
+    are clamped to the open cells and the page says so; in the rooms mode the enemies are
+    discs that keep moving. The longest frame of each is printed. Ends in the grid mode,
+    avoidance off, 3,000 enemies."""
+    box = json.loads(tools.evaluate(
+        "(() => { const b = document.getElementById('avoid'); if (!b) return 'null';"
+        " const r = b.getBoundingClientRect(); return JSON.stringify([b.type, b.checked, r.width > 0 && r.height > 0,"
+        " b.closest('label').textContent]); })()"))
+    if box is None or box[0] != "checkbox" or box[1] or not box[2] or "avoid" not in box[3]:
+        fail(f"the page shows no avoid box (unchecked at first): {box}")
+    tools.evaluate("document.getElementById('avoid').click(); true")
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    if not state["avoid"] or state["error"]:
+        fail(f"the avoid box did not turn avoidance on: avoid {state['avoid']}, error {state['error']!r}")
+    asked = state["count"]
+    at = tools.evaluate(f"window.signposts.screenAt({player[0]}, {player[1]})")
+    tools.mouse("mouseMoved", at["x"], at["y"])
+    tools.evaluate(FRAME_GAPS)
+    before = tools.evaluate("window.signposts.meanDistance()")
+    most, looks, moved = most_in_a_cell_while(tools, 2.0)
+    after = tools.evaluate("window.signposts.meanDistance()")
+    frames = json.loads(tools.evaluate("(() => { const g = window.testFrames; g.on = false;"
+                                       " return JSON.stringify([g.frames, g.longest]); })()"))
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    steps = state["stepMs"] or [0]
+    print(f"avoidance, grid: {state['count']} enemies (of {asked}), at most {most} in a cell over {looks} looks, "
+          f"{moved:.0f} moved a frame; mean distance {before:.1f} -> {after:.1f} in 2 s; steps {sum(steps) / len(steps):.2f} ms a frame "
+          f"(the longest {max(steps):.2f} ms); {frames[0]} frames, the longest {frames[1]:.0f} ms")
+    if state["error"]:
+        fail(f"the page reported an error with avoidance on: {state['error']}")
+    if most != 1:
+        fail(f"with avoidance on, a cell held {most} enemies")
+    if not moved > 0:
+        fail(f"with avoidance on, the enemies stood still: {moved} moved a frame")
+    # More enemies than open cells: clamped, and the page says so.
+    open_cells = tools.evaluate("wasm.open_cells()")
+    set_slider(tools, 50000)
+    tools.evaluate(FRAME_GAPS)
+    most, looks, moved = most_in_a_cell_while(tools, 1.0)
+    frames = json.loads(tools.evaluate("(() => { const g = window.testFrames; g.on = false;"
+                                       " return JSON.stringify([g.frames, g.longest]); })()"))
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    note = tools.evaluate("document.getElementById('clamped').textContent")
+    steps = state["stepMs"] or [0]
+    print(f"avoidance, 50,000 asked: {state['count']} kept ({open_cells} open cells), the page says {note!r}; "
+          f"at most {most} in a cell, {moved:.0f} moved a frame; steps {sum(steps) / len(steps):.2f} ms a frame; {frames[0]} frames, "
+          f"the longest {frames[1]:.0f} ms")
+    if state["count"] != open_cells or not state["clamped"] or str(open_cells) not in note or most != 1:
+        fail(f"50,000 enemies with avoidance: {state['count']} kept of {open_cells} open cells, note {note!r}, most {most}")
+    # The rooms mode: discs kept apart.
+    set_slider(tools, 3000)
+    tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'rooms';"
+                   " m.dispatchEvent(new Event('change')); return true; })()")
+    wait(tools, "window.signposts.rooms !== null || window.signposts.error !== null", "the rooms")
+    tools.mouse("mouseMoved", at["x"] + 1, at["y"] + 1)
+    tools.evaluate(FRAME_GAPS)
+    before = tools.evaluate("window.signposts.meanDistance()")
+    _, _, moved = most_in_a_cell_while(tools, 2.0)
+    after = tools.evaluate("window.signposts.meanDistance()")
+    frames = json.loads(tools.evaluate("(() => { const g = window.testFrames; g.on = false;"
+                                       " return JSON.stringify([g.frames, g.longest]); })()"))
+    rooms = json.loads(tools.evaluate("JSON.stringify([wasm.rooms_radius(), wasm.rooms_overlaps(),"
+                                      " wasm.rooms_deepest_overlap(), window.signposts.count, window.signposts.stepMs,"
+                                      " window.signposts.error])"))
+    steps = rooms[4] or [0]
+    print(f"avoidance, rooms: {rooms[3]} discs of radius {rooms[0]}, {rooms[1]} pairs overlapping (the deepest "
+          f"{rooms[2]:.2f}), {moved:.0f} moved a frame; mean path length {before:.1f} -> {after:.1f} in 2 s; steps {sum(steps) / len(steps):.2f} ms "
+          f"a frame (the longest {max(steps):.2f} ms); {frames[0]} frames, the longest {frames[1]:.0f} ms")
+    if rooms[5]:
+        fail(f"the page reported an error in the rooms mode with avoidance: {rooms[5]}")
+    if not rooms[0] > 0 or not moved > 0:
+        fail(f"the rooms enemies with avoidance: radius {rooms[0]}, {moved} moved a frame")
+    tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'grid';"
+                   " m.dispatchEvent(new Event('change')); return true; })()")
+    tools.evaluate("document.getElementById('avoid').click(); true")
+    state = json.loads(tools.evaluate("JSON.stringify(window.signposts)"))
+    if state["avoid"] or state["count"] != 3000:
+        fail(f"avoidance off again: avoid {state['avoid']}, {state['count']} enemies")
+
+
 def click_cell(tools, cell):
     at = tools.evaluate(f"window.signposts.screenAt({cell[0]}, {cell[1]})")
     tools.mouse("mousePressed", at["x"], at["y"])
@@ -445,6 +546,7 @@ def main():
                 out.write(base64.b64decode(data))
             tools.evaluate("(() => { const m = document.getElementById('mode'); m.value = 'grid';"
                            " m.dispatchEvent(new Event('change')); return true; })()")
+            avoid_check(tools, player)
             watched_build(tools)
             dense_build(tools)
             if saved:

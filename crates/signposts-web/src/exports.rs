@@ -7,6 +7,9 @@
 //! that needs a map returns 0 (or null) before one is loaded. The pointers returned stay valid
 //! until the next call that changes what they point to.
 //!
+//! Avoidance ([`set_avoid`]) is a setting of the module rather than of one game: games loaded
+//! and rooms built afterwards start with it.
+//!
 //! The module imports one function, `env.progress(done: u32, total: u32)`, called as a build
 //! ([`load_map`]) finishes each batch of targets (`done` of `total`); the page's build worker
 //! posts it to the page's progress bar. On the host it is a no-op.
@@ -27,6 +30,8 @@ thread_local! {
     static ERROR: RefCell<String> = const { RefCell::new(String::new()) };
     /// The bytes [`save_table`] or [`save_map`] wrote last.
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// Whether avoidance is on ([`set_avoid`]), for the games to come too.
+    static AVOID: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -60,9 +65,14 @@ fn with_rooms<T>(default: T, f: impl FnOnce(&mut RoomsGame) -> T) -> T {
 }
 
 /// Keeps the game (the rooms of the last map dropped), or the error's message; 0, or -1.
+/// With avoidance on, the game starts with it (or, when its crowd does not fit in memory,
+/// avoidance is turned off: [`avoid`] says so).
 fn keep(game: Result<Game, Error>) -> i32 {
     match game {
-        Ok(game) => {
+        Ok(mut game) => {
+            if AVOID.get() && game.set_avoid(true).is_err() {
+                AVOID.set(false);
+            }
             GAME.with(|g| *g.borrow_mut() = Some(game));
             ROOMS.with(|r| *r.borrow_mut() = None);
             0
@@ -334,7 +344,12 @@ pub extern "C" fn repairs() -> u32 {
 pub extern "C" fn rooms_build() -> i32 {
     let built = with_game(None, |g| Some(RoomsGame::new(g.oracle.grid())));
     match built {
-        Some(Ok(rooms)) => {
+        Some(Ok(mut rooms)) => {
+            if AVOID.get()
+                && let Err(error) = rooms.set_avoid(true)
+            {
+                return failed(&error);
+            }
             ROOMS.with(|r| *r.borrow_mut() = Some(rooms));
             0
         }
@@ -393,4 +408,66 @@ pub extern "C" fn rooms_tick(x: f64, y: f64, stride: f64) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn rooms_mean_distance(x: f64, y: f64, sample: u32) -> f64 {
     with_rooms(0.0, |r| r.mean_distance(Point::new(x, y), sample as usize))
+}
+
+/// Turns crowd avoidance on (`on` not 0) or off, for the game and its rooms and for those
+/// loaded or built afterwards ([`Game::set_avoid`], [`RoomsGame::set_avoid`]): on, no two
+/// grid enemies share a cell and the rooms enemies are discs kept apart; the enemy counts are
+/// clamped to the open cells ([`open_cells`]). Returns the number of grid enemies now (0
+/// before a map is loaded), or -1 when the crowd's memory cannot be had (the error in
+/// [`error_ptr`]; avoidance off everywhere).
+#[unsafe(no_mangle)]
+pub extern "C" fn set_avoid(on: u32) -> i32 {
+    let on = on != 0;
+    AVOID.set(on);
+    let result = with_game(Ok(0), |g| g.set_avoid(on))
+        .and_then(|enemies| with_rooms(Ok(0), |r| r.set_avoid(on)).map(|_| enemies));
+    if result.is_err() {
+        // Turning it off needs no memory: cannot fail.
+        AVOID.set(false);
+        with_game(Ok(0), |g| g.set_avoid(false)).ok();
+        with_rooms(Ok(0), |r| r.set_avoid(false)).ok();
+    }
+    count(result)
+}
+
+/// 1 when avoidance is on, 0 when off.
+#[unsafe(no_mangle)]
+pub extern "C" fn avoid() -> u32 {
+    u32::from(AVOID.get())
+}
+
+/// The number of open cells of the map as it is now: with avoidance on, the most enemies
+/// either mode keeps.
+#[unsafe(no_mangle)]
+pub extern "C" fn open_cells() -> u32 {
+    with_game(0, |g| u32::try_from(g.open_len()).unwrap_or(u32::MAX))
+}
+
+/// The most grid enemies standing on one cell, counted from their cells: 1 with avoidance on
+/// (0 without enemies or a map), or -1 when the count's memory cannot be had.
+#[unsafe(no_mangle)]
+pub extern "C" fn most_in_a_cell() -> i32 {
+    count(with_game(Ok(0), |g| g.most_in_a_cell()))
+}
+
+/// The radius the rooms enemies are drawn with: [`AGENT_RADIUS`](crate::AGENT_RADIUS) cells
+/// with avoidance on, 0 with it off (dots) or before the rooms are built.
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_radius() -> f64 {
+    with_rooms(0.0, |r| if r.avoiding() { crate::AGENT_RADIUS } else { 0.0 })
+}
+
+/// With avoidance on, the pairs of rooms enemies that overlapped after the last tick (0 with
+/// it off).
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_overlaps() -> u32 {
+    with_rooms(0, |r| r.avoid_stats().map_or(0, |s| u32::try_from(s.overlaps).unwrap_or(u32::MAX)))
+}
+
+/// With avoidance on, the deepest overlap of two rooms enemies after the last tick, in cells
+/// (the sum of their radii less their distance; 0 without overlaps or with it off).
+#[unsafe(no_mangle)]
+pub extern "C" fn rooms_deepest_overlap() -> f64 {
+    with_rooms(0.0, |r| r.avoid_stats().map_or(0.0, |s| s.deepest_penetration))
 }

@@ -13,8 +13,16 @@
 //! No export panics or aborts on any argument: a failure is an error code with its message in
 //! [`error_ptr`](exports::error_ptr), a count past its limit is clamped ([`MAX_ENEMIES`]),
 //! memory that cannot be had is an error ([`Error::AllocationFailed`]), not an abort.
+//!
+//! With avoidance on ([`Game::set_avoid`], [`RoomsGame::set_avoid`]) the enemies stop sharing
+//! cells: in the grid mode they are a `signposts_crowd` [`GridCrowd`](signposts_crowd::grid::GridCrowd)
+//! (one enemy a cell), in the rooms mode its [`Agents`](signposts_crowd::agents::Agents) (discs
+//! kept apart by reciprocal avoidance).
 
+mod avoid;
 pub mod exports;
+
+pub use avoid::AGENT_RADIUS;
 
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
 use signposts::search::{Layer, Searcher, TileGrid};
@@ -63,6 +71,8 @@ pub struct Game {
     searcher: Searcher,
     tiles: TileGrid,
     repairs: u32,
+    /// With avoidance on: the enemies as walkers at one a cell (`enemies` their cells).
+    crowd: Option<signposts_crowd::grid::GridCrowd>,
 }
 
 impl Game {
@@ -113,6 +123,7 @@ impl Game {
             searcher: Searcher::new(),
             tiles,
             repairs: 0,
+            crowd: None,
         }
     }
 
@@ -175,19 +186,27 @@ impl Game {
         random_cell(&self.open, &mut self.seed)
     }
 
-    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`]: new ones at random open cells,
-    /// the last ones removed. A map without an open cell keeps none. Returns the number of
-    /// enemies now.
+    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`] (and, with avoidance on, to the
+    /// open cells: one enemy a cell): new ones at random open cells (free ones with
+    /// avoidance), the last ones removed. A map without an open cell keeps none. Returns the
+    /// number of enemies now.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`] when the memory for the new ones (their cells, positions
     /// and a tick's queries) cannot be had; the enemies are then as before.
     pub fn set_enemies(&mut self, count: usize) -> Result<usize, Error> {
-        let count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        let mut count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        if self.crowd.is_some() {
+            count = count.min(self.open.len());
+        }
         reserve(&mut self.enemies, count)?;
         reserve(&mut self.positions, 2 * count)?;
         reserve(&mut self.queries, count)?;
         reserve(&mut self.steps, count)?;
+        if self.crowd.is_some() {
+            self.crowd_resize(count)?;
+            return Ok(self.enemies.len());
+        }
         self.enemies.truncate(count);
         while self.enemies.len() < count {
             let Some(cell) = self.random_open() else { break };
@@ -205,8 +224,11 @@ impl Game {
     /// Every enemy takes one optimal step toward `player` (one batched query, ties spread by
     /// each enemy's index); an enemy on the player's cell starts again at a random open cell.
     /// A player outside the map or on a blocked cell is out of reach: no one steps. Returns
-    /// how many stepped.
+    /// how many stepped. With avoidance on, see [`Game::set_avoid`].
     pub fn tick(&mut self, player: Cell) -> usize {
+        if self.crowd.is_some() {
+            return self.crowd_tick(player);
+        }
         self.queries.clear();
         self.queries.extend(self.enemies.iter().enumerate().map(|(i, &c)| (c, player, i as u64)));
         self.oracle.next_step_each_spread(&self.queries, &mut self.steps);
@@ -251,19 +273,22 @@ impl Game {
 
     /// Opens a blocked cell or blocks an open one, the table repaired in place; enemies on a
     /// cell that closes start again at a random open cell, or are removed when it was the
-    /// last open cell. Returns whether the cell is blocked now.
+    /// last open cell (with avoidance on: to a free open cell, removed when none is free).
+    /// Returns whether the cell is blocked now.
     ///
     /// # Errors
     /// [`Error::CellOutOfBounds`]; [`Error::Unsupported`] for a compressed table.
     pub fn toggle(&mut self, cell: Cell) -> Result<bool, Error> {
         let blocked = self.oracle.grid().is_passable(cell);
-        self.oracle.set_blocked(cell, blocked)?;
+        let update = self.oracle.set_blocked(cell, blocked)?;
         self.repairs += 1;
         let grid = self.oracle.grid();
         self.cells[(cell.y * grid.width() + cell.x) as usize] = u8::from(!blocked);
         self.tiles = TileGrid::from_grid(grid);
         self.open = open_cells(grid);
-        if blocked {
+        if self.crowd.is_some() {
+            self.crowd_edited(cell, blocked, update.rebuilt);
+        } else if blocked {
             for i in 0..self.enemies.len() {
                 if self.enemies[i] == cell {
                     self.enemies[i] = self.random_open().unwrap_or(cell);
@@ -289,6 +314,9 @@ pub struct RoomsGame {
     open: Vec<Cell>,
     seed: u64,
     scratch: Scratch,
+    /// With avoidance on: the enemies as agents of radius [`AGENT_RADIUS`], their shared goal
+    /// (the player) and the last step's stats.
+    agents: Option<avoid::RoomsCrowd>,
 }
 
 impl RoomsGame {
@@ -313,6 +341,7 @@ impl RoomsGame {
             open: open_cells(grid),
             seed: 0x2545_f491_4f6c_dd1d,
             scratch: Scratch::default(),
+            agents: None,
         })
     }
 
@@ -328,16 +357,24 @@ impl RoomsGame {
         &self.enemies
     }
 
-    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`], new ones at the centres of
-    /// random open cells. A map without an open cell keeps none. Returns the number now.
+    /// Sets the number of enemies, clamped to [`MAX_ENEMIES`] (and, with avoidance on, to the
+    /// number of open cells), new ones at the centres of random open cells. A map without an
+    /// open cell keeps none. Returns the number now.
     ///
     /// # Errors
     /// [`Error::AllocationFailed`] when the memory for the new ones cannot be had; the
     /// enemies are then as before.
     pub fn set_enemies(&mut self, count: usize) -> Result<usize, Error> {
-        let count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        let mut count = if self.open.is_empty() { 0 } else { count.min(MAX_ENEMIES) };
+        if self.agents.is_some() {
+            count = count.min(self.open.len());
+        }
         reserve(&mut self.enemies, count)?;
         reserve(&mut self.positions, 2 * count)?;
+        if self.agents.is_some() {
+            self.agents_resize(count)?;
+            return Ok(self.enemies.len());
+        }
         self.enemies.truncate(count);
         while self.enemies.len() < count {
             let Some(c) = random_cell(&self.open, &mut self.seed) else { break };
@@ -355,12 +392,16 @@ impl RoomsGame {
     /// Every enemy walks `stride` map units toward `player`, straight to each waypoint of its
     /// path (turning at as many waypoints as the stride reaches, at most four). A negative or
     /// NaN stride is 0 (no one moves: an enemy never walks away from its waypoint); a player
-    /// at a non-finite point is out of reach. Returns how many moved.
+    /// at a non-finite point is out of reach. Returns how many moved. With avoidance on, see
+    /// [`RoomsGame::set_avoid`].
     pub fn tick(&mut self, player: Point, stride: f64) -> usize {
         // `max` gives 0 for NaN too.
         let stride = stride.max(0.0);
         if stride == 0.0 || !(player.x.is_finite() && player.y.is_finite()) {
             return 0;
+        }
+        if self.agents.is_some() {
+            return self.agents_tick(player, stride);
         }
         let mut moved = 0;
         for i in 0..self.enemies.len() {
