@@ -66,6 +66,7 @@
 #![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
 
 mod agents;
+mod avoid;
 #[cfg(feature = "gizmos")]
 mod gizmos;
 mod grid;
@@ -77,6 +78,7 @@ use bevy::ecs::message::Message;
 use bevy::ecs::prelude::*;
 
 pub use agents::{Arrived, Chaser, Fleeing, GoTo, NavAgent, NavSettings, Spread};
+pub use avoid::{Avoidance, RoomsCrowd};
 #[cfg(feature = "gizmos")]
 pub use gizmos::NavGizmos;
 pub use grid::{NavGrid, NavTable, SetBlocked, TableSwapped};
@@ -88,9 +90,9 @@ pub mod prelude {
     #[cfg(feature = "gizmos")]
     pub use crate::NavGizmos;
     pub use crate::{
-        Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavRooms,
-        NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode,
-        SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
+        Arrived, Avoidance, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady,
+        NavRooms, NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsCrowd, RoomsGoTo,
+        RoomsMode, SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
     };
     pub use signposts::grid::{Cell, Connectivity};
 }
@@ -119,6 +121,7 @@ pub enum NavSystems {
 impl Plugin for SignpostsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<NavSettings>()
+            .init_resource::<RoomsCrowd>()
             .add_message::<NavReady>()
             .add_message::<NavError>()
             .add_message::<TableSwapped>()
@@ -128,7 +131,10 @@ impl Plugin for SignpostsPlugin {
             .add_message::<Arrived>()
             .configure_sets(FixedUpdate, (NavSystems::Steer, NavSystems::Move).chain())
             .add_systems(PreUpdate, (grid::sync, rooms::sync).in_set(NavSystems::Sync))
-            .add_systems(FixedUpdate, (agents::steer, rooms::steer).in_set(NavSystems::Steer))
+            .add_systems(
+                FixedUpdate,
+                (agents::steer, rooms::steer, avoid::steer.after(rooms::steer)).in_set(NavSystems::Steer),
+            )
             .add_systems(FixedUpdate, (agents::place, rooms::place).in_set(NavSystems::Move));
         #[cfg(feature = "gizmos")]
         gizmos::add(app);
@@ -178,6 +184,8 @@ pub enum NavFailure {
     Core(signposts::Error),
     /// From the rooms layer (meshes, doors, exact mode).
     Rooms(signposts_rooms::Error),
+    /// From the crowd of [`Avoidance`] walkers (a walker outside the walkable area).
+    Crowd(signposts_crowd::agents::Error),
 }
 
 impl core::fmt::Display for NavFailure {
@@ -185,6 +193,7 @@ impl core::fmt::Display for NavFailure {
         match self {
             NavFailure::Core(error) => error.fmt(f),
             NavFailure::Rooms(error) => error.fmt(f),
+            NavFailure::Crowd(error) => error.fmt(f),
         }
     }
 }
@@ -195,6 +204,7 @@ impl std::error::Error for NavFailure {
         match self {
             NavFailure::Core(error) => error.source(),
             NavFailure::Rooms(error) => error.source(),
+            NavFailure::Crowd(error) => error.source(),
         }
     }
 }
