@@ -222,8 +222,12 @@ impl Crowd {
     /// Adds `walk`'s walker as a new agent.
     fn add(&mut self, walk: &Walk) -> Result<(), Error> {
         let goal = self.take_goal(walk.goal, walk.goal_at)?;
-        let agent =
-            Agent { position: walk.at, radius: f64::from(walk.radius), max_speed: f64::from(walk.speed), goal };
+        let agent = Agent {
+            position: walk.at,
+            radius: f64::from(walk.radius),
+            max_speed: f64::from(walk.speed),
+            goal,
+        };
         if let Err(error) = self.agents.add(agent) {
             self.drop_goal(walk.goal);
             return Err(error);
@@ -255,7 +259,8 @@ pub(crate) struct Walk {
 }
 
 type Kind = AnyOf<(&'static RoomsChaser, &'static RoomsGoTo)>;
-type Walkers<'w, 's> = Query<'w, 's, (Entity, &'static RoomsAgent, &'static Transform, &'static Avoidance, Kind)>;
+type Walkers<'w, 's> =
+    Query<'w, 's, (Entity, &'static RoomsAgent, &'static Transform, &'static Avoidance, Kind)>;
 type Targets<'w, 's> = Query<'w, 's, (Option<&'static Transform>, Option<&'static RoomsAgent>)>;
 
 /// [`NavSystems::Steer`](crate::NavSystems::Steer) for the [`Avoidance`] walkers, after the
@@ -418,7 +423,12 @@ fn read<'a>(
 }
 
 /// Adds a walker to the crowd; a refusal is reported once per position.
-fn join(crowd: &mut Crowd, rejected: &mut EntityHashMap<Point>, walk: &Walk, errors: &mut MessageWriter<NavError>) {
+fn join(
+    crowd: &mut Crowd,
+    rejected: &mut EntityHashMap<Point>,
+    walk: &Walk,
+    errors: &mut MessageWriter<NavError>,
+) {
     if rejected.get(&walk.entity) == Some(&walk.at) {
         return;
     }

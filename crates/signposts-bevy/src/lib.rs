@@ -67,6 +67,7 @@
 
 mod agents;
 mod avoid;
+mod capacity;
 #[cfg(feature = "gizmos")]
 mod gizmos;
 mod grid;
@@ -91,8 +92,8 @@ pub mod prelude {
     pub use crate::NavGizmos;
     pub use crate::{
         Arrived, Avoidance, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady,
-        NavRooms, NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsCrowd, RoomsGoTo,
-        RoomsMode, SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
+        NavRooms, NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsCrowd,
+        RoomsGoTo, RoomsMode, SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
     };
     pub use signposts::grid::{Cell, Connectivity};
 }

@@ -84,7 +84,10 @@ fn run_checked(app: &mut App, walkers: &[Entity], ticks: usize) {
         app.update();
         let points = positions(app, walkers);
         let deepest = deepest_overlap(&points);
-        assert!(deepest <= TOLERANCE, "tick {tick}: two walkers overlap by {deepest:.3} of their radii's sum");
+        assert!(
+            deepest <= TOLERANCE,
+            "tick {tick}: two walkers overlap by {deepest:.3} of their radii's sum"
+        );
         let rooms = app.world().resource::<NavRooms>();
         let crowd = app.world().resource::<RoomsCrowd>();
         let agents = crowd.agents().unwrap();
@@ -107,7 +110,8 @@ fn an_avoiding_crowd_keeps_apart_stays_walkable_and_closes_in_on_its_target() {
         let start = positions(&app, &walkers);
         run_checked(&mut app, &walkers, 400);
         let goal = Point::new(9.0, 3.0);
-        let mean = |points: &[Point]| points.iter().map(|p| p.distance(goal)).sum::<f64>() / points.len() as f64;
+        let mean =
+            |points: &[Point]| points.iter().map(|p| p.distance(goal)).sum::<f64>() / points.len() as f64;
         let (before, after) = (mean(&start), mean(&positions(&app, &walkers)));
         assert!(after < before / 3.0, "{mode:?}: the crowd came from {before:.2} to {after:.2} on average");
         // Packed round the target, not on it.

@@ -2,6 +2,7 @@
 //! walkers, repairs off the main thread, the chase example's twin and the README's snippet.
 
 mod avoid;
+mod capacity;
 mod common;
 mod example;
 mod grid;
