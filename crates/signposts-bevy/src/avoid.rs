@@ -175,23 +175,22 @@ impl Crowd {
 
     /// The goal for `key` (a new or reused one), counted as used once more.
     fn take_goal(&mut self, key: GoalKey, at: Point) -> Result<GoalId, Error> {
-        let id = match self.goals.get(&key) {
-            Some(&id) => id,
-            None => {
-                let id = match self.free.pop() {
-                    Some(id) => {
-                        self.agents.set_goal(id, at)?;
-                        id
-                    }
-                    None => {
-                        let id = self.agents.add_goal(at)?;
-                        self.users.push(0);
-                        id
-                    }
-                };
-                self.goals.insert(key, id);
+        let id = if let Some(&id) = self.goals.get(&key) {
+            id
+        } else {
+            let id = if let Some(id) = self.free.pop() {
+                if let Err(error) = self.agents.set_goal(id, at) {
+                    self.free.push(id);
+                    return Err(error);
+                }
                 id
-            }
+            } else {
+                let id = self.agents.add_goal(at)?;
+                self.users.push(0);
+                id
+            };
+            self.goals.insert(key, id);
+            id
         };
         self.users[id.0 as usize] += 1;
         Ok(id)
@@ -278,6 +277,7 @@ pub(crate) fn steer(
         return;
     }
     // 1. The walkers and where their targets stand (before this tick's steps).
+    let walks = &mut *walks;
     walks.clear();
     let (reader, targets) = walkers.p0();
     walks.extend(read(&rooms, &reader, &targets));
@@ -297,7 +297,7 @@ pub(crate) fn steer(
     for member in &mut crowd.members {
         member.seen = false;
     }
-    for walk in walks.iter() {
+    for walk in &*walks {
         if let Some(&i) = crowd.index.get(&walk.entity) {
             crowd.members[i as usize].seen = true;
         }
@@ -310,14 +310,12 @@ pub(crate) fn steer(
     rejected.retain(|entity, _| walks.iter().any(|w| w.entity == *entity));
 
     // 3. Joiners in, in the query's order; the others teleported, re-sized, re-targeted.
-    for walk in walks.iter() {
-        let i = match crowd.index.get(&walk.entity) {
-            Some(&i) => i as usize,
-            None => {
-                join(crowd, rejected, walk, &mut errors);
-                continue;
-            }
+    for walk in &*walks {
+        let Some(&i) = crowd.index.get(&walk.entity) else {
+            join(crowd, rejected, walk, &mut errors);
+            continue;
         };
+        let i = i as usize;
         let member = crowd.members[i];
         if (member.radius, member.speed) != (walk.radius, walk.speed) {
             // The crowd keeps an agent's radius and speed: out and in again.
@@ -352,7 +350,7 @@ pub(crate) fn steer(
     }
 
     // 4. Goals where their targets stand now.
-    for walk in walks.iter() {
+    for walk in &*walks {
         let at = match walk.goal {
             GoalKey::Hold(_) => match crowd.index.get(&walk.entity) {
                 Some(&i) => crowd.agents.position(AgentId(i)),

@@ -108,6 +108,24 @@ fn without_a_capacity_the_same_walkers_pile_up_on_the_target() {
     assert_eq!(most_to_a_cell(&held(&app, &walkers)), walkers.len());
 }
 
+/// Ticks, checking that those that joined hold a cell each (those waiting to join stand
+/// on the spawn), and collects the arrivals.
+fn check(
+    app: &mut App,
+    walkers: &[Entity],
+    ticks: usize,
+    cursor: &mut MessageCursor<Arrived>,
+    arrivals: &mut Vec<Arrived>,
+) {
+    for _ in 0..ticks {
+        app.update();
+        let cells = held(app, walkers);
+        let joined: Vec<Cell> = cells.iter().copied().filter(|&c| c != Cell::new(0, 0)).collect();
+        assert_eq!(most_to_a_cell(&joined), 1.min(joined.len()), "{cells:?}");
+        arrivals.extend(drain(app, cursor));
+    }
+}
+
 #[test]
 fn a_queue_moves_up_when_its_head_is_despawned_and_spawns_on_a_full_cell_wait_their_turn() {
     // A corridor one cell wide: five walkers spawned on its west end, all on one cell.
@@ -118,23 +136,6 @@ fn a_queue_moves_up_when_its_head_is_despawned_and_spawns_on_a_full_cell_wait_th
         (0..5).map(|_| spawn_on(&mut app, Cell::new(0, 0), GoTo::new(goal, CELL_A_TICK))).collect();
     let mut cursor = MessageCursor::<Arrived>::default();
     let mut arrivals = Vec::new();
-    /// Ticks, checking that those that joined hold a cell each (those waiting to join stand
-    /// on the spawn), and collects the arrivals.
-    fn check(
-        app: &mut App,
-        walkers: &[Entity],
-        ticks: usize,
-        cursor: &mut MessageCursor<Arrived>,
-        arrivals: &mut Vec<Arrived>,
-    ) {
-        for _ in 0..ticks {
-            app.update();
-            let cells = held(app, walkers);
-            let joined: Vec<Cell> = cells.iter().copied().filter(|&c| c != Cell::new(0, 0)).collect();
-            assert_eq!(most_to_a_cell(&joined), 1.min(joined.len()), "{cells:?}");
-            arrivals.extend(drain(app, cursor));
-        }
-    }
     check(&mut app, &walkers, 20, &mut cursor, &mut arrivals);
     // Queued from the goal back: one cell each.
     let cells = held(&app, &walkers);
