@@ -38,6 +38,41 @@
 //! With [`Spread`] (seeded by default), walkers heading the same way take different optimal
 //! moves instead of walking in single file; every step stays on a shortest path.
 //!
+//! ## Crowds that keep apart
+//! Walkers alone follow the table's optimal moves as points, and a crowd after one target
+//! ends on one cell or one point. Two opt-ins (from `signposts-crowd`) keep crowds apart,
+//! deterministically:
+//!
+//! - [`NavSettings::cell_capacity`]`: Some(n)` moves [`Chaser`] and [`GoTo`] walkers with one
+//!   [`GridCrowd`](signposts_crowd::grid::GridCrowd): at most `n` walkers hold a cell, each
+//!   takes the least occupied of its tied optimal moves and waits when all are full, and two
+//!   that want each other's cells swap. Every step stays optimal.
+//! - [`Avoidance`]` { radius }` on a [`RoomsChaser`] or [`RoomsGoTo`] steps it with one
+//!   [`Agents`](signposts_crowd::agents::Agents) crowd per [`NavRooms`] ([`RoomsCrowd`]):
+//!   reciprocal collision avoidance (ORCA) with the other avoiding walkers and the walls,
+//!   centres never leaving the walkable area. Walkers join and leave as the component (or the
+//!   entity) comes and goes; moving one's `Transform` teleports it.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use signposts::grid::Grid;
+//! use signposts_bevy::prelude::*;
+//! use signposts_rooms::{NavMesh, Point};
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, SignpostsPlugin));
+//! let mesh = NavMesh::from_grid(&Grid::from_ascii("..........\n....##....\n..........")?)?;
+//! app.insert_resource(NavRooms::new(mesh, RoomsMode::Exact).with_scale(32.0));
+//! let player = app.world_mut().spawn(Transform::from_xyz(9.5 * 32.0, -32.0, 0.0)).id();
+//! for k in 0..12 {
+//!     let at = Point::new(0.3 + 0.6 * f64::from(k % 4), 0.5 + f64::from(k / 4));
+//!     app.world_mut().spawn((RoomsChaser { target: player, speed: 4.0 }, RoomsAgent::at(at), Avoidance::new(0.25)));
+//! }
+//! // Grid walkers: at most two to a cell.
+//! app.insert_resource(NavSettings { cell_capacity: Some(2), ..NavSettings::default() });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Doors ([`SetBlocked`])
 //! A message that opens or closes a cell. Edits are drained once a frame, coalesced (the last
 //! edit of a cell wins), and applied to a second copy of the table on the async compute pool

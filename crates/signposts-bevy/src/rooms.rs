@@ -518,7 +518,8 @@ impl RoomsAgent {
         self.position
     }
 
-    /// The waypoint it heads for; `None` when at its goal or with no way there.
+    /// The waypoint it heads for; `None` when at its goal or with no way there, and while it
+    /// avoids ([`Avoidance`]: the crowd keeps its waypoints).
     #[must_use]
     pub fn waypoint(&self) -> Option<Point> {
         self.waypoint
