@@ -118,8 +118,10 @@ pub struct RoomsCrowd {
     settings: Settings,
     crowd: Option<Crowd>,
     stats: Option<Stats>,
-    /// Walkers that could not join, and where.
-    rejected: EntityHashMap<Point>,
+    /// Walkers that could not join: where, and the last tick they were tried.
+    rejected: EntityHashMap<(Point, u64)>,
+    /// Ticks run.
+    tick: u64,
 }
 
 impl RoomsCrowd {
@@ -282,7 +284,8 @@ pub(crate) fn steer(
     let (reader, targets) = walkers.p0();
     walks.extend(read(&rooms, &reader, &targets));
 
-    let RoomsCrowd { settings, crowd, stats, rejected } = &mut *crowd;
+    let RoomsCrowd { settings, crowd, stats, rejected, tick } = &mut *crowd;
+    *tick += 1;
     if crowd.as_ref().is_none_or(|c| c.rooms != rooms.id()) {
         // A crowd once a walker avoids; a new one for new rooms.
         *crowd = if walks.is_empty() { None } else { Crowd::new(&rooms, settings) };
@@ -307,12 +310,11 @@ pub(crate) fn steer(
             crowd.remove(i);
         }
     }
-    rejected.retain(|entity, _| walks.iter().any(|w| w.entity == *entity));
 
     // 3. Joiners in, in the query's order; the others teleported, re-sized, re-targeted.
     for walk in &*walks {
         let Some(&i) = crowd.index.get(&walk.entity) else {
-            join(crowd, rejected, walk, &mut errors);
+            join(crowd, rejected, *tick, walk, &mut errors);
             continue;
         };
         let i = i as usize;
@@ -320,7 +322,7 @@ pub(crate) fn steer(
         if (member.radius, member.speed) != (walk.radius, walk.speed) {
             // The crowd keeps an agent's radius and speed: out and in again.
             crowd.remove(i);
-            join(crowd, rejected, walk, &mut errors);
+            join(crowd, rejected, *tick, walk, &mut errors);
             continue;
         }
         let id = AgentId(i as u32);
@@ -348,6 +350,9 @@ pub(crate) fn steer(
             crowd.members[i].goal = walk.goal;
         }
     }
+
+    // Walkers refused and gone (or no longer avoiding) are forgotten.
+    rejected.retain(|_, &mut (_, tried)| tried == *tick);
 
     // 4. Goals where their targets stand now.
     for walk in &*walks {
@@ -423,19 +428,23 @@ fn read<'a>(
 /// Adds a walker to the crowd; a refusal is reported once per position.
 fn join(
     crowd: &mut Crowd,
-    rejected: &mut EntityHashMap<Point>,
+    rejected: &mut EntityHashMap<(Point, u64)>,
+    tick: u64,
     walk: &Walk,
     errors: &mut MessageWriter<NavError>,
 ) {
-    if rejected.get(&walk.entity) == Some(&walk.at) {
-        return;
+    if let Some((at, tried)) = rejected.get_mut(&walk.entity) {
+        *tried = tick;
+        if *at == walk.at {
+            return;
+        }
     }
     match crowd.add(walk) {
         Ok(()) => {
             rejected.remove(&walk.entity);
         }
         Err(error) => {
-            rejected.insert(walk.entity, walk.at);
+            rejected.insert(walk.entity, (walk.at, tick));
             errors.write(NavError::logged(
                 NavMap::Rooms,
                 format!("avoiding walker {} cannot join the crowd at {}: {error}", walk.entity, walk.at),

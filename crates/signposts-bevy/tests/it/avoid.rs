@@ -226,3 +226,31 @@ fn a_walker_moved_by_the_game_is_teleported_in_the_crowd() {
     assert_eq!(crowd.walker(crowd.agent(walkers[1]).unwrap()), Some(walkers[1]));
     assert!(crowd.agent(walkers[1]).unwrap() < AgentId(10));
 }
+
+#[test]
+fn a_walker_that_cannot_join_is_reported_once_and_joins_once_moved_into_the_room() {
+    let (mut app, target, walkers) = chase(RoomsMode::Corridor, 4, true);
+    let in_wall = app
+        .world_mut()
+        .spawn((
+            RoomsAgent::at(Point::new(4.5, 2.5)),
+            RoomsChaser { target, speed: 4.0 },
+            Avoidance::new(RADIUS),
+        ))
+        .id();
+    let mut cursor = bevy::ecs::message::MessageCursor::<NavError>::default();
+    let mut errors = Vec::new();
+    for _ in 0..10 {
+        run_checked(&mut app, &walkers, 1);
+        errors.extend(crate::common::drain(&app, &mut cursor));
+    }
+    assert!(matches!(errors[..], [NavError { error: NavFailure::Crowd(_), .. }]), "{errors:?}");
+    assert!(app.world().resource::<RoomsCrowd>().agent(in_wall).is_none());
+    app.world_mut().entity_mut(in_wall).insert(RoomsAgent::at(Point::new(9.5, 5.5)));
+    let mut all = walkers.clone();
+    all.push(in_wall);
+    for _ in 0..10 {
+        run_checked(&mut app, &all, 1);
+        assert!(crate::common::drain(&app, &mut cursor).is_empty());
+    }
+}
