@@ -2,8 +2,10 @@
 //! enemies added up to each count, the doors closed and opened every 100 ticks; prints ticks
 //! a second at each count (over at least 300 ticks and a second).
 //!
-//! `cargo run --release -p signposts-bevy --example chase_headless [-- counts...]` (default
-//! 1000 10000 50000). `tests/example.rs` runs the same game briefly in the test suite.
+//! `cargo run --release -p signposts-bevy --example chase_headless [-- [--capacity N] counts...]`
+//! (default 1000 10000 50000; `--capacity N`: at most N enemies to a cell,
+//! `NavSettings::cell_capacity`). `tests/example.rs` runs the same game briefly in the test
+//! suite.
 
 #[path = "chase/game.rs"]
 mod game;
@@ -16,11 +18,18 @@ use game::{Command, Enemy, Game, GamePlugin};
 use signposts_bevy::prelude::*;
 
 fn main() {
-    let counts: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("enemy counts")).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let capacity = args.iter().position(|a| a == "--capacity").map(|at| {
+        let n = args.get(at + 1).and_then(|n| n.parse::<u16>().ok()).expect("--capacity takes a number");
+        args.drain(at..at + 2);
+        n
+    });
+    let counts: Vec<usize> = args.iter().map(|a| a.parse().expect("enemy counts")).collect();
     let counts = if counts.is_empty() { vec![1_000, 10_000, 50_000] } else { counts };
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, SignpostsPlugin))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(NavSettings { cell_capacity: capacity, ..NavSettings::default() })
         .add_plugins(GamePlugin { map: signposts::generate::maze_grid(40, 30, 8, 42), enemy_speed: 16.0 });
     let start = Instant::now();
     while app.world().resource::<NavGrid>().status() != NavStatus::Ready {
@@ -30,12 +39,13 @@ fn main() {
     let map = &app.world().resource::<Game>().map;
     let nav = app.world().resource::<NavGrid>();
     println!(
-        "maze {}×{}, {} open cells, table built in {:.0} ms ({} MiB); enemies at a quarter cell a tick",
+        "maze {}×{}, {} open cells, table built in {:.0} ms ({} MiB); enemies at a quarter cell a tick, {}",
         map.width(),
         map.height(),
         map.passable_len(),
         start.elapsed().as_secs_f64() * 1e3,
-        nav.oracle().map_or(0, |o| o.memory_bytes() >> 20)
+        nav.oracle().map_or(0, |o| o.memory_bytes() >> 20),
+        capacity.map_or("no cell capacity".to_owned(), |n| format!("at most {n} to a cell"))
     );
     println!("| enemies | ms a tick | ticks a second | catches | door repairs | ms a repair |");
     println!("| ---: | ---: | ---: | ---: | ---: | ---: |");

@@ -22,11 +22,19 @@ pub struct NavSettings {
     /// [`NavTable::Auto`](crate::NavTable::Auto) builds a dense table up to this many bytes,
     /// a compressed one above (default 512 MiB, as the command-line tool).
     pub dense_up_to: u64,
+    /// At most this many [`Chaser`] and [`GoTo`] walkers to a cell (`Some(0)` counts as 1),
+    /// moved by one [`GridCrowd`](signposts_crowd::grid::GridCrowd): each takes the least
+    /// occupied of its tied optimal moves, waits while they are all full, and two that want
+    /// each other's cells swap. A walker holds the cell it walks to (the one it leaves is
+    /// free at once), and one spawned or put on a full cell waits there until it has room.
+    /// [`Fleeing`] walkers are not counted and walk as before. `None` (the default): no limit,
+    /// the moves as [`NavSettings::spread`] picks them.
+    pub cell_capacity: Option<u16>,
 }
 
 impl Default for NavSettings {
     fn default() -> NavSettings {
-        NavSettings { spread: Spread::Seeded, dense_up_to: 512 << 20 }
+        NavSettings { spread: Spread::Seeded, dense_up_to: 512 << 20, cell_capacity: None }
     }
 }
 
@@ -116,13 +124,13 @@ impl GoTo {
 /// repair is under way a walker may wait when every move the table has is closed.
 #[derive(Component, Debug, Clone, Copy, Default, PartialEq)]
 pub struct NavAgent {
-    cell: Option<Cell>,
-    next: Option<Cell>,
-    progress: f32,
+    pub(crate) cell: Option<Cell>,
+    pub(crate) next: Option<Cell>,
+    pub(crate) progress: f32,
     /// Distance walked past the cell centre reached this tick, for the next step.
-    carry: f32,
+    pub(crate) carry: f32,
     steps: u32,
-    arrived: bool,
+    pub(crate) arrived: bool,
 }
 
 impl NavAgent {
@@ -208,6 +216,8 @@ pub(crate) struct Buffers {
     places: EntityHashMap<Option<Cell>>,
     /// The map's generation the walkers' steps were last checked against.
     generation: u64,
+    /// The grid crowd, with a cell capacity.
+    capacity: Option<crate::capacity::Capacity>,
 }
 
 /// The walkers and their targets, read, or the walkers written, in turns (a target may itself
@@ -217,12 +227,12 @@ pub(crate) struct Walkers<'w, 's> {
     walkers: ParamSet<'w, 's, (Readers<'w, 's>, Writer<'w, 's>)>,
 }
 
-type Kind = AnyOf<(&'static Chaser, &'static Fleeing, &'static GoTo)>;
+pub(crate) type Kind = AnyOf<(&'static Chaser, &'static Fleeing, &'static GoTo)>;
 type Readers<'w, 's> = (
     Query<'w, 's, (Entity, &'static NavAgent, &'static Transform, Kind)>,
     Query<'w, 's, (Option<&'static Transform>, Option<&'static NavAgent>)>,
 );
-type Writer<'w, 's> = Query<'w, 's, (Entity, &'static mut NavAgent, &'static Transform, Kind)>;
+pub(crate) type Writer<'w, 's> = Query<'w, 's, (Entity, &'static mut NavAgent, &'static Transform, Kind)>;
 
 /// The walker's speed in cells a second.
 fn speed_of((chaser, fleeing, goto): (Option<&Chaser>, Option<&Fleeing>, Option<&GoTo>)) -> f32 {
@@ -241,7 +251,7 @@ pub(crate) fn steer(
 ) {
     let Some(grid) = grid else { return };
     let Some(oracle) = grid.oracle() else { return };
-    let Buffers { asks, queries, steps, occupied, places, generation } = &mut *buffers;
+    let Buffers { asks, queries, steps, occupied, places, generation, capacity } = &mut *buffers;
     asks.clear();
 
     // 1. Advance: finish steps (keeping the distance walked past the centre); steps under way
@@ -265,11 +275,15 @@ pub(crate) fn steer(
         last = Some((target, cell));
     }
 
+    // With a cell capacity, chasers and gotos step as the grid crowd moves them.
+    let capped = settings.cell_capacity;
+    crate::capacity::steer(&grid, oracle, capped, capacity, places, &mut walkers.walkers.p1(), &mut arrived);
+
     // 3. The walkers on a cell centre and their goals, by their place in the query's order.
-    for (index, (entity, agent, transform, (chaser, fleeing, goto))) in
+    for (index, (entity, agent, transform, kind @ (chaser, fleeing, goto))) in
         walkers.walkers.p1().iter().enumerate()
     {
-        if agent.next.is_some() {
+        if agent.next.is_some() || (capped.is_some() && crate::capacity::managed(kind)) {
             continue;
         }
         let here = match agent.cell {
@@ -364,13 +378,13 @@ fn advance(grid: &NavGrid, dt: f32, edited: bool, walkers: &mut Writer) {
 }
 
 /// The move from `here` to the neighbouring cell `next`.
-fn direction(here: Cell, next: Cell) -> Option<Direction> {
+pub(crate) fn direction(here: Cell, next: Cell) -> Option<Direction> {
     let delta = |to: u32, from: u32| i32::try_from(i64::from(to) - i64::from(from)).ok();
     Direction::from_delta(delta(next.x, here.x)?, delta(next.y, here.y)?)
 }
 
 /// The length of the step from `here` to the neighbouring cell `next`: 1, or √2 diagonally.
-fn step_length(here: Cell, next: Cell) -> f32 {
+pub(crate) fn step_length(here: Cell, next: Cell) -> f32 {
     if here.x != next.x && here.y != next.y { core::f32::consts::SQRT_2 } else { 1.0 }
 }
 
@@ -443,7 +457,7 @@ fn choose(
 
 /// Whether the map as the latest edit left it allows the step (both cells open and, for a
 /// diagonal, both cells beside it): the live table may not have the edit yet.
-fn allowed(grid: &NavGrid, here: Cell, step: Direction) -> bool {
+pub(crate) fn allowed(grid: &NavGrid, here: Cell, step: Direction) -> bool {
     grid.map().is_some_and(|map| map.contains(here) && map.step(here, step).is_some())
 }
 

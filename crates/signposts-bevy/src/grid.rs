@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
@@ -116,6 +117,8 @@ type RepairHook = Arc<dyn Fn() + Send + Sync>;
 /// ```
 #[derive(Resource)]
 pub struct NavGrid {
+    /// Tells this map from the ones before it (the grid crowd is made anew for each).
+    id: u64,
     connectivity: Connectivity,
     cell_size: f32,
     origin: Vec2,
@@ -139,7 +142,9 @@ pub struct NavGrid {
 
 impl NavGrid {
     fn with_source(source: Source, connectivity: Connectivity) -> NavGrid {
+        static MAPS: AtomicU64 = AtomicU64::new(0);
         NavGrid {
+            id: MAPS.fetch_add(1, Ordering::Relaxed),
             connectivity,
             cell_size: 1.0,
             origin: Vec2::ZERO,
@@ -316,6 +321,11 @@ impl NavGrid {
     #[doc(hidden)]
     pub fn on_repair_start(&mut self, hook: impl Fn() + Send + Sync + 'static) {
         self.hook = Some(Arc::new(hook));
+    }
+
+    /// This map's number among those made in the process.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// A counter that moves whenever the map changes (an edit received, a repair dropped).

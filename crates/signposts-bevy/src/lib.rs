@@ -38,6 +38,41 @@
 //! With [`Spread`] (seeded by default), walkers heading the same way take different optimal
 //! moves instead of walking in single file; every step stays on a shortest path.
 //!
+//! ## Crowds that keep apart
+//! Walkers alone follow the table's optimal moves as points, and a crowd after one target
+//! ends on one cell or one point. Two opt-ins (from `signposts-crowd`) keep crowds apart,
+//! deterministically:
+//!
+//! - [`NavSettings::cell_capacity`]`: Some(n)` moves [`Chaser`] and [`GoTo`] walkers with one
+//!   [`GridCrowd`](signposts_crowd::grid::GridCrowd): at most `n` walkers hold a cell, each
+//!   takes the least occupied of its tied optimal moves and waits when all are full, and two
+//!   that want each other's cells swap. Every step stays optimal.
+//! - [`Avoidance`]` { radius }` on a [`RoomsChaser`] or [`RoomsGoTo`] steps it with one
+//!   [`Agents`](signposts_crowd::agents::Agents) crowd per [`NavRooms`] ([`RoomsCrowd`]):
+//!   reciprocal collision avoidance (ORCA) with the other avoiding walkers and the walls,
+//!   centres never leaving the walkable area. Walkers join and leave as the component (or the
+//!   entity) comes and goes; moving one's `Transform` teleports it.
+//!
+//! ```
+//! use bevy::prelude::*;
+//! use signposts::grid::Grid;
+//! use signposts_bevy::prelude::*;
+//! use signposts_rooms::{NavMesh, Point};
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, SignpostsPlugin));
+//! let mesh = NavMesh::from_grid(&Grid::from_ascii("..........\n....##....\n..........")?)?;
+//! app.insert_resource(NavRooms::new(mesh, RoomsMode::Exact).with_scale(32.0));
+//! let player = app.world_mut().spawn(Transform::from_xyz(9.5 * 32.0, -32.0, 0.0)).id();
+//! for k in 0..12 {
+//!     let at = Point::new(0.3 + 0.6 * f64::from(k % 4), 0.5 + f64::from(k / 4));
+//!     app.world_mut().spawn((RoomsChaser { target: player, speed: 4.0 }, RoomsAgent::at(at), Avoidance::new(0.25)));
+//! }
+//! // Grid walkers: at most two to a cell.
+//! app.insert_resource(NavSettings { cell_capacity: Some(2), ..NavSettings::default() });
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! ## Doors ([`SetBlocked`])
 //! A message that opens or closes a cell. Edits are drained once a frame, coalesced (the last
 //! edit of a cell wins), and applied to a second copy of the table on the async compute pool
@@ -66,6 +101,8 @@
 #![expect(clippy::needless_pass_by_value, reason = "Bevy systems take their parameters by value")]
 
 mod agents;
+mod avoid;
+mod capacity;
 #[cfg(feature = "gizmos")]
 mod gizmos;
 mod grid;
@@ -77,6 +114,7 @@ use bevy::ecs::message::Message;
 use bevy::ecs::prelude::*;
 
 pub use agents::{Arrived, Chaser, Fleeing, GoTo, NavAgent, NavSettings, Spread};
+pub use avoid::{Avoidance, RoomsCrowd};
 #[cfg(feature = "gizmos")]
 pub use gizmos::NavGizmos;
 pub use grid::{NavGrid, NavTable, SetBlocked, TableSwapped};
@@ -88,9 +126,9 @@ pub mod prelude {
     #[cfg(feature = "gizmos")]
     pub use crate::NavGizmos;
     pub use crate::{
-        Arrived, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady, NavRooms,
-        NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsGoTo, RoomsMode,
-        SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
+        Arrived, Avoidance, Chaser, Fleeing, GoTo, NavAgent, NavError, NavFailure, NavGrid, NavMap, NavReady,
+        NavRooms, NavSettings, NavStatus, NavSystems, NavTable, RoomsAgent, RoomsChaser, RoomsCrowd,
+        RoomsGoTo, RoomsMode, SetBlocked, SetDoorOpen, SetLinkOpen, SignpostsPlugin, Spread, TableSwapped,
     };
     pub use signposts::grid::{Cell, Connectivity};
 }
@@ -119,6 +157,7 @@ pub enum NavSystems {
 impl Plugin for SignpostsPlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<NavSettings>()
+            .init_resource::<RoomsCrowd>()
             .add_message::<NavReady>()
             .add_message::<NavError>()
             .add_message::<TableSwapped>()
@@ -128,7 +167,10 @@ impl Plugin for SignpostsPlugin {
             .add_message::<Arrived>()
             .configure_sets(FixedUpdate, (NavSystems::Steer, NavSystems::Move).chain())
             .add_systems(PreUpdate, (grid::sync, rooms::sync).in_set(NavSystems::Sync))
-            .add_systems(FixedUpdate, (agents::steer, rooms::steer).in_set(NavSystems::Steer))
+            .add_systems(
+                FixedUpdate,
+                (agents::steer, rooms::steer, avoid::steer.after(rooms::steer)).in_set(NavSystems::Steer),
+            )
             .add_systems(FixedUpdate, (agents::place, rooms::place).in_set(NavSystems::Move));
         #[cfg(feature = "gizmos")]
         gizmos::add(app);
@@ -178,6 +220,8 @@ pub enum NavFailure {
     Core(signposts::Error),
     /// From the rooms layer (meshes, doors, exact mode).
     Rooms(signposts_rooms::Error),
+    /// From the crowd of [`Avoidance`] walkers (a walker outside the walkable area).
+    Crowd(signposts_crowd::agents::Error),
 }
 
 impl core::fmt::Display for NavFailure {
@@ -185,6 +229,7 @@ impl core::fmt::Display for NavFailure {
         match self {
             NavFailure::Core(error) => error.fmt(f),
             NavFailure::Rooms(error) => error.fmt(f),
+            NavFailure::Crowd(error) => error.fmt(f),
         }
     }
 }
@@ -195,6 +240,7 @@ impl std::error::Error for NavFailure {
         match self {
             NavFailure::Core(error) => error.source(),
             NavFailure::Rooms(error) => error.source(),
+            NavFailure::Crowd(error) => error.source(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! waypoints.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use bevy::ecs::message::{Message, MessageReader, MessageWriter};
@@ -16,6 +17,7 @@ use signposts_rooms::{
     Rooms, RoomsBuilder, Scratch,
 };
 
+use crate::avoid::Avoidance;
 use crate::grid::TableSwapped;
 use crate::work::{NavStatus, Work};
 use crate::{NavError, NavFailure, NavMap, NavReady};
@@ -105,6 +107,8 @@ type Configure = Box<dyn for<'a> FnOnce(RoomsBuilder<'a>) -> RoomsBuilder<'a> + 
 /// ```
 #[derive(Resource)]
 pub struct NavRooms {
+    /// Tells this map from the ones before it (a new [`RoomsCrowd`](crate::RoomsCrowd) each).
+    id: u64,
     mode: RoomsMode,
     scale: f32,
     origin: Vec2,
@@ -120,7 +124,9 @@ impl NavRooms {
     /// The rooms of `mesh`, in `mode`.
     #[must_use]
     pub fn new(mesh: NavMesh, mode: RoomsMode) -> NavRooms {
+        static MAPS: AtomicU64 = AtomicU64::new(0);
         NavRooms {
+            id: MAPS.fetch_add(1, Ordering::Relaxed),
             mode,
             scale: 1.0,
             origin: Vec2::ZERO,
@@ -231,6 +237,11 @@ impl NavRooms {
     #[must_use]
     pub fn is_up_to_date(&self) -> bool {
         !self.work.repairing() && self.pending.is_empty()
+    }
+
+    /// This map's number among those made in the process.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The world position of a mesh point.
@@ -507,7 +518,8 @@ impl RoomsAgent {
         self.position
     }
 
-    /// The waypoint it heads for; `None` when at its goal or with no way there.
+    /// The waypoint it heads for; `None` when at its goal or with no way there, and while it
+    /// avoids ([`Avoidance`]: the crowd keeps its waypoints).
     #[must_use]
     pub fn waypoint(&self) -> Option<Point> {
         self.waypoint
@@ -517,6 +529,13 @@ impl RoomsAgent {
     #[must_use]
     pub fn walked(&self) -> f64 {
         self.walked
+    }
+
+    /// Puts an [`Avoidance`] walker where the crowd moved it, having walked `walked` more.
+    pub(crate) fn avoided(&mut self, to: Point, walked: f64) {
+        self.position = Some(to);
+        self.waypoint = None;
+        self.walked += walked;
     }
 }
 
@@ -528,7 +547,7 @@ pub(crate) struct RoomsWalkers<'w, 's> {
 
 type Kind = AnyOf<(&'static RoomsChaser, &'static RoomsGoTo)>;
 type Readers<'w, 's> = (
-    Query<'w, 's, (Entity, &'static RoomsAgent, &'static Transform, Kind)>,
+    Query<'w, 's, (Entity, &'static RoomsAgent, &'static Transform, Kind), Without<Avoidance>>,
     Query<'w, 's, (Option<&'static Transform>, Option<&'static RoomsAgent>)>,
 );
 type Writer<'w, 's> = Query<'w, 's, &'static mut RoomsAgent>;
