@@ -119,7 +119,7 @@ fuzz_target!(|data: &[u8]| {
         if input.0.is_empty() {
             break;
         }
-        match input.u8() % 18 {
+        match input.u8() % 20 {
             0 => {
                 let map = input.map();
                 let rc = load_map(&map, input.u32());
@@ -184,6 +184,25 @@ fuzz_target!(|data: &[u8]| {
             15 => web::unload(),
             16 => {
                 let _ = (web::repairs(), web::compressed(), web::rooms_regions(), web::max_enemies());
+            }
+            17 => {
+                let on = u32::from(input.u8() & 1);
+                let n = web::set_avoid(on);
+                assert!(n == -1 || n as u32 == web::enemies_len());
+                if n >= 0 {
+                    assert_eq!(web::avoid(), on);
+                }
+            }
+            18 => {
+                let most = web::most_in_a_cell();
+                assert!(most >= -1);
+                if web::avoid() == 1 {
+                    assert!(most <= 1, "{most} enemies in one cell with avoidance on");
+                    assert!(web::enemies_len() <= web::open_cells().max(0));
+                }
+                let (r, deepest) = (web::rooms_radius(), web::rooms_deepest_overlap());
+                assert!(r >= 0.0 && deepest >= 0.0 && deepest.is_finite());
+                let _ = web::rooms_overlaps();
             }
             _ => {
                 let at = [input.coordinate(), input.coordinate()];

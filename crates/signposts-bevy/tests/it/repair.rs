@@ -74,7 +74,9 @@ fn frames_go_on_while_a_repair_is_held_and_the_swap_comes_when_it_ends() {
     assert!(!gate.waited_out.load(Ordering::Relaxed), "a frame waited for the repair");
     let swaps = drain(&app, &mut cursor);
     assert_eq!(swaps.len(), 1);
-    assert_eq!((swaps[0].version, swaps[0].edits, swaps[0].rebuilt), (1, 1, false));
+    // Whether the core repaired in place or rebuilt (`swaps[0].rebuilt`) it chooses from the
+    // build's measured time and the repair's progress: either may come on a loaded machine.
+    assert_eq!((swaps[0].version, swaps[0].edits), (1, 1));
     assert!(!app.world().resource::<NavGrid>().oracle().unwrap().grid().is_passable(door));
 }
 
