@@ -555,10 +555,14 @@ impl Agents {
 
         let lines = &mut work.lines;
         lines.clear();
+        // The distance from `p` to the nearest wall, or the walls' reach when none is nearer
+        // (the walls not listed for `p`'s cell are farther).
+        let mut clear = self.walls.reach;
         for wall in self.walls.near(p) {
             let c = wall.nearest(p);
             let off = p - c;
             let d = off.len();
+            clear = clear.min(d);
             if d >= r + speed * wall_horizon {
                 continue;
             }
@@ -585,12 +589,16 @@ impl Agents {
         }
         let chosen = orca::solve(lines, fixed, speed, preferred, &mut work.projected);
 
-        // Keep the centre in the walkable area.
+        // Keep the centre in the walkable area. A step shorter than the distance to the
+        // nearest wall (less a margin for rounding, relative to the coordinates) cannot cross
+        // the area's boundary from `p`, which is inside: only longer ones locate their end.
         let inside = |q: V2| q.x.is_finite() && q.y.is_finite() && mesh.region_at(pt(q)).is_some();
         let step = dt * chosen;
+        let margin = 64.0 * f64::EPSILON * (p.x.abs() + p.y.abs() + clear);
         let mut clamped = false;
         let mut to = p + step;
-        if !inside(to) {
+        let short = step.len() + margin < clear;
+        if !short && !inside(to) {
             clamped = true;
             to = [p + V2::new(step.x, 0.0), p + V2::new(0.0, step.y)]
                 .into_iter()

@@ -3,7 +3,7 @@
 //! time horizons; landmass's avoidance (`dodgy_2d`'s ORCA) on. landmass leaves moving to the game:
 //! each agent moves by its desired velocity, unchecked.
 //!
-//! `cargo run --release --manifest-path crates/bench/landmass/Cargo.toml [-- [--ticks N] [COUNT ...]]`
+//! `cargo run --release --manifest-path crates/bench/landmass/Cargo.toml [-- [--ticks N] [--scene NAME ...] [COUNT ...]]`
 //! (default: 1,000 and 10,000 agents, 300 steps of 1/30 s)
 
 #[path = "../../src/bin/crowd/scenes.rs"]
@@ -97,7 +97,8 @@ fn run_landmass(mesh: &NavMesh, scene: &Scene) -> Report {
 }
 
 fn main() {
-    let (steps, counts) = scenes::args(&[1_000, 10_000]);
+    let args = scenes::args(&[1_000, 10_000]);
+    let steps = args.steps;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../maps/den312d.map");
     let grid = parse_map(&std::fs::read(path).expect("maps/den312d.map")).expect("a valid map");
     let mesh = NavMesh::from_grid(&grid).expect("a mesh");
@@ -107,13 +108,16 @@ fn main() {
         mesh.regions_len()
     );
     scenes::head();
-    for &n in &counts {
-        for scene in [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)] {
+    for &n in &args.counts {
+        let den = [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)];
+        for scene in den.iter().filter(|s| args.runs(s.name)) {
+            scenes::row(scene, "landmass 0.9.3", &run_landmass(&mesh, scene));
+        }
+        if args.runs("doorway") {
+            let map = doorway_map(n);
+            let mesh = NavMesh::from_grid(&map).expect("a mesh");
+            let scene = doorway(&map, n, 3 * steps);
             scenes::row(&scene, "landmass 0.9.3", &run_landmass(&mesh, &scene));
         }
-        let map = doorway_map(n);
-        let mesh = NavMesh::from_grid(&map).expect("a mesh");
-        let scene = doorway(&map, n, 3 * steps);
-        scenes::row(&scene, "landmass 0.9.3", &run_landmass(&mesh, &scene));
     }
 }

@@ -5,9 +5,9 @@
 //! beside the `landmass` crate (its agents, paths and ORCA avoidance) on the same navmeshes
 //! with the same agents, radii and speeds.
 //!
-//! `cargo run --release -p signposts-bench --bin crowd [-- [--ticks N] [COUNT ...]]`
+//! `cargo run --release -p signposts-bench --bin crowd [-- [--ticks N] [--scene NAME ...] [COUNT ...]]`
 //! (default: 1,000, 10,000 and 50,000 agents, 300 steps of 1/30 s); landmass's side:
-//! `cargo run --release --manifest-path crates/bench/landmass/Cargo.toml [-- [--ticks N] [COUNT ...]]`
+//! `cargo run --release --manifest-path crates/bench/landmass/Cargo.toml [-- [--ticks N] [--scene NAME ...] [COUNT ...]]`
 //! (default: 1,000 and 10,000; a workspace of its own, as landmass's `geo` cannot share a lock
 //! file with polyanya's)
 //!
@@ -104,7 +104,8 @@ fn mesh_of(grid: &signposts::grid::Grid) -> (NavMesh, ExactRooms) {
 }
 
 fn main() {
-    let (steps, counts) = scenes::args(&[1_000, 10_000, 50_000]);
+    let args = scenes::args(&[1_000, 10_000, 50_000]);
+    let steps = args.steps;
     let path = maps_dir().join("den312d.map");
     let grid = parse_map(&std::fs::read(&path).expect("maps/den312d.map")).expect("a valid map");
     let (mesh, exact) = mesh_of(&grid);
@@ -118,25 +119,24 @@ fn main() {
         today()
     );
     scenes::head();
-    for &n in &counts {
-        for scene in [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)] {
-            scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
+    for &n in &args.counts {
+        let den = [chase(&grid, &exact, n, steps), crossing(&grid, n, steps)];
+        for scene in den.iter().filter(|s| args.runs(s.name)) {
+            scenes::row(scene, "signposts-crowd", &run_signposts(&mesh, &exact, scene, Avoid::Every(1)));
             scenes::row(
-                &scene,
+                scene,
                 "signposts-crowd, waypoints every 4 steps",
-                &run_signposts(&mesh, &exact, &scene, Avoid::Every(4)),
+                &run_signposts(&mesh, &exact, scene, Avoid::Every(4)),
             );
         }
-        // The doorway, on a map of its own, three times as long (most agents cross).
-        let map = doorway_map(n);
-        let (mesh, exact) = mesh_of(&map);
-        let scene = doorway(&map, n, 3 * steps);
-        scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
-        scenes::row(
-            &scene,
-            "signposts-crowd, no avoidance",
-            &run_signposts(&mesh, &exact, &scene, Avoid::Off),
-        );
+        if args.runs("doorway") {
+            // On a map of its own, three times as long (most agents cross without avoidance).
+            let map = doorway_map(n);
+            let (mesh, exact) = mesh_of(&map);
+            let scene = doorway(&map, n, 3 * steps);
+            scenes::row(&scene, "signposts-crowd", &run_signposts(&mesh, &exact, &scene, Avoid::Every(1)));
+            scenes::row(&scene, "signposts-crowd, no avoidance", &run_signposts(&mesh, &exact, &scene, Avoid::Off));
+        }
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("\nload average (1, 5, 15 min) at the end: {}", load.trim());

@@ -339,11 +339,26 @@ pub fn head() {
     );
 }
 
-/// The step count and agent counts from the command line (`[--ticks N] [COUNT ...]`).
-pub fn args(default_counts: &[usize]) -> (usize, Vec<usize>) {
+/// What the command line asks for (`[--ticks N] [--scene NAME ...] [COUNT ...]`): the step
+/// count, the agent counts, the scenes (none given: all).
+pub struct Args {
+    pub steps: usize,
+    pub counts: Vec<usize>,
+    scenes: Vec<String>,
+}
+
+impl Args {
+    /// Whether scene `name` is to run.
+    pub fn runs(&self, name: &str) -> bool {
+        self.scenes.is_empty() || self.scenes.iter().any(|s| s == name)
+    }
+}
+
+/// The command line's [`Args`], with `default_counts` when it names no count.
+pub fn args(default_counts: &[usize]) -> Args {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut steps = 300;
-    let mut counts = Vec::new();
+    let (mut counts, mut scenes) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--ticks" {
@@ -353,6 +368,11 @@ pub fn args(default_counts: &[usize]) -> (usize, Vec<usize>) {
                 .filter(|&v| v > WARM)
                 .expect("--ticks N (over 30)");
             i += 1;
+        } else if args[i] == "--scene" {
+            let name = args.get(i + 1).expect("--scene chase|crossing|doorway");
+            assert!(["chase", "crossing", "doorway"].contains(&name.as_str()), "no scene {name}");
+            scenes.push(name.clone());
+            i += 1;
         } else {
             counts.push(args[i].parse::<usize>().expect("an agent count"));
         }
@@ -361,5 +381,5 @@ pub fn args(default_counts: &[usize]) -> (usize, Vec<usize>) {
     if counts.is_empty() {
         counts = default_counts.to_vec();
     }
-    (steps, counts)
+    Args { steps, counts, scenes }
 }
