@@ -85,12 +85,19 @@ impl Enemies {
 
     /// Sends the enemies that reached `target` this tick (they stood elsewhere `before`)
     /// somewhere else from which it can be reached; returns how many. Where no such cell
-    /// (with room, for walkers) is found they stay, caught once.
+    /// (with room, for walkers) is found they stay, caught once. A walker is caught too when
+    /// the player `moved` onto it (the core's enemies then stay where they are): else a
+    /// player pacing a corridor full of walkers, each of them at its goal when the player
+    /// stands on it, would never be reached.
+    ///
+    /// # Errors
+    /// Never, in practice: a respawn moves a walker to a cell with room.
     pub fn respawn_caught(
         &mut self,
         oracle: &GridOracle,
         before: &[NodeId],
         target: NodeId,
+        moved: bool,
         rng: &mut SplitMix64,
     ) -> Result<usize> {
         let mut caught = 0;
@@ -106,7 +113,7 @@ impl Enemies {
             Enemies::Avoiding(a) => {
                 let table = oracle.table();
                 for (walker, &was) in before.iter().enumerate() {
-                    if a.crowd.position(walker) == target && was != target {
+                    if a.crowd.position(walker) == target && (was != target || moved) {
                         caught += 1;
                         let crowd = &a.crowd;
                         let free = |v: NodeId| {

@@ -28,6 +28,9 @@ pub enum Paint {
     Enemy = 6,
     /// The player.
     Player = 7,
+    /// Two enemies or more in one cell (drawn so only with `--avoid` and a capacity over 1;
+    /// under the player, though its palette index comes after the transparent one).
+    Packed = 9,
 }
 
 /// Palette index of pixels that did not change since the previous frame.
@@ -44,7 +47,7 @@ const PALETTE: [[u8; 3]; 16] = [
     [220, 40, 40],   // enemy
     [30, 90, 230],   // player
     [255, 0, 255],   // unchanged (transparent)
-    [0, 0, 0],
+    [130, 10, 30],   // packed: a darker red
     [0, 0, 0],
     [0, 0, 0],
     [0, 0, 0],
@@ -64,6 +67,8 @@ pub struct Animation {
     next: Vec<Paint>,
     frames: usize,
     delay: u16,
+    /// Enemies drawn as dots: the last pixel row and column of their cells left as floor.
+    dots: bool,
 }
 
 impl Animation {
@@ -91,7 +96,22 @@ impl Animation {
             next: vec![Paint::Floor; cells],
             frames: 0,
             delay,
+            dots: false,
         })
+    }
+
+    /// The animation with enemies drawn as dots at 4 pixels a cell or more (the last pixel
+    /// row and column of their cells left as floor), so that enemies side by side show
+    /// apart.
+    pub fn with_dots(mut self) -> Animation {
+        self.dots = self.scale >= 4;
+        self
+    }
+
+    /// What the frame being drawn has at `cell` (floor outside the map).
+    pub fn painted(&self, cell: Cell) -> Paint {
+        let i = cell.y as usize * self.width as usize + cell.x as usize;
+        self.next.get(i).filter(|_| cell.x < self.width).copied().unwrap_or(Paint::Floor)
     }
 
     /// Starts a frame: every cell painted from `grid` (floor or wall); paint on top with
@@ -143,7 +163,16 @@ impl Animation {
                 let i = row + x0 + px / s;
                 let paint = self.next[i];
                 let same = self.last.get(i) == Some(&paint);
-                buffer.push(if same { UNCHANGED } else { paint as u8 });
+                let enemy = matches!(paint, Paint::Enemy | Paint::Packed);
+                let gap = self.dots && enemy && (px % s == s - 1 || py % s == s - 1);
+                let index = if same {
+                    UNCHANGED
+                } else if gap {
+                    Paint::Floor as u8
+                } else {
+                    paint as u8
+                };
+                buffer.push(index);
             }
         }
         let frame = gif::Frame {

@@ -180,6 +180,9 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let (mut tiles, mut searcher, mut field) =
         (TileGrid::from_grid(&grid), Searcher::new(), FlowField::new(&grid, connectivity));
     let mut animation = Animation::new(&grid, scale, 8)?;
+    if avoid.is_some() {
+        animation = animation.with_dots(); // a crowd of individuals, not a blot
+    }
     let drawn = frame_ticks(args.ticks, args.frames);
     let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
     // A closing that waits for room to clear the doorway (--avoid) is tried again every tick.
@@ -233,14 +236,15 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         }
         // The ones that reached the player come back somewhere else (where the player's
         // region is its own cell, behind a closed door, they stay, caught once).
-        tick.caught = crowd.respawn_caught(&oracle, &before, target, &mut rng)?;
+        let moved = ticks.last().is_some_and(|k: &Tick| k.player != player);
+        tick.caught = crowd.respawn_caught(&oracle, &before, target, moved, &mut rng)?;
         tick.player = player;
         occupied += crowd.occupied_cells(&mut seen, oracle.nodes_len());
         if drawn.binary_search(&t).is_ok() {
             // The tint lasts a quarter of the door's period, and is drawn at least once.
             let tint = rerouted.shown(t, (args.door_every / 4).max(1));
             let door = door.map(|d| (d, door_closed));
-            draw(&mut animation, &oracle, crowd.positions(), player, door, tint, scale);
+            draw(&mut animation, &oracle, &crowd, player, door, tint, scale);
             animation.finish_frame()?;
         }
         ticks.push(tick);
@@ -376,11 +380,12 @@ fn choose_door(
 }
 
 /// Draws one frame: the map, the cells the door's change rerouted (tinted), the door in a
-/// ring, the enemies, and the player as a block big enough to see.
+/// ring, the enemies (darker where two or more share a cell, with --avoid), and the player
+/// as a block big enough to see.
 fn draw(
     animation: &mut Animation,
     oracle: &GridOracle,
-    enemies: &[NodeId],
+    enemies: &Enemies,
     player: Cell,
     door: Option<(Cell, bool)>,
     tint: Option<(&[Cell], bool)>,
@@ -418,8 +423,12 @@ fn draw(
             }
         }
     }
-    for &v in enemies {
-        animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);
+    // With room for more than one walker a cell, the cells with two or more show darker.
+    let packed = enemies.stats().is_some_and(|a| a.capacity > 1);
+    for &v in enemies.positions() {
+        let cell = oracle.cell(v).expect("a node");
+        let again = packed && matches!(animation.painted(cell), Paint::Enemy | Paint::Packed);
+        animation.paint(cell, if again { Paint::Packed } else { Paint::Enemy });
     }
     for c in around(player) {
         animation.paint(c, Paint::Player);
