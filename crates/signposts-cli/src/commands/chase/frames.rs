@@ -47,7 +47,7 @@ const PALETTE: [[u8; 3]; 16] = [
     [220, 40, 40],   // enemy
     [30, 90, 230],   // player
     [255, 0, 255],   // unchanged (transparent)
-    [130, 10, 30],   // packed: a darker red
+    [0, 0, 0],       // packed: a darker red in a crowd's animation (PACKED)
     [0, 0, 0],
     [0, 0, 0],
     [0, 0, 0],
@@ -55,6 +55,10 @@ const PALETTE: [[u8; 3]; 16] = [
     [0, 0, 0],
     [0, 0, 0],
 ];
+
+/// [`Paint::Packed`]'s colour, in the palette of a crowd's animation only (the others keep
+/// the palette's bytes as they were).
+const PACKED: [u8; 3] = [130, 10, 30];
 
 /// An animated GIF being drawn in memory.
 pub struct Animation {
@@ -73,18 +77,24 @@ pub struct Animation {
 
 impl Animation {
     /// An animation of `grid`, `scale` pixels per cell, each frame shown `delay` hundredths of
-    /// a second.
+    /// a second. For a `crowd` (`--avoid`), enemies are drawn as dots at 4 pixels a cell or
+    /// more (the last pixel row and column of their cells left as floor), so that enemies
+    /// side by side show apart, and [`Paint::Packed`] has its colour.
     ///
     /// # Errors
     /// When the image would be wider or taller than a GIF allows (65,535 pixels).
-    pub fn new(grid: &Grid, scale: u32, delay: u16) -> Result<Animation> {
+    pub fn new(grid: &Grid, scale: u32, delay: u16, crowd: bool) -> Result<Animation> {
         let (Some(w), Some(h)) = (grid.width().checked_mul(scale), grid.height().checked_mul(scale)) else {
             bail!("{}×{} cells at {scale} pixels each is too large for a GIF", grid.width(), grid.height());
         };
         let (Ok(w), Ok(h)) = (u16::try_from(w), u16::try_from(h)) else {
             bail!("a GIF is at most 65,535 pixels wide and high; {w}×{h} asked (lower the scale)");
         };
-        let palette: Vec<u8> = PALETTE.iter().flatten().copied().collect();
+        let mut colours = PALETTE;
+        if crowd {
+            colours[Paint::Packed as usize] = PACKED;
+        }
+        let palette: Vec<u8> = colours.iter().flatten().copied().collect();
         let mut encoder = gif::Encoder::new(Vec::new(), w, h, &palette)?;
         encoder.set_repeat(gif::Repeat::Infinite)?;
         let cells = grid.width() as usize * grid.height() as usize;
@@ -96,16 +106,8 @@ impl Animation {
             next: vec![Paint::Floor; cells],
             frames: 0,
             delay,
-            dots: false,
+            dots: crowd && scale >= 4,
         })
-    }
-
-    /// The animation with enemies drawn as dots at 4 pixels a cell or more (the last pixel
-    /// row and column of their cells left as floor), so that enemies side by side show
-    /// apart.
-    pub fn with_dots(mut self) -> Animation {
-        self.dots = self.scale >= 4;
-        self
     }
 
     /// What the frame being drawn has at `cell` (floor outside the map).

@@ -179,10 +179,8 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let mut occupied = crowd.occupied_cells(&mut seen, oracle.nodes_len());
     let (mut tiles, mut searcher, mut field) =
         (TileGrid::from_grid(&grid), Searcher::new(), FlowField::new(&grid, connectivity));
-    let mut animation = Animation::new(&grid, scale, 8)?;
-    if avoid.is_some() {
-        animation = animation.with_dots(); // a crowd of individuals, not a blot
-    }
+    // With --avoid, a crowd of individuals (dots), not a blot.
+    let mut animation = Animation::new(&grid, scale, 8, avoid.is_some())?;
     let drawn = frame_ticks(args.ticks, args.frames);
     let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
     // A closing that waits for room to clear the doorway (--avoid) is tried again every tick.
