@@ -91,7 +91,11 @@ fn chase_avoid_draws_every_enemy_apart_and_keeps_to_the_capacity() {
     let report = chase(&gif, &["--avoid"]);
     assert_eq!(decode_gif(&gif), ((49 * 4, 49 * 4), 10));
     let avoid = &report["avoid"];
-    assert_eq!((avoid["capacity"].as_u64(), avoid["sidestep_after"].as_u64()), (Some(1), Some(4)), "{report}");
+    assert_eq!(
+        (avoid["capacity"].as_u64(), avoid["sidestep_after"].as_u64()),
+        (Some(1), Some(4)),
+        "{report}"
+    );
     assert_eq!(avoid["most_in_one_cell"], 1, "{report}");
     assert!(avoid["waits"].as_u64().unwrap() > 0, "300 enemies for one player wait: {report}");
     assert!(avoid["sidesteps"].as_u64().unwrap() > 0, "{report}");
@@ -126,7 +130,10 @@ fn chase_avoid_spreads_the_enemies_over_more_cells_at_every_capacity() {
         let avoid = &report["avoid"];
         assert_eq!(avoid["capacity"], capacity);
         let most = avoid["most_in_one_cell"].as_u64().unwrap();
-        assert!((1..=u64::from(capacity)).contains(&most), "{most} in one cell at capacity {capacity}: {report}");
+        assert!(
+            (1..=u64::from(capacity)).contains(&most),
+            "{most} in one cell at capacity {capacity}: {report}"
+        );
         let cells = report["occupied_cells_mean"].as_f64().unwrap();
         assert!(cells > stacked, "capacity {capacity}: {cells} cells with --avoid, {stacked} without");
         assert!(cells * f64::from(capacity) >= 300.0, "{cells} cells for 300 at {capacity} a cell");
@@ -172,5 +179,34 @@ fn chase_avoid_flags_out_of_place_or_out_of_room_are_refused_before_any_work() {
     assert!(err.contains("--capacity") && err.contains("0 is not in 1..=65535"), "{err}");
     let err = refused(&["--avoid", "--sidestep-after", "soon"]);
     assert!(err.contains("`soon` is neither a count of ticks nor `off`"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn chase_avoid_catches_walkers_the_player_steps_onto() {
+    // On den312d the player paces a dead-end corridor of three cells behind the door, and
+    // walkers spawn in it: each one stood at its goal whenever the player stood on it, and
+    // the player, pacing over them, was never caught.
+    let dir = folder("pacing");
+    let gif = dir.join("crowd.gif");
+    let map = maps().join("den312d.map");
+    let report = json(&signposts(&[
+        "chase",
+        map.to_str().unwrap(),
+        "--diagonal",
+        "--avoid",
+        "--enemies",
+        "600",
+        "--ticks",
+        "30",
+        "--frames",
+        "2",
+        "-o",
+        gif.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(report["door"], serde_json::json!([40, 58]), "{report}");
+    assert!(report["caught"].as_u64().unwrap() >= 5, "{report}");
+    assert_eq!(report["avoid"]["most_in_one_cell"], 1, "{report}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

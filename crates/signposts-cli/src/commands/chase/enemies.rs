@@ -22,7 +22,7 @@ pub enum Enemies {
     /// The core's crowd: no limit to a cell.
     Stacked(Crowd),
     /// Grid walkers that keep to a cell's capacity (`--avoid`).
-    Avoiding(Avoiding),
+    Avoiding(Box<Avoiding>),
 }
 
 /// Grid walkers with cell capacity, and what they did over the run.
@@ -251,9 +251,8 @@ pub fn avoiding(
     rng: &mut SplitMix64,
 ) -> Result<Avoiding> {
     let table = oracle.table();
-    let reach: Vec<NodeId> = (0..oracle.nodes_len() as NodeId)
-        .filter(|&v| v != player && table.path_exists(v, player))
-        .collect();
+    let reach: Vec<NodeId> =
+        (0..oracle.nodes_len() as NodeId).filter(|&v| v != player && table.path_exists(v, player)).collect();
     let room = reach.len().saturating_mul(usize::from(capacity));
     if enemies > room {
         let at = oracle.cell(player).expect("a node");
@@ -311,13 +310,17 @@ mod tests {
     #[test]
     fn the_walkers_fill_every_place_and_refuse_one_more() {
         // Two rooms of 3 cells joined by a door; the player in one: 5 cells lead to it.
-        let oracle = GridOracle::build(&Grid::from_ascii("...#\n...#\n#.##\n....\n").unwrap(), Connectivity::Four)
-            .unwrap();
+        let oracle =
+            GridOracle::build(&Grid::from_ascii("...#\n...#\n#.##\n....\n").unwrap(), Connectivity::Four)
+                .unwrap();
         let player = oracle.node(Cell::new(0, 0)).unwrap();
         let places = (oracle.nodes_len() - 1) * 2;
         let mut rng = SplitMix64::new(1);
         let walkers = avoiding(&oracle, player, places, 2, None, &mut rng).unwrap();
-        assert!((0..oracle.nodes_len() as u32).all(|v| walkers.crowd.occupancy(v) == if v == player { 0 } else { 2 }));
+        assert!(
+            (0..oracle.nodes_len() as u32)
+                .all(|v| walkers.crowd.occupancy(v) == if v == player { 0 } else { 2 })
+        );
         let err = avoiding(&oracle, player, places + 1, 2, None, &mut rng).err().unwrap().to_string();
         assert!(err.contains(&format!("room for {places} at 2 a cell")), "{err}");
     }
@@ -326,7 +329,8 @@ mod tests {
     fn the_doorway_is_cleared_by_one_cell_pushes_or_the_door_waits() {
         // A corridor, the door in the middle, the player at the west end, walkers on
         // every cell but the last.
-        let mut oracle = GridOracle::build(&Grid::from_ascii(".......").unwrap(), Connectivity::Four).unwrap();
+        let mut oracle =
+            GridOracle::build(&Grid::from_ascii(".......").unwrap(), Connectivity::Four).unwrap();
         let node = |x| oracle.node(Cell::new(x, 0)).unwrap();
         let (door, player) = (Cell::new(3, 0), Cell::new(0, 0));
         let mut rng = SplitMix64::new(3);
@@ -334,14 +338,14 @@ mod tests {
         for x in 1..6 {
             walkers.crowd.add(node(x), node(0)).unwrap();
         }
-        let mut enemies = Enemies::Avoiding(walkers);
+        let mut enemies = Enemies::Avoiding(Box::new(walkers));
         // The room is east, three cells from the door: three one-cell pushes.
         assert!(enemies.clear_doorway(&oracle, door, player).unwrap());
         assert_eq!(enemies.positions(), [node(1), node(2), node(4), node(5), node(6)]);
         let stats = enemies.stats().unwrap();
         assert_eq!((stats.pushed, stats.door_waits), (3, 0));
         // Every cell but the player's taken: the door waits.
-        let mut full = Enemies::Avoiding(avoiding(&oracle, node(0), 6, 1, None, &mut rng).unwrap());
+        let mut full = Enemies::Avoiding(Box::new(avoiding(&oracle, node(0), 6, 1, None, &mut rng).unwrap()));
         assert!(!full.clear_doorway(&oracle, door, player).unwrap());
         assert_eq!(full.stats().unwrap().door_waits, 1);
         oracle.set_blocked(door, true).unwrap();

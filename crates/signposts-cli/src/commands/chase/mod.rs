@@ -125,9 +125,13 @@ const SIDESTEP_AFTER: u32 = 4;
 /// before the build); errors for their flags without it.
 fn avoid_flags(args: &ChaseArgs, open: usize) -> Result<Option<(u16, Option<u32>)>> {
     if !args.avoid {
-        for (given, flag) in [(args.capacity.is_some(), "--capacity"), (args.sidestep_after.is_some(), "--sidestep-after")] {
+        for (given, flag) in
+            [(args.capacity.is_some(), "--capacity"), (args.sidestep_after.is_some(), "--sidestep-after")]
+        {
             if given {
-                bail!("{flag} applies to enemies that avoid one another: add --avoid (without it any number share a cell)");
+                bail!(
+                    "{flag} applies to enemies that avoid one another: add --avoid (without it any number share a cell)"
+                );
             }
         }
         return Ok(None);
@@ -164,17 +168,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let route = patrol::route(&oracle, args.ticks, patrol.as_ref(), &mut rng)?;
     let player_start = route[0];
 
-    // Enemies on open cells from which the player can be reached.
-    let player_node = oracle.node(player_start).expect("an open cell");
-    let mut crowd = if let Some((capacity, sidestep_after)) = avoid {
-        let walkers = enemies::avoiding(&oracle, player_node, args.enemies, capacity, sidestep_after, &mut rng)?;
-        Enemies::Avoiding(walkers)
-    } else {
-        let Some(starts) = (0..args.enemies).map(|_| spawn(&oracle, player_node, &mut rng)).collect() else {
-            bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
-        };
-        Enemies::Stacked(Crowd::new(starts))
-    };
+    let mut crowd = spawn_enemies(args, &oracle, player_start, avoid, &mut rng)?;
     let mut seen = Vec::new();
     let mut occupied = crowd.occupied_cells(&mut seen, oracle.nodes_len());
     let (mut tiles, mut searcher, mut field) =
@@ -215,6 +209,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
             tick.door = Some((door_closed, ns, rerouted.cells.len()));
         }
         // The player walks its route, waiting at the door while it is closed.
+        let from = route[at];
         if at + 1 < route.len() && !(Some(route[at + 1]) == door && door_closed) {
             at += 1;
         }
@@ -234,8 +229,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         }
         // The ones that reached the player come back somewhere else (where the player's
         // region is its own cell, behind a closed door, they stay, caught once).
-        let moved = ticks.last().is_some_and(|k: &Tick| k.player != player);
-        tick.caught = crowd.respawn_caught(&oracle, &before, target, moved, &mut rng)?;
+        tick.caught = crowd.respawn_caught(&oracle, &before, target, player != from, &mut rng)?;
         tick.player = player;
         occupied += crowd.occupied_cells(&mut seen, oracle.nodes_len());
         if drawn.binary_search(&t).is_ok() {
@@ -270,6 +264,26 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     };
     report::print(args, &report);
     Ok(())
+}
+
+/// The enemies, on open cells from which the player's start can be reached: the core's
+/// crowd, or with `avoid` (capacity, sidesteps) grid walkers.
+fn spawn_enemies(
+    args: &ChaseArgs,
+    oracle: &GridOracle,
+    player_start: Cell,
+    avoid: Option<(u16, Option<u32>)>,
+    rng: &mut SplitMix64,
+) -> Result<Enemies> {
+    let player = oracle.node(player_start).expect("an open cell");
+    if let Some((capacity, sidestep_after)) = avoid {
+        let walkers = enemies::avoiding(oracle, player, args.enemies, capacity, sidestep_after, rng)?;
+        return Ok(Enemies::Avoiding(Box::new(walkers)));
+    }
+    let Some(starts) = (0..args.enemies).map(|_| spawn(oracle, player, rng)).collect() else {
+        bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
+    };
+    Ok(Enemies::Stacked(Crowd::new(starts)))
 }
 
 /// The ticks drawn: `frames` of them spread evenly from the first tick to the last (every

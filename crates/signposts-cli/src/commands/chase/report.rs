@@ -178,13 +178,7 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
         r.build_s
     );
     if let Some(a) = &r.avoid {
-        let sidesteps = a
-            .sidestep_after
-            .map_or_else(|| "no sidesteps".to_string(), |n| format!("a sidestep after {n} ticks blocked"));
-        out!(
-            "the enemies avoid one another (signposts-crowd's GridCrowd): at most {} a cell, {sidesteps}; the timed tick is the crowd's (table queries and moves)",
-            a.capacity
-        );
+        print_crowd_header(a);
     }
     out!("{}", r.door_note);
     for (t, k) in r.ticks.iter().enumerate() {
@@ -249,22 +243,7 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
     );
     out!("player caught {} times (the caught enemies respawn)", sum.caught);
     if let Some(a) = &r.avoid {
-        out!(
-            "crowd: at most {} in one cell seen (capacity {}); over the run {} waits, {} swaps, {} sidesteps; \
-             {} one-cell pushes cleared the doorway for the door's closing, which waited {} ticks for room",
-            a.most_in_one_cell,
-            a.capacity,
-            a.waits,
-            a.swaps,
-            a.sidesteps,
-            a.pushed,
-            a.door_waits
-        );
-        out!(
-            "the {} enemies stood on {:.1} distinct cells on average (the spawn and every tick)",
-            args.enemies,
-            r.occupied_mean
-        );
+        print_crowd_figures(args, r, a);
     }
     out!(
         "wrote {} ({} frames, {} bytes, {} pixels per cell)",
@@ -272,5 +251,36 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
         r.frames,
         r.gif_bytes,
         r.scale
+    );
+}
+
+/// With `--avoid`: what the enemies are, before the ticks.
+fn print_crowd_header(a: &AvoidStats) {
+    let sidesteps = a
+        .sidestep_after
+        .map_or_else(|| "no sidesteps".to_string(), |n| format!("a sidestep after {n} ticks blocked"));
+    out!(
+        "the enemies avoid one another (signposts-crowd's GridCrowd): at most {} a cell, {sidesteps}; the timed tick is the crowd's (table queries and moves)",
+        a.capacity
+    );
+}
+
+/// With `--avoid`: what the enemies did over the run.
+fn print_crowd_figures(args: &ChaseArgs, r: &Report, a: &AvoidStats) {
+    out!(
+        "crowd: at most {} in one cell seen (capacity {}); over the run {} waits, {} swaps, {} sidesteps; \
+         {} one-cell pushes cleared the doorway for the door's closing, which waited {} ticks for room",
+        a.most_in_one_cell,
+        a.capacity,
+        a.waits,
+        a.swaps,
+        a.sidesteps,
+        a.pushed,
+        a.door_waits
+    );
+    out!(
+        "the {} enemies stood on {:.1} distinct cells on average (the spawn and every tick)",
+        args.enemies,
+        r.occupied_mean
     );
 }
