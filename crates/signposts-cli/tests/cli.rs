@@ -767,5 +767,7 @@ fn gpu_builds_are_the_cpu_builds_or_say_how_to_get_them() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[path = "cli/chase.rs"]
+mod chase;
 #[path = "cli/ux.rs"]
 mod ux;

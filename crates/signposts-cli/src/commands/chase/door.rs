@@ -46,7 +46,7 @@ impl Effect {
 }
 
 /// The moves of `connectivity`.
-fn moves(connectivity: Connectivity) -> &'static [Direction] {
+pub(super) fn moves(connectivity: Connectivity) -> &'static [Direction] {
     match connectivity {
         Connectivity::Four => &[Direction::North, Direction::East, Direction::South, Direction::West],
         Connectivity::Eight | Connectivity::EightUnit => &Direction::ALL,

@@ -28,6 +28,9 @@ pub enum Paint {
     Enemy = 6,
     /// The player.
     Player = 7,
+    /// Two enemies or more in one cell (drawn so only with `--avoid` and a capacity over 1;
+    /// under the player, though its palette index comes after the transparent one).
+    Packed = 9,
 }
 
 /// Palette index of pixels that did not change since the previous frame.
@@ -44,7 +47,7 @@ const PALETTE: [[u8; 3]; 16] = [
     [220, 40, 40],   // enemy
     [30, 90, 230],   // player
     [255, 0, 255],   // unchanged (transparent)
-    [0, 0, 0],
+    [0, 0, 0],       // packed: a darker red in a crowd's animation (PACKED)
     [0, 0, 0],
     [0, 0, 0],
     [0, 0, 0],
@@ -52,6 +55,10 @@ const PALETTE: [[u8; 3]; 16] = [
     [0, 0, 0],
     [0, 0, 0],
 ];
+
+/// [`Paint::Packed`]'s colour, in the palette of a crowd's animation only (the others keep
+/// the palette's bytes as they were).
+const PACKED: [u8; 3] = [130, 10, 30];
 
 /// An animated GIF being drawn in memory.
 pub struct Animation {
@@ -64,22 +71,30 @@ pub struct Animation {
     next: Vec<Paint>,
     frames: usize,
     delay: u16,
+    /// Enemies drawn as dots: the last pixel row and column of their cells left as floor.
+    dots: bool,
 }
 
 impl Animation {
     /// An animation of `grid`, `scale` pixels per cell, each frame shown `delay` hundredths of
-    /// a second.
+    /// a second. For a `crowd` (`--avoid`), enemies are drawn as dots at 4 pixels a cell or
+    /// more (the last pixel row and column of their cells left as floor), so that enemies
+    /// side by side show apart, and [`Paint::Packed`] has its colour.
     ///
     /// # Errors
     /// When the image would be wider or taller than a GIF allows (65,535 pixels).
-    pub fn new(grid: &Grid, scale: u32, delay: u16) -> Result<Animation> {
+    pub fn new(grid: &Grid, scale: u32, delay: u16, crowd: bool) -> Result<Animation> {
         let (Some(w), Some(h)) = (grid.width().checked_mul(scale), grid.height().checked_mul(scale)) else {
             bail!("{}×{} cells at {scale} pixels each is too large for a GIF", grid.width(), grid.height());
         };
         let (Ok(w), Ok(h)) = (u16::try_from(w), u16::try_from(h)) else {
             bail!("a GIF is at most 65,535 pixels wide and high; {w}×{h} asked (lower the scale)");
         };
-        let palette: Vec<u8> = PALETTE.iter().flatten().copied().collect();
+        let mut colours = PALETTE;
+        if crowd {
+            colours[Paint::Packed as usize] = PACKED;
+        }
+        let palette: Vec<u8> = colours.iter().flatten().copied().collect();
         let mut encoder = gif::Encoder::new(Vec::new(), w, h, &palette)?;
         encoder.set_repeat(gif::Repeat::Infinite)?;
         let cells = grid.width() as usize * grid.height() as usize;
@@ -91,7 +106,14 @@ impl Animation {
             next: vec![Paint::Floor; cells],
             frames: 0,
             delay,
+            dots: crowd && scale >= 4,
         })
+    }
+
+    /// What the frame being drawn has at `cell` (floor outside the map).
+    pub fn painted(&self, cell: Cell) -> Paint {
+        let i = cell.y as usize * self.width as usize + cell.x as usize;
+        self.next.get(i).filter(|_| cell.x < self.width).copied().unwrap_or(Paint::Floor)
     }
 
     /// Starts a frame: every cell painted from `grid` (floor or wall); paint on top with
@@ -143,7 +165,16 @@ impl Animation {
                 let i = row + x0 + px / s;
                 let paint = self.next[i];
                 let same = self.last.get(i) == Some(&paint);
-                buffer.push(if same { UNCHANGED } else { paint as u8 });
+                let enemy = matches!(paint, Paint::Enemy | Paint::Packed);
+                let gap = self.dots && enemy && (px % s == s - 1 || py % s == s - 1);
+                let index = if same {
+                    UNCHANGED
+                } else if gap {
+                    Paint::Floor as u8
+                } else {
+                    paint as u8
+                };
+                buffer.push(index);
             }
         }
         let frame = gif::Frame {

@@ -4,6 +4,7 @@
 //! player) — then the chase is written as an animated GIF.
 
 mod door;
+mod enemies;
 mod frames;
 mod patrol;
 mod peers;
@@ -22,6 +23,7 @@ use signposts::{Crowd, NextHop, NodeId};
 use crate::input::read_map;
 use crate::oracle::{Built, Making, build_oracle, connectivity};
 use crate::output::write_whole;
+use enemies::Enemies;
 use frames::{Animation, Paint};
 use patrol::Patrol;
 use peers::FlowField;
@@ -54,9 +56,29 @@ pub(crate) struct ChaseArgs {
     /// which is repaired in place.
     #[arg(long, num_args = 2, value_names = ["X", "Y"])]
     door: Option<Vec<u32>>,
-    /// Ticks between the door's closing and opening.
+    /// Ticks between the door's closing and opening. With --avoid the door never closes on
+    /// an enemy: each one in the doorway is first pushed one cell toward the nearest cell
+    /// with room (one enemy of each full cell on the way moving one cell along); when no cell
+    /// has room, the closing waits and is tried again every tick.
     #[arg(long, default_value_t = 40, value_parser = count::<1, 1_000_000>)]
     door_every: usize,
+    /// The enemies keep out of one another's way: grid walkers of signposts-crowd
+    /// (`GridCrowd`) with at most --capacity to a cell, each taking the least occupied of its
+    /// tied shortest moves, waiting when all are full, swapping head on, and sidestepping
+    /// (--sidestep-after); without it the core's `Crowd` puts any number on a cell, and
+    /// hundreds follow one another in single file. The timed tick is then the crowd's tick
+    /// (table queries and moves); the report adds the walkers' figures and the cells they
+    /// cover. The door closes only on an empty doorway (pushing the enemies in it out; see --door-every).
+    #[arg(long)]
+    avoid: bool,
+    /// With --avoid: enemies a cell at most, 1 to 65,535 [default: 1]. Refused when the
+    /// cells that lead to the player cannot hold --enemies.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    capacity: Option<u16>,
+    /// With --avoid: ticks an enemy waits, blocked, before it steps to a free neighbour off
+    /// the shortest paths (retried every T + 1 ticks while blocked), or `off` [default: 4].
+    #[arg(long, value_name = "T", value_parser = sidestep_after)]
+    sidestep_after: Option<SidestepAfter>,
     /// Ticks between two measurements of the peers (A* per enemy, one flow field).
     #[arg(long, default_value_t = 10, value_parser = count::<1, 1_000_000>)]
     compare_every: usize,
@@ -83,6 +105,50 @@ impl ChaseArgs {
     }
 }
 
+/// `--sidestep-after`: ticks, or `off`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SidestepAfter(Option<u32>);
+
+/// Parses `--sidestep-after`: a count of ticks or `off`.
+fn sidestep_after(text: &str) -> Result<SidestepAfter, String> {
+    if text == "off" {
+        return Ok(SidestepAfter(None));
+    }
+    let ticks = text.parse().map_err(|e| format!("`{text}` is neither a count of ticks nor `off`: {e}"))?;
+    Ok(SidestepAfter(Some(ticks)))
+}
+
+/// The default `--sidestep-after`: a walker blocked for 4 ticks steps round.
+const SIDESTEP_AFTER: u32 = 4;
+
+/// With `--avoid`: the capacity and the sidesteps (checked against the map's open cells
+/// before the build); errors for their flags without it.
+fn avoid_flags(args: &ChaseArgs, open: usize) -> Result<Option<(u16, Option<u32>)>> {
+    if !args.avoid {
+        for (given, flag) in
+            [(args.capacity.is_some(), "--capacity"), (args.sidestep_after.is_some(), "--sidestep-after")]
+        {
+            if given {
+                bail!(
+                    "{flag} applies to enemies that avoid one another: add --avoid (without it any number share a cell)"
+                );
+            }
+        }
+        return Ok(None);
+    }
+    let capacity = args.capacity.unwrap_or(1);
+    let room = (open - 1).saturating_mul(usize::from(capacity));
+    if args.enemies > room {
+        bail!(
+            "{} enemies do not fit on {}: {} open cells besides the player's, room for {room} at {capacity} a cell (--capacity): lower --enemies or raise --capacity",
+            args.enemies,
+            args.map.display(),
+            open - 1
+        );
+    }
+    Ok(Some((capacity, args.sidestep_after.map_or(Some(SIDESTEP_AFTER), |s| s.0))))
+}
+
 /// Runs `signposts chase`.
 pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let grid = read_map(&args.map)?;
@@ -91,6 +157,7 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     if grid.passable_len() < 2 {
         bail!("{} has fewer than two open cells: nobody to chase", args.map.display());
     }
+    let avoid = avoid_flags(args, grid.passable_len())?;
     let Built { mut oracle, seconds: build_s, compressed, why } =
         build_oracle(&grid, &args.making, args.json)?;
     let connectivity = connectivity(&args.making);
@@ -101,24 +168,32 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
     let route = patrol::route(&oracle, args.ticks, patrol.as_ref(), &mut rng)?;
     let player_start = route[0];
 
-    // Enemies on open cells from which the player can be reached.
-    let player_node = oracle.node(player_start).expect("an open cell");
-    let Some(starts) = (0..args.enemies).map(|_| spawn(&oracle, player_node, &mut rng)).collect() else {
-        bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
-    };
-    let mut crowd = Crowd::new(starts);
+    let mut crowd = spawn_enemies(args, &oracle, player_start, avoid, &mut rng)?;
+    let mut seen = Vec::new();
+    let mut occupied = crowd.occupied_cells(&mut seen, oracle.nodes_len());
     let (mut tiles, mut searcher, mut field) =
         (TileGrid::from_grid(&grid), Searcher::new(), FlowField::new(&grid, connectivity));
-    let mut animation = Animation::new(&grid, scale, 8)?;
+    // With --avoid, a crowd of individuals (dots), not a blot.
+    let mut animation = Animation::new(&grid, scale, 8, avoid.is_some())?;
     let drawn = frame_ticks(args.ticks, args.frames);
     let (mut ticks, mut at, mut door_closed, mut checked) = (Vec::new(), 0, false, 0);
+    // A closing that waits for room to clear the doorway (--avoid) is tried again every tick.
+    let mut closing_waits = false;
     let mut before: Vec<NodeId> = Vec::with_capacity(crowd.positions().len());
     let mut rerouted = Rerouted::default();
     for t in 0..args.ticks {
         let mut tick = Tick::default();
         // The door changes every `door_every` ticks, but never closes on the player.
         let due = t > 0 && t.is_multiple_of(args.door_every);
-        if let Some(door) = door.filter(|&d| due && (door_closed || route[at] != d)) {
+        let mut change = door.filter(|&d| (due || closing_waits) && (door_closed || route[at] != d));
+        // With --avoid the doorway is cleared first, or the closing waits.
+        if let Some(d) = change
+            && !door_closed
+            && !crowd.clear_doorway(&oracle, d, route[at])?
+        {
+            (change, closing_waits) = (None, true);
+        }
+        if let Some(door) = change {
             // The player's cost field before and after (untimed): the cells whose way changed.
             field.compute(oracle.grid(), route[at]);
             let was = field.costs().to_vec();
@@ -127,11 +202,14 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
             let ns = start.elapsed().as_secs_f64() * 1e9;
             door_closed = !door_closed;
             tiles.set(door, u8::from(!door_closed))?;
+            closing_waits = false;
+            crowd.door_changed(&oracle)?;
             field.compute(oracle.grid(), route[at]);
             rerouted = Rerouted::between(&grid, &was, field.costs(), door_closed, t);
             tick.door = Some((door_closed, ns, rerouted.cells.len()));
         }
         // The player walks its route, waiting at the door while it is closed.
+        let from = route[at];
         if at + 1 < route.len() && !(Some(route[at + 1]) == door && door_closed) {
             at += 1;
         }
@@ -139,8 +217,9 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         let target = oracle.node(player).expect("the route keeps to open cells");
         before.clear();
         before.extend_from_slice(crowd.positions());
+        let table = oracle.table();
         let start = Instant::now();
-        crowd.step_toward(&oracle.table(), target)?;
+        crowd.step_toward(&table, target)?;
         tick.table_ns = start.elapsed().as_secs_f64() * 1e9;
         if t.is_multiple_of(args.compare_every) {
             // The same tick without the table: from the same positions, toward the same player.
@@ -150,13 +229,9 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         }
         // The ones that reached the player come back somewhere else (where the player's
         // region is its own cell, behind a closed door, they stay, caught once).
-        for (position, &was) in crowd.positions_mut().iter_mut().zip(&before) {
-            if *position == target && was != target {
-                tick.caught += 1;
-                *position = spawn(&oracle, target, &mut rng).unwrap_or(target);
-            }
-        }
+        tick.caught = crowd.respawn_caught(&oracle, &before, target, player != from, &mut rng)?;
         tick.player = player;
+        occupied += crowd.occupied_cells(&mut seen, oracle.nodes_len());
         if drawn.binary_search(&t).is_ok() {
             // The tint lasts a quarter of the door's period, and is drawn at least once.
             let tint = rerouted.shown(t, (args.door_every / 4).max(1));
@@ -183,9 +258,32 @@ pub(crate) fn run(args: &ChaseArgs) -> Result<()> {
         frames,
         gif_bytes,
         scale,
+        avoid: crowd.stats(),
+        // The spawn, then every tick.
+        occupied_mean: occupied as f64 / (args.ticks + 1) as f64,
     };
     report::print(args, &report);
     Ok(())
+}
+
+/// The enemies, on open cells from which the player's start can be reached: the core's
+/// crowd, or with `avoid` (capacity, sidesteps) grid walkers.
+fn spawn_enemies(
+    args: &ChaseArgs,
+    oracle: &GridOracle,
+    player_start: Cell,
+    avoid: Option<(u16, Option<u32>)>,
+    rng: &mut SplitMix64,
+) -> Result<Enemies> {
+    let player = oracle.node(player_start).expect("an open cell");
+    if let Some((capacity, sidestep_after)) = avoid {
+        let walkers = enemies::avoiding(oracle, player, args.enemies, capacity, sidestep_after, rng)?;
+        return Ok(Enemies::Avoiding(Box::new(walkers)));
+    }
+    let Some(starts) = (0..args.enemies).map(|_| spawn(oracle, player, rng)).collect() else {
+        bail!("no open cell of {} leads to the player's start {player_start}", args.map.display());
+    };
+    Ok(Enemies::Stacked(Crowd::new(starts)))
 }
 
 /// The ticks drawn: `frames` of them spread evenly from the first tick to the last (every
@@ -294,11 +392,12 @@ fn choose_door(
 }
 
 /// Draws one frame: the map, the cells the door's change rerouted (tinted), the door in a
-/// ring, the enemies, and the player as a block big enough to see.
+/// ring, the enemies (darker where two or more share a cell, with --avoid), and the player
+/// as a block big enough to see.
 fn draw(
     animation: &mut Animation,
     oracle: &GridOracle,
-    crowd: &Crowd,
+    enemies: &Enemies,
     player: Cell,
     door: Option<(Cell, bool)>,
     tint: Option<(&[Cell], bool)>,
@@ -336,8 +435,12 @@ fn draw(
             }
         }
     }
-    for &v in crowd.positions() {
-        animation.paint(oracle.cell(v).expect("a node"), Paint::Enemy);
+    // With room for more than one walker a cell, the cells with two or more show darker.
+    let packed = enemies.stats().is_some_and(|a| a.capacity > 1);
+    for &v in enemies.positions() {
+        let cell = oracle.cell(v).expect("a node");
+        let again = packed && matches!(animation.painted(cell), Paint::Enemy | Paint::Packed);
+        animation.paint(cell, if again { Paint::Packed } else { Paint::Enemy });
     }
     for c in around(player) {
         animation.paint(c, Paint::Player);

@@ -6,6 +6,7 @@ use serde_json::json;
 use signposts::grid::Cell;
 
 use super::ChaseArgs;
+use super::enemies::AvoidStats;
 use super::peers::ASTAR_SAMPLE;
 
 /// One tick's measurements.
@@ -39,6 +40,10 @@ pub struct Report {
     pub frames: usize,
     pub gif_bytes: usize,
     pub scale: u32,
+    /// With `--avoid`: what the walkers did.
+    pub avoid: Option<AvoidStats>,
+    /// The distinct cells the enemies stood on, on average over the spawn and every tick.
+    pub occupied_mean: f64,
 }
 
 /// Median and mean of the measured values, in milliseconds (zeros when there are none).
@@ -100,9 +105,7 @@ pub fn print(args: &ChaseArgs, r: &Report) {
 fn print_json(args: &ChaseArgs, r: &Report, sum: &Summary) {
     let pair = |(median, mean): (f64, f64)| json!({ "median": median, "mean": mean });
     let [table, astar, field] = sum.measured;
-    out!(
-        "{}",
-        json!({
+    let mut report = json!({
             "map": args.map.display().to_string(),
             "output": args.output.display().to_string(),
             "connectivity": if args.making.diagonal { 8 } else { 4 },
@@ -146,8 +149,22 @@ fn print_json(args: &ChaseArgs, r: &Report, sum: &Summary) {
                 "caught": k.caught,
                 "player": [k.player.x, k.player.y],
             })).collect::<Vec<_>>(),
-        })
-    );
+            "occupied_cells_mean": r.occupied_mean,
+    });
+    if let Some(a) = &r.avoid {
+        report["avoid"] = json!({
+            "timed_tick": "signposts_crowd::grid::GridCrowd::tick_toward (table queries and moves), in the table_ms figures",
+            "capacity": a.capacity,
+            "sidestep_after": a.sidestep_after,
+            "most_in_one_cell": a.most_in_one_cell,
+            "waits": a.waits,
+            "swaps": a.swaps,
+            "sidesteps": a.sidesteps,
+            "door_pushes": a.pushed,
+            "door_waits": a.door_waits,
+        });
+    }
+    out!("{report}");
 }
 
 fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
@@ -160,13 +177,17 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
         r.why,
         r.build_s
     );
+    if let Some(a) = &r.avoid {
+        print_crowd_header(a);
+    }
     out!("{}", r.door_note);
     for (t, k) in r.ticks.iter().enumerate() {
         let mut line = String::new();
         if let Some((a, f)) = k.peers_ns {
             let _ = write!(
                 line,
-                "table {:.3} ms; A* for all enemies {:.1} ms; flow field {:.2} ms",
+                "{} {:.3} ms; A* for all enemies {:.1} ms; flow field {:.2} ms",
+                if r.avoid.is_some() { "crowd tick" } else { "table" },
                 k.table_ns / 1e6,
                 a / 1e6,
                 f / 1e6
@@ -191,16 +212,21 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
         r.ticks.iter().filter(|t| t.peers_ns.is_some()).count(),
         args.compare_every
     );
-    out!("  the table, one batched query:  {table:>9.3} ms ({table_mean:.3} ms)");
+    let (ours, short) = if r.avoid.is_some() {
+        ("the crowd's tick (GridCrowd):  ", "the crowd's tick")
+    } else {
+        ("the table, one batched query:  ", "the table")
+    };
+    out!("  {ours}{table:>9.3} ms ({table_mean:.3} ms)");
     out!(
-        "  one A* search per enemy:       {astar:>9.3} ms ({astar_mean:.3} ms): {:.0}× the table",
+        "  one A* search per enemy:       {astar:>9.3} ms ({astar_mean:.3} ms): {:.0}× {short}",
         sum.times(1)
     );
     out!(
-        "  one flow field, read by all:   {field:>9.3} ms ({field_mean:.3} ms): {:.0}× the table",
+        "  one flow field, read by all:   {field:>9.3} ms ({field_mean:.3} ms): {:.0}× {short}",
         sum.times(2)
     );
-    out!("  (the table on every tick: {:.3} ms ({:.3} ms))", sum.table.0, sum.table.1);
+    out!("  ({short} on every tick: {:.3} ms ({:.3} ms))", sum.table.0, sum.table.1);
     if sum.repairs > 0 {
         out!(
             "door repairs in place: {}, median {:.2} ms (mean {:.2} ms, max {:.2} ms)",
@@ -216,11 +242,45 @@ fn print_text(args: &ChaseArgs, r: &Report, sum: &Summary) {
         r.checked
     );
     out!("player caught {} times (the caught enemies respawn)", sum.caught);
+    if let Some(a) = &r.avoid {
+        print_crowd_figures(args, r, a);
+    }
     out!(
         "wrote {} ({} frames, {} bytes, {} pixels per cell)",
         args.output.display(),
         r.frames,
         r.gif_bytes,
         r.scale
+    );
+}
+
+/// With `--avoid`: what the enemies are, before the ticks.
+fn print_crowd_header(a: &AvoidStats) {
+    let sidesteps = a
+        .sidestep_after
+        .map_or_else(|| "no sidesteps".to_string(), |n| format!("a sidestep after {n} ticks blocked"));
+    out!(
+        "the enemies avoid one another (signposts-crowd's GridCrowd): at most {} a cell, {sidesteps}; the timed tick is the crowd's (table queries and moves)",
+        a.capacity
+    );
+}
+
+/// With `--avoid`: what the enemies did over the run.
+fn print_crowd_figures(args: &ChaseArgs, r: &Report, a: &AvoidStats) {
+    out!(
+        "crowd: at most {} in one cell seen (capacity {}); over the run {} waits, {} swaps, {} sidesteps; \
+         {} one-cell pushes cleared the doorway for the door's closing, which waited {} ticks for room",
+        a.most_in_one_cell,
+        a.capacity,
+        a.waits,
+        a.swaps,
+        a.sidesteps,
+        a.pushed,
+        a.door_waits
+    );
+    out!(
+        "the {} enemies stood on {:.1} distinct cells on average (the spawn and every tick)",
+        args.enemies,
+        r.occupied_mean
     );
 }
