@@ -20,9 +20,10 @@
 //! 4. moves each agent, and keeps it in the walkable area: a move whose end no region holds
 //!    ([`NavMesh::region_at`]) slides along one axis, or stays.
 //!
-//! [`Stats`] says how the step went: overlapping pairs and the deepest overlap, agents
-//! stalled (no progress for [`Settings::stall_ticks`] steps: queued or deadlocked, never
-//! hidden), arrived, without a path, and moves cut by the walkable check.
+//! [`Stats`] says how the step went: agents stalled (no progress for
+//! [`Settings::stall_ticks`] steps: queued or deadlocked, never hidden), arrived, without a
+//! path, and moves cut by the walkable check. [`Agents::overlaps`] counts the overlapping
+//! pairs and the deepest overlap when asked.
 //!
 //! ```
 //! use signposts::grid::Grid;
@@ -43,8 +44,8 @@
 //!     crowd.add(Agent { position, radius: 0.2, max_speed: 4.0, goal: player })?; // checked walkable
 //! }
 //! for _ in 0..200 {
-//!     let stats = crowd.step(&rooms, 1.0 / 30.0);
-//!     assert!(stats.deepest_penetration < 0.05); // never piled up
+//!     crowd.step(&rooms, 1.0 / 30.0);
+//!     assert!(crowd.overlaps().deepest < 0.05); // never piled up
 //! }
 //! for a in crowd.ids() {
 //!     assert!(crowd.position(a).distance(Point::new(9.5, 2.5)) < 1.5, "all came round the wall");
@@ -88,7 +89,7 @@ use signposts_rooms::{NavMesh, Point};
 use hash::Hash;
 use orca::{Line, V2};
 pub use source::Waypoints;
-pub use types::{Agent, AgentId, Error, GoalId, Settings, Stats};
+pub use types::{Agent, AgentId, Error, GoalId, Overlaps, Settings, Stats};
 use walls::Walls;
 
 /// One agent's result of a step, from the previous step's snapshot.
@@ -448,9 +449,6 @@ impl Agents {
         self.moved = moved;
         self.hash.rebuild(&self.position, self.lo, self.hi, cell);
         self.tick += 1;
-        let (overlaps, deepest) = self.overlaps();
-        stats.overlaps = overlaps;
-        stats.deepest_penetration = deepest;
         stats
     }
 
@@ -692,19 +690,50 @@ impl Agents {
         V2::new(u.x * cos - u.y * sin, u.x * sin + u.y * cos)
     }
 
-    /// Pairs closer than their radii' sum, and the deepest such overlap (the hash holding the
-    /// current positions).
-    fn overlaps(&self) -> (usize, f64) {
+    /// The pairs of agents closer than the sum of their radii now, and the deepest such
+    /// overlap: a measure of how well the crowd keeps apart, counted when asked (one pass over
+    /// each agent's nearest cells, on rayon's current pool) rather than by every step.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_crowd::agents::{Agent, Agents, Overlaps, Settings};
+    /// use signposts_rooms::{NavMesh, Point};
+    ///
+    /// let mesh = NavMesh::from_grid(&Grid::new(4, 1))?;
+    /// let mut crowd = Agents::new(&mesh, Settings::default());
+    /// let goal = crowd.add_goal(Point::new(3.5, 0.5))?;
+    /// for x in [0.5, 0.8, 2.0] {
+    ///     crowd.add(Agent { position: Point::new(x, 0.5), radius: 0.25, max_speed: 1.0, goal })?;
+    /// }
+    /// let Overlaps { pairs, deepest } = crowd.overlaps();
+    /// assert_eq!(pairs, 1); // the first two, 0.3 apart
+    /// assert!((deepest - 0.2).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn overlaps(&self) -> Overlaps {
+        let (_, cell) = self.reach();
+        if self.hashed == Some(cell) {
+            return self.overlaps_in(&self.hash);
+        }
+        // Agents added or moved since the last step: a grid of the positions as they are.
+        let mut hash = Hash::default();
+        hash.rebuild(&self.position, self.lo, self.hi, cell);
+        self.overlaps_in(&hash)
+    }
+
+    /// [`Agents::overlaps`] with `hash` holding the current positions.
+    fn overlaps_in(&self, hash: &Hash) -> Overlaps {
         let max_r = self.radius.iter().copied().fold(0.0, f64::max);
-        let rings = self.hash.rings_for(2.0 * max_r);
-        (0..self.len())
+        let rings = hash.rings_for(2.0 * max_r);
+        let (pairs, deepest) = (0..self.len())
             .into_par_iter()
             .map(|i| {
                 let (p, r) = (self.position[i], self.radius[i]);
                 let (mut count, mut deepest) = (0usize, 0.0f64);
-                let at = self.hash.coords(p);
+                let at = hash.coords(p);
                 for m in 0..=rings {
-                    self.hash.ring(at, m, |j, q| {
+                    hash.ring(at, m, |j, q| {
                         let j = j as usize;
                         if j <= i {
                             return;
@@ -719,7 +748,8 @@ impl Agents {
                 }
                 (count, deepest)
             })
-            .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+            .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        Overlaps { pairs, deepest }
     }
 }
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use signposts::grid::{Cell, GridOracle};
 use signposts::{Error, NodeId};
-use signposts_crowd::agents::{Agent, AgentId, Agents, GoalId, Settings, Stats};
+use signposts_crowd::agents::{Agent, AgentId, Agents, GoalId, Overlaps, Settings, Stats};
 use signposts_crowd::grid::GridCrowd;
 use signposts_rooms::Point;
 
@@ -254,6 +254,8 @@ pub(crate) struct RoomsCrowd {
     player: GoalId,
     /// The last step's.
     stats: Stats,
+    /// The overlapping pairs after the last step (the page shows them).
+    overlaps: Overlaps,
 }
 
 impl RoomsGame {
@@ -261,7 +263,7 @@ impl RoomsGame {
     /// radius [`AGENT_RADIUS`] and a top speed of one cell per unit of time, a tick's stride
     /// its time step (at most 1): each heads for its next waypoint of [`RoomsGame::rooms`],
     /// and ORCA keeps them apart and off the walls (they queue in corridors, overlapping only
-    /// when pressed together, counted in [`RoomsGame::avoid_stats`]). They start one to a
+    /// when pressed together, counted in [`RoomsGame::avoid_overlaps`]). They start one to a
     /// cell, as the grid mode's: each keeps its place unless an earlier one stands in its
     /// cell, then it moves to the centre of a random cell that holds none; those beyond the
     /// number of open cells are removed (the count is clamped to it from then on). Off: they
@@ -300,7 +302,8 @@ impl RoomsGame {
             let Some(position) = position else { break };
             agents.add(Agent { position, radius: AGENT_RADIUS, max_speed: 1.0, goal: player }).ok();
         }
-        self.agents = Some(RoomsCrowd { agents, player, stats: Stats::default() });
+        self.agents =
+            Some(RoomsCrowd { agents, player, stats: Stats::default(), overlaps: Overlaps::default() });
         self.sync_agents();
         Ok(self.enemies.len())
     }
@@ -316,6 +319,13 @@ impl RoomsGame {
     #[must_use]
     pub fn avoid_stats(&self) -> Option<Stats> {
         self.agents.as_ref().map(|a| a.stats)
+    }
+
+    /// With avoidance on, the rooms enemies' overlapping pairs and deepest overlap after the
+    /// last tick.
+    #[must_use]
+    pub fn avoid_overlaps(&self) -> Option<Overlaps> {
+        self.agents.as_ref().map(|a| a.overlaps)
     }
 
     /// The enemies' positions (and drawn positions) from the agents, in agent order.
@@ -361,6 +371,7 @@ impl RoomsGame {
         // At most a cell a tick: the time step stays short beside ORCA's horizons (an
         // infinite stride included).
         crowd.stats = crowd.agents.step(&self.rooms, stride.min(1.0));
+        crowd.overlaps = crowd.agents.overlaps();
         let mut moved = 0;
         for (enemy, now) in self.enemies.iter_mut().zip(crowd.agents.positions()) {
             moved += usize::from(*enemy != now);

@@ -462,12 +462,12 @@ pub extern "C" fn rooms_radius() -> f64 {
 /// it off).
 #[unsafe(no_mangle)]
 pub extern "C" fn rooms_overlaps() -> u32 {
-    with_rooms(0, |r| r.avoid_stats().map_or(0, |s| u32::try_from(s.overlaps).unwrap_or(u32::MAX)))
+    with_rooms(0, |r| r.avoid_overlaps().map_or(0, |o| u32::try_from(o.pairs).unwrap_or(u32::MAX)))
 }
 
 /// With avoidance on, the deepest overlap of two rooms enemies after the last tick, in cells
 /// (the sum of their radii less their distance; 0 without overlaps or with it off).
 #[unsafe(no_mangle)]
 pub extern "C" fn rooms_deepest_overlap() -> f64 {
-    with_rooms(0.0, |r| r.avoid_stats().map_or(0.0, |s| s.deepest_penetration))
+    with_rooms(0.0, |r| r.avoid_overlaps().map_or(0.0, |o| o.deepest))
 }

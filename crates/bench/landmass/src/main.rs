@@ -68,13 +68,7 @@ fn run_landmass(mesh: &NavMesh, scene: &Scene) -> Report {
             let p = world.get_agent(id).expect("added").position;
             Point::new(f64::from(p.x), f64::from(p.y))
         }));
-        if scene.own_goals {
-            for (i, (&p, &k)) in points.iter().zip(&scene.goal_of).enumerate() {
-                if p.distance(at[k]) <= scene.arrival {
-                    report.arrived_at(ids.len(), i, t);
-                }
-            }
-        }
+        report.crossings(scene, points.iter().copied(), t);
         if t >= WARM {
             let (count, deepest) = overlaps(&points, scene.radius);
             report.overlaps_max = report.overlaps_max.max(count);
@@ -90,9 +84,6 @@ fn run_landmass(mesh: &NavMesh, scene: &Scene) -> Report {
     report.arrived = arrived as f64 / ids.len() as f64;
     report.outside = points.iter().filter(|&&p| mesh.region_at(p).is_none()).count();
     report.stalled_end = usize::MAX;
-    if scene.own_goals {
-        report.first_arrival.resize(ids.len(), None);
-    }
     report
 }
 

@@ -116,15 +116,20 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// How one [`Agents::step`] went.
+/// Pairs of agents closer than the sum of their radii: [`Agents::overlaps`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Overlaps {
+    /// The number of such pairs.
+    pub pairs: usize,
+    /// The largest sum of radii minus distance over those pairs (0 without overlaps).
+    pub deepest: f64,
+}
+
+/// How one [`Agents::step`] went (overlaps are counted on demand: [`Agents::overlaps`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Stats {
     /// The number of agents.
     pub agents: usize,
-    /// Pairs of agents closer than the sum of their radii after the step.
-    pub overlaps: usize,
-    /// The largest sum of radii minus distance over those pairs (0 without overlaps).
-    pub deepest_penetration: f64,
     /// Agents that have not arrived and made no progress for [`Settings::stall_ticks`] steps.
     pub stalled: usize,
     /// Agents within [`Settings::arrival_distance`] of their goal.

@@ -103,17 +103,18 @@ fn run<W: Waypoints>(
 ) -> Result<Vec<Vec<(u64, u64)>>, TestCaseError> {
     let mut trace = Vec::new();
     for step in 0..steps {
-        let stats: Stats = agents.step(source, 1.0 / 30.0);
+        let _: Stats = agents.step(source, 1.0 / 30.0);
         for p in agents.positions() {
             prop_assert!(mesh.region_at(p).is_some(), "step {}: {:?} left the walkable area", step, p);
         }
         let (count, deepest) = brute_overlaps(agents);
-        prop_assert_eq!(stats.overlaps, count);
+        let counted = agents.overlaps();
+        prop_assert_eq!(counted.pairs, count);
         prop_assert_eq!(
-            stats.deepest_penetration.to_bits(),
+            counted.deepest.to_bits(),
             deepest.to_bits(),
             "{} against {}",
-            stats.deepest_penetration,
+            counted.deepest,
             deepest
         );
         let worst = worst_share(agents);
@@ -184,9 +185,9 @@ fn a_chase_on_den312d_is_the_same_on_any_thread_count() {
             for t in 0..60 {
                 let at = centre(open[(t * 37) % open.len()]);
                 agents.set_goal(player, at).unwrap();
-                let stats = agents.step(&exact, 1.0 / 30.0);
+                agents.step(&exact, 1.0 / 30.0);
                 if t >= 10 {
-                    worst = worst.max(stats.deepest_penetration);
+                    worst = worst.max(agents.overlaps().deepest);
                 }
                 assert!(agents.positions().all(|p| mesh.region_at(p).is_some()));
             }
@@ -321,6 +322,8 @@ fn teleports_and_removals_between_steps() {
     assert!(matches!(agents.set_position(a, Point::new(f64::NAN, 0.5)), Err(Error::BadValue { .. })));
     assert_eq!(agents.position(a), at, "a refused teleport changes nothing");
     agents.set_position(a, Point::new(0.5, 2.5)).unwrap();
+    let brute = brute_overlaps(&agents);
+    assert_eq!((agents.overlaps().pairs, agents.overlaps().deepest), brute, "counted where they stand now");
     assert_eq!((agents.position(a), agents.velocity(a)), (Point::new(0.5, 2.5), Point::new(0.0, 0.0)));
     let c_at = agents.position(c);
     let removed = agents.swap_remove(b);

@@ -237,7 +237,7 @@ fn rooms_enemies_with_avoidance_are_discs_kept_apart_in_the_walkable_area() {
         // Enemies placed on one cell's centre are pushed apart within a few ticks; then ORCA
         // lets a crowd pressed on one point overlap a little (the crate promises at most a
         // quarter of the sum of the radii on small worlds), never pile up.
-        let deepest = rooms.avoid_stats().unwrap().deepest_penetration;
+        let deepest = rooms.avoid_overlaps().unwrap().deepest;
         if tick >= 10 {
             assert!(deepest < 0.25 * 2.0 * AGENT_RADIUS, "tick {tick}: overlap {deepest}");
         }
