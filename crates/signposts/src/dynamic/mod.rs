@@ -94,6 +94,7 @@
 mod arcs;
 pub(crate) mod clock;
 mod driver;
+mod opened;
 mod plan;
 mod rebuild;
 mod repair;
@@ -223,6 +224,9 @@ impl Graph {
 
         if self.rebuilds_at_once(&edited) {
             return self.rebuild(&edited);
+        }
+        if let Some(c) = self.opened_node(&edited) {
+            return Ok(self.repair_opened(c, &edited));
         }
 
         let (plan, ends) = self.fixes(&edited);
