@@ -146,6 +146,12 @@ impl Graph {
         let n = self.nodes_len();
         let heads: Vec<usize> = self.table.neighbors(c).iter().map(|&v| v as usize).collect();
         // Before the edit, from each neighbour of `c`.
+        #[cfg(feature = "parallel")]
+        let from: Vec<Vec<u32>> = {
+            use rayon::prelude::*;
+            heads.par_iter().map(|&a| self.distances_without(a, c)).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
         let from: Vec<Vec<u32>> = heads.iter().map(|&a| self.distances_without(a, c)).collect();
         // After it, to `c`, and the nodes in that order.
         let mut to_c = vec![UNREACHED; n];
