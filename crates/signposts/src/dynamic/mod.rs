@@ -44,6 +44,10 @@
 //!   it.
 //! - **Insertions**: the nodes whose distance drops are grown from the tails of the strictly
 //!   shorter arcs in order of new distance, each compared with its old distance.
+//! - **A node opened again** (no arcs before, unit arcs after, nothing else changed: a grid
+//!   cell unblocked) is repaired without regions, 64 targets at a time: the new distance is
+//!   `min(d(x, t), D(x) + D(t))` with `D` the distances to the node, and the slack between the
+//!   two is carried outward from the node along the old entries (`dynamic/opened.rs`).
 //! - Old distances are read off the table across old edges: on unit costs `d(y)` is `d(x) − 1`,
 //!   `d(x) + 1` or `d(x)` as `y` is a move of `x`, `x` a move of `y`, or neither
 //!   (`dynamic/repair.rs`); with weights only the first two hold, and a node's old distance otherwise
