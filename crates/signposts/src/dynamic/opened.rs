@@ -25,6 +25,7 @@ use std::collections::BTreeMap;
 
 use super::Update;
 use super::arcs::Arcs;
+use crate::build::Bmi2;
 use crate::dense::table::Table;
 use crate::{Graph, NodeId};
 
@@ -52,16 +53,32 @@ fn field_starts(log: u32) -> u64 {
 
 /// The lane of 64 columns from `lane * 64` in the row of `x`: `width` words (`width` the
 /// entry bits, at most 64), and `log2(width)`.
-fn lane_words(table: &Table, x: usize, lane: usize) -> (usize, u32) {
+pub(super) fn lane_words(table: &Table, x: usize, lane: usize) -> (usize, u32) {
     let (word, shift, _) = table.locate(x, lane * 64).expect("narrow rows only");
     debug_assert_eq!(shift, 0);
     (word, table.rows[x].width_log2().expect("narrow rows only"))
 }
 
+/// BMI2 where the processor has it (detected once).
+fn bmi2() -> Option<Bmi2> {
+    static DETECTED: std::sync::OnceLock<Option<Bmi2>> = std::sync::OnceLock::new();
+    *DETECTED.get_or_init(Bmi2::detect)
+}
+
 /// The columns of the lane whose entry in `words` (fields of `1 << log` bits) has `slot` set.
-fn gather(words: &[u64], log: u32, slot: usize) -> u64 {
+pub(super) fn gather(words: &[u64], log: u32, slot: usize) -> u64 {
     let per_word = 64 >> log;
     let pick = field_starts(log) << slot;
+    if let Some(token) = bmi2() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = token;
+            // SAFETY: the token proves the processor has BMI2.
+            return unsafe { bits_x86::gather(words, pick, per_word) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        token.never();
+    }
     let mut lanes = 0;
     for (i, &word) in words.iter().enumerate() {
         let mut bits = word & pick;
@@ -74,13 +91,52 @@ fn gather(words: &[u64], log: u32, slot: usize) -> u64 {
 }
 
 /// Bit `k` of `bits` moved to bit `k << log`, for the `64 >> log` low bits.
-fn spread(mut bits: u64, log: u32) -> u64 {
+pub(super) fn spread(mut bits: u64, log: u32) -> u64 {
+    if let Some(token) = bmi2() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = token;
+            // SAFETY: the token proves the processor has BMI2.
+            return unsafe { bits_x86::spread(bits, field_starts(log)) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        token.never();
+    }
     let mut out = 0;
     while bits != 0 {
         out |= 1 << (bits.trailing_zeros() << log);
         bits &= bits - 1;
     }
     out
+}
+
+/// The gathers and spreads with BMI2, one instruction a word.
+#[cfg(target_arch = "x86_64")]
+mod bits_x86 {
+    use core::arch::x86_64::{_pdep_u64, _pext_u64};
+
+    /// [`gather`](super::gather) with `pext`: `pick` the bits to take from each word,
+    /// `per_word` of them.
+    ///
+    /// # Safety
+    /// The processor has BMI2.
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn gather(words: &[u64], pick: u64, per_word: usize) -> u64 {
+        let mut lanes = 0;
+        for (i, &word) in words.iter().enumerate() {
+            lanes |= _pext_u64(word, pick) << (i * per_word);
+        }
+        lanes
+    }
+
+    /// [`spread`](super::spread) with `pdep` into the bits `starts`.
+    ///
+    /// # Safety
+    /// The processor has BMI2.
+    #[target_feature(enable = "bmi2")]
+    pub(super) unsafe fn spread(bits: u64, starts: u64) -> u64 {
+        _pdep_u64(bits, starts)
+    }
 }
 
 impl Graph {

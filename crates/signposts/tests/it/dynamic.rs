@@ -209,22 +209,22 @@ mod grids {
     }
 
     /// Door cells closed and opened on a 4-connected grid: a closed cell and the cells behind
-    /// it lose their moves together (seeds relative to the cell, repaired by replay).
+    /// it lose their moves together (repaired 64 targets at a time, `dynamic/blocked.rs`).
     #[test]
     fn door_cells_on_a_four_connected_grid_match_fresh_builds() {
         let grid = Grid::from_fn(24, 20, |c| c.x % 6 != 3 || c.y % 5 == 2);
         let mut oracle = GridOracle::build(&grid, Connectivity::Four).unwrap();
-        let (mut repaired, mut replayed) = (0, 0);
+        let mut repaired = 0;
         for (step, &(x, y)) in [(3, 2), (9, 7), (15, 12), (3, 17), (4, 4), (21, 7)].iter().enumerate() {
             let cell = Cell::new(x, y);
             for blocked in [true, false] {
                 let update = oracle.set_blocked(cell, blocked).unwrap();
-                (repaired, replayed) = (repaired + update.repaired, replayed + update.replayed);
+                repaired += update.repaired;
                 let fresh = GridOracle::build(oracle.grid(), Connectivity::Four).unwrap();
                 same_grid_answers(&oracle, &fresh, 2 * step + usize::from(!blocked));
             }
         }
-        assert!(repaired > 0 && replayed > 0, "{repaired} repaired, {replayed} replayed");
+        assert!(repaired > 0, "no column was repaired");
     }
 
     proptest! {
