@@ -126,6 +126,8 @@ fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usiz
     }
     let mut times = Vec::new();
     let mut updates = Vec::new();
+    // The blocking toggles' times and the openings', apart.
+    let mut by_kind = [Vec::new(), Vec::new()];
     // Toggles that split a component (blocking) or join two (opening).
     let mut splits = Vec::new();
     for (i, &cell) in cells.iter().enumerate() {
@@ -142,6 +144,7 @@ fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usiz
             }
             times.push(time);
             updates.push(update);
+            by_kind[usize::from(!blocked)].push(time);
         }
         if (i + 1) % (count / 4).max(1) == 0 && i + 1 < count {
             // Block this cell again, compare with a fresh build of that grid, and open it.
@@ -153,7 +156,22 @@ fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usiz
         }
     }
     check_grid(&oracle, &original);
-    report(name, median(&builds), &times, &updates);
+    let rebuild = median(&builds);
+    report(name, rebuild, &times, &updates);
+    for (kind, times) in ["blocking", "opening"].iter().zip(&by_kind) {
+        let (mean, worst) =
+            (times.iter().sum::<f64>() / times.len() as f64, times.iter().copied().fold(0.0, f64::max));
+        let median = median(times);
+        println!(
+            "|   of which {kind} ({} toggles) | | {median:.2} ms | {:.0}× | {mean:.2} ms | {worst:.2} ms | **{:.0}×** | **{:.0}×** | {} of {} | |",
+            times.len(),
+            rebuild / median,
+            rebuild / mean,
+            rebuild / worst,
+            times.iter().filter(|&&t| t * 100.0 <= rebuild).count(),
+            times.len(),
+        );
+    }
     if !splits.is_empty() {
         println!(
             "|   of which splitting or joining a component ({} toggles) | | {:.2} ms | | {:.2} ms | {:.2} ms | | | | |",
@@ -166,6 +184,8 @@ fn cell_toggles(name: &str, grid: &Grid, connectivity: Connectivity, count: usiz
 }
 
 fn main() {
+    println!("{} threads (rayon) for builds and repairs", rayon::current_num_threads());
+    println!();
     println!(
         "| change | full rebuild | update, median | rebuild ÷ median | mean | worst | rebuild ÷ mean | rebuild ÷ worst | ≥ 100× | columns |"
     );

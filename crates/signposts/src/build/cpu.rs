@@ -112,3 +112,22 @@ impl Avx512 {
         match self.0 {}
     }
 }
+
+/// Proof that the processor has BMI2 (`pext`, `pdep`), made only by [`Bmi2::detect`]: the
+/// repairs of opened and blocked nodes then gather a lane of 64 entries' bits a word at a
+/// time.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bmi2(Proof);
+
+impl Bmi2 {
+    /// `Some` when the processor has BMI2 (never on other architectures than x86-64).
+    pub(crate) fn detect() -> Option<Bmi2> {
+        if detected!("bmi2") { proof!().map(Bmi2) } else { None }
+    }
+
+    /// A token cannot exist off x86-64: this is the arm of a `match` that cannot be reached.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) fn never(self) -> ! {
+        match self.0 {}
+    }
+}

@@ -25,7 +25,7 @@ use crate::NodeId;
 use crate::dense::table::{BLOCK, Layout, NodeRow};
 
 pub(crate) use bfs::Adjacency;
-pub(crate) use cpu::{Avx2, Avx512, Bitalg, Vbmi};
+pub(crate) use cpu::{Avx2, Avx512, Bitalg, Bmi2, Vbmi};
 
 /// Stops a build that is under way: [`Cancel::cancel`] from any thread, and the build that was
 /// given the token ([`BuildOptions::cancel`](crate::BuildOptions::cancel): every build of the

@@ -44,6 +44,14 @@
 //!   it.
 //! - **Insertions**: the nodes whose distance drops are grown from the tails of the strictly
 //!   shorter arcs in order of new distance, each compared with its old distance.
+//! - **A node opened again** (no arcs before, unit arcs after, nothing else changed: a grid
+//!   cell unblocked) is repaired without regions, 64 targets at a time: the new distance is
+//!   `min(d(x, t), D(x) + D(t))` with `D` the distances to the node, and the slack between the
+//!   two is carried outward from the node along the old entries (`dynamic/opened.rs`).
+//! - **A node blocked** (every arc of it removed, nothing else changed) is repaired 64 targets
+//!   at a time too: the removal regions of a lane's targets are found together by one walk
+//!   away from the node, with bit operations over the lane, and their new distances by one
+//!   search inside them for all 64 (`dynamic/blocked.rs`).
 //! - Old distances are read off the table across old edges: on unit costs `d(y)` is `d(x) − 1`,
 //!   `d(x) + 1` or `d(x)` as `y` is a move of `x`, `x` a move of `y`, or neither
 //!   (`dynamic/repair.rs`); with weights only the first two hold, and a node's old distance otherwise
@@ -92,8 +100,10 @@
 //! one-way, batches, 4- and 8-connected grids) with a fresh build of the edited graph.
 
 mod arcs;
+mod blocked;
 pub(crate) mod clock;
 mod driver;
+mod opened;
 mod plan;
 mod rebuild;
 mod repair;
@@ -223,6 +233,12 @@ impl Graph {
 
         if self.rebuilds_at_once(&edited) {
             return self.rebuild(&edited);
+        }
+        if let Some(c) = self.opened_node(&edited) {
+            return Ok(self.repair_opened(c, &edited));
+        }
+        if let Some(c) = self.blocked_node(&edited) {
+            return Ok(self.repair_blocked(c, &edited));
         }
 
         let (plan, ends) = self.fixes(&edited);
