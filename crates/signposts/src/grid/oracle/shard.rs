@@ -60,15 +60,24 @@ impl GridShard {
     /// # Errors
     /// As [`GridOracle::load`].
     pub fn load(source: impl std::io::Read) -> Result<GridShard, Error> {
+        Ok(GridShard::load_placed(source)?.0)
+    }
+
+    /// [`GridShard::load`], and where the shard's body lies in the source's bytes.
+    pub(super) fn load_placed(
+        source: impl std::io::Read,
+    ) -> Result<(GridShard, core::ops::Range<u64>), Error> {
         let mut r = Reader::open(source, KIND_GRID_SHARD)?;
         let (grid, connectivity) = read_grid(&mut r)?;
+        let body = r.position();
         let shard = CompressedShard::read_body(&mut r)?;
+        let end = r.position();
         r.finish()?;
         let (builder, _, _) = GridOracle::graph_of(&grid, connectivity, &grid.passable)?;
         if builder.fingerprint() != shard.fingerprint() {
             return Err(corrupt("the shard does not belong to the stored grid"));
         }
-        Ok(GridShard { grid, connectivity, shard })
+        Ok((GridShard { grid, connectivity, shard }, body..end))
     }
 
     /// [`GridShard::load`] from a file.
