@@ -168,7 +168,9 @@ impl GridShard {
 
 impl GridOracle {
     /// Joins the parts `0..k` of one grid's sharded build, in any order, into its compressed
-    /// oracle: byte for byte what [`GridOracle::build_compressed`] builds.
+    /// oracle: byte for byte what [`GridOracle::build_compressed`] builds. Every part is held
+    /// in memory; [`BuildOptions::merge_grid_shards_to`](crate::BuildOptions::merge_grid_shards_to)
+    /// merges part files into a saved oracle a batch of rows at a time.
     ///
     /// # Errors
     /// [`Error::ShardMismatch`] for parts of different grids or connectivities, and as
