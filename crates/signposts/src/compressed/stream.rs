@@ -254,8 +254,9 @@ fn fold(
 ) -> Result<(Vec<u8>, Vec<u32>, usize), Error> {
     let n = table.nodes_len();
     let total: u64 = parts.iter().map(|p| p.bytes()).sum();
-    let batch =
-        usize::try_from((n as u64 * batch_bytes).div_ceil(total.max(1))).unwrap_or(n).clamp(1, n.max(1));
+    let batch = usize::try_from((n as u64).saturating_mul(batch_bytes).div_ceil(total.max(1)))
+        .unwrap_or(n)
+        .clamp(1, n.max(1));
     let batches = n.div_ceil(batch);
     let (progress, halt) = (options.progress_fn(), options.halt());
     let too_many = || Error::Unsupported { what: "more than 2^32 runs" };
