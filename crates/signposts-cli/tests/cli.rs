@@ -729,6 +729,11 @@ fn sharded_builds_merge_into_the_bytes_of_one_build_and_refusals_name_the_file()
     );
     std::fs::write(path("cut.sp"), &std::fs::read(part(1)).unwrap()[..300]).unwrap();
     refused(&["merge", &part(0), &path("cut.sp"), "-o", &path("x.sp")], "cut.sp");
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!left.iter().any(|name| name.contains("x.sp")), "a refused merge leaves no file: {left:?}");
     refused(&["build", map, "--shard", "2/2", "-o", &path("x.sp")], "below the count");
     std::fs::remove_dir_all(&dir).unwrap();
 }

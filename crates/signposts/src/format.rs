@@ -355,6 +355,11 @@ impl<'a> Reader<'a> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
     }
 
+    /// Bytes read so far: where the next field starts in the file.
+    pub fn position(&self) -> u64 {
+        self.at
+    }
+
     pub fn u64(&mut self) -> Result<u64, Error> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
     }

@@ -28,6 +28,7 @@ use crate::{CompressedGraph, CompressedShard, Error, Graph, GraphBuilder};
 /// | [`build_shard`](BuildOptions::build_shard) | one [`CompressedShard`] of a build farm's |
 /// | [`build_grid`](BuildOptions::build_grid) | a [`GridOracle`], dense or compressed |
 /// | [`build_grid_shard`](BuildOptions::build_grid_shard) | one [`GridShard`] |
+/// | [`merge_grid_shards_to`](BuildOptions::merge_grid_shards_to) | a saved [`GridOracle`] from the [`GridShardFile`](crate::grid::GridShardFile)s of a sharded build, streaming |
 ///
 /// The rooms layer (crate `signposts-rooms`) adds `build_rooms` and `build_exact` through its
 /// `BuildRooms` trait. The same options give the same table: only how it is run changes.

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde_json::json;
-use signposts::grid::GridOracle;
+use signposts::BuildOptions;
+use signposts::grid::GridShardFile;
 
 use crate::input::{FileKind, expect_kind};
 
@@ -25,37 +26,36 @@ pub(crate) struct MergeArgs {
     json: bool,
 }
 
-/// `merge PART... -o TABLE`: the parts joined, each refusal naming its file.
+/// `merge PART... -o TABLE`: the parts joined, each refusal naming its file. Each part is
+/// checked when opened, one at a time; the merge then reads them a batch of rows at a time and
+/// writes the table as it goes, so it never holds every part.
 pub(crate) fn run(args: &MergeArgs) -> Result<()> {
     let output = &args.output;
     let start = Instant::now();
-    let mut parts = Vec::with_capacity(args.parts.len());
+    let mut parts: Vec<GridShardFile> = Vec::with_capacity(args.parts.len());
     let mut seen: std::collections::HashMap<(u32, u32), &PathBuf> = std::collections::HashMap::new();
     for path in &args.parts {
         expect_kind(path, &[FileKind::Shard], "a part of a sharded build")?;
-        let part = signposts::grid::GridShard::load_from(path)
-            .with_context(|| format!("loading {}", path.display()))?;
-        if let Some(first) = parts.first() {
-            let first: &signposts::grid::GridShard = first;
-            if part.shard().fingerprint() != first.shard().fingerprint() {
-                bail!(
-                    "{} is a shard of another map or other options than {}",
-                    path.display(),
-                    args.parts[0].display()
-                );
-            }
+        let part = GridShardFile::open(path).with_context(|| format!("loading {}", path.display()))?;
+        if let Some(first) = parts.first()
+            && part.fingerprint() != first.fingerprint()
+        {
+            bail!(
+                "{} is a shard of another map or other options than {}",
+                path.display(),
+                args.parts[0].display()
+            );
         }
-        if let Some(twin) = seen.insert(part.shard().index(), path) {
-            let (i, k) = part.shard().index();
+        if let Some(twin) = seen.insert(part.index(), path) {
+            let (i, k) = part.index();
             bail!("{} and {} are both shard {i} of {k}", twin.display(), path.display());
         }
         parts.push(part);
     }
-    let oracle = GridOracle::merge_shards(&parts).with_context(|| {
+    let merged = BuildOptions::new().merge_grid_shards_to(&parts, output).with_context(|| {
         let names: Vec<String> = args.parts.iter().map(|p| p.display().to_string()).collect();
-        format!("merging {}", names.join(", "))
+        format!("merging {} into {}", names.join(", "), output.display())
     })?;
-    oracle.save_to(output).with_context(|| format!("saving {}", output.display()))?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         out!(
@@ -63,8 +63,9 @@ pub(crate) fn run(args: &MergeArgs) -> Result<()> {
             json!({
                 "parts": args.parts.len(),
                 "output": output.display().to_string(),
-                "nodes": oracle.nodes_len(),
-                "bytes": oracle.memory_bytes(),
+                "nodes": merged.nodes,
+                "bytes": merged.memory_bytes,
+                "file_bytes": merged.file_bytes,
                 "seconds": seconds,
             })
         );
@@ -72,8 +73,8 @@ pub(crate) fn run(args: &MergeArgs) -> Result<()> {
         out!(
             "merged {} parts in {seconds:.2} s: {} nodes, {} bytes, saved to {}",
             args.parts.len(),
-            oracle.nodes_len(),
-            oracle.memory_bytes(),
+            merged.nodes,
+            merged.memory_bytes,
             output.display()
         );
     }

@@ -261,6 +261,15 @@ impl CompressedGraph {
         &self,
         w: &mut crate::format::Writer<W>,
     ) -> Result<(), Error> {
+        self.write_body_head(w)?;
+        w.array(&self.runs.bytes)
+    }
+
+    /// [`CompressedGraph::write_body`] up to the runs' bytes (a merge streams those).
+    pub(super) fn write_body_head<W: std::io::Write>(
+        &self,
+        w: &mut crate::format::Writer<W>,
+    ) -> Result<(), Error> {
         w.u64(self.nodes_len() as u64)?;
         w.u64(self.heads.len() as u64)?;
         w.u64(self.runs.len as u64)?;
@@ -282,8 +291,7 @@ impl CompressedGraph {
         w.u64s(&self.anchors)?;
         w.array(&self.first_moves)?;
         w.u32s(self.first_run.base.iter().copied())?;
-        w.u16s(self.first_run.offset.iter().copied())?;
-        w.array(&self.runs.bytes)
+        w.u16s(self.first_run.offset.iter().copied())
     }
 
     /// Reads a body: the header's counts are checked at once, the arrays' contents by

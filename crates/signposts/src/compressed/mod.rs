@@ -45,6 +45,7 @@ mod fold;
 mod format;
 mod query;
 mod shard;
+mod stream;
 // After the queries: rustdoc lists `CompressedGraph`'s methods in module order.
 mod io;
 
@@ -53,6 +54,7 @@ use crate::buf::{Buf, Origin};
 use crate::builder::CostModel;
 use format::{Packed, RowStarts, U24s};
 pub use shard::{CompressedShard, shard_columns};
+pub(crate) use stream::{BATCH_BYTES, Output, PartFile};
 
 /// The widest neighbour list the compressed engine supports: one byte of moves per run.
 pub const MAX_DEGREE: usize = 8;

@@ -50,7 +50,24 @@ pub fn shard_columns(core_len: usize, index: u32, count: u32) -> core::ops::Rang
     at(index)..at(index + 1)
 }
 
+/// What a shard says of itself, beside its runs: what the merge checks the shards agree on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ShardHead {
+    pub(super) fingerprint: u64,
+    pub(super) order: u64,
+    pub(super) nodes: u32,
+    pub(super) core_len: u32,
+    pub(super) index: u32,
+    pub(super) count: u32,
+}
+
 impl CompressedShard {
+    /// The fields the merge checks.
+    pub(super) fn head(&self) -> ShardHead {
+        let CompressedShard { fingerprint, order, nodes, core_len, index, count, .. } = *self;
+        ShardHead { fingerprint, order, nodes, core_len, index, count }
+    }
+
     /// Which shard this is, of how many.
     #[must_use]
     pub fn index(&self) -> (u32, u32) {
@@ -274,43 +291,8 @@ impl GraphBuilder {
 
     /// [`GraphBuilder::merge_compressed`] of borrowed shards.
     pub(crate) fn merge_shards(&self, shards: &[&CompressedShard]) -> Result<CompressedGraph, Error> {
-        let mismatch = |message: String| Error::ShardMismatch { message };
         let plan = self.compressed_plan()?;
-        let (fingerprint, order) = (self.fingerprint(), order_fingerprint(&plan));
-        let count = shards.first().map_or(1, |s| s.count);
-        for &shard in shards {
-            let (i, k) = (shard.index, shard.count);
-            if k != count {
-                return Err(mismatch(format!("shards of {k} and of {count} shards")));
-            }
-            if shard.nodes as usize != self.nodes_len() || shard.rows.len() != self.nodes_len() + 1 {
-                return Err(mismatch(format!(
-                    "shard {i} of {k} is of a graph of {} nodes, not {}",
-                    shard.nodes,
-                    self.nodes_len()
-                )));
-            }
-            if shard.fingerprint != fingerprint {
-                return Err(mismatch(format!("shard {i} of {k} is of another graph")));
-            }
-            if shard.order != order || shard.core_len as usize != plan.core_len {
-                return Err(mismatch(format!(
-                    "shard {i} of {k} has another column order (built by another signposts version?)"
-                )));
-            }
-        }
-        // In index order; each index once, none missing (nothing allocated by the count).
-        let mut ordered: Vec<&CompressedShard> = shards.to_vec();
-        ordered.sort_by_key(|s| s.index);
-        if let Some(twin) = ordered.windows(2).find(|p| p[0].index == p[1].index) {
-            return Err(mismatch(format!("shard {} of {count} is given twice", twin[0].index)));
-        }
-        if let Some(missing) = (0..count).zip(&ordered).find(|&(i, s)| s.index != i).map(|(i, _)| i) {
-            return Err(mismatch(format!("shard {missing} of {count} is missing")));
-        }
-        if ordered.len() < count as usize {
-            return Err(mismatch(format!("shard {} of {count} is missing", ordered.len())));
-        }
+        let ordered = self.shards_in_order(&plan, shards, |s| s.head())?;
         let n = self.nodes_len();
         let rows: Vec<RowBuilder> = (0..n)
             .map(|v| {
@@ -327,6 +309,57 @@ impl GraphBuilder {
         let graph = self.finish_compressed(plan, rows)?;
         graph.check()?;
         Ok(graph)
+    }
+}
+
+impl GraphBuilder {
+    /// `shards` in index order, once each checked to be shards of this graph, of the column
+    /// order of `plan`, of one count, none missing or given twice (`head` says each one's).
+    pub(super) fn shards_in_order<'s, T>(
+        &self,
+        plan: &Plan,
+        shards: &'s [T],
+        head: impl Fn(&T) -> ShardHead,
+    ) -> Result<Vec<&'s T>, Error> {
+        let mismatch = |message: String| Error::ShardMismatch { message };
+        let (fingerprint, order) = (self.fingerprint(), order_fingerprint(plan));
+        let count = shards.first().map_or(1, |s| head(s).count);
+        for shard in shards {
+            let shard = head(shard);
+            let (i, k) = (shard.index, shard.count);
+            if k != count {
+                return Err(mismatch(format!("shards of {k} and of {count} shards")));
+            }
+            if shard.nodes as usize != self.nodes_len() {
+                return Err(mismatch(format!(
+                    "shard {i} of {k} is of a graph of {} nodes, not {}",
+                    shard.nodes,
+                    self.nodes_len()
+                )));
+            }
+            if shard.fingerprint != fingerprint {
+                return Err(mismatch(format!("shard {i} of {k} is of another graph")));
+            }
+            if shard.order != order || shard.core_len as usize != plan.core_len {
+                return Err(mismatch(format!(
+                    "shard {i} of {k} has another column order (built by another signposts version?)"
+                )));
+            }
+        }
+        // In index order; each index once, none missing (nothing allocated by the count).
+        let mut ordered: Vec<&T> = shards.iter().collect();
+        ordered.sort_by_key(|s| head(s).index);
+        let index = |s: &&T| head(s).index;
+        if let Some(twin) = ordered.windows(2).find(|p| index(&p[0]) == index(&p[1])).map(|p| index(&p[0])) {
+            return Err(mismatch(format!("shard {twin} of {count} is given twice")));
+        }
+        if let Some(missing) = (0..count).zip(&ordered).find(|&(i, s)| index(s) != i).map(|(i, _)| i) {
+            return Err(mismatch(format!("shard {missing} of {count} is missing")));
+        }
+        if ordered.len() < count as usize {
+            return Err(mismatch(format!("shard {} of {count} is missing", ordered.len())));
+        }
+        Ok(ordered)
     }
 }
 

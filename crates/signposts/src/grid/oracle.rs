@@ -11,8 +11,10 @@ mod edit;
 mod io;
 mod query;
 mod shard;
+mod shard_file;
 use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, TableRef};
 pub use shard::GridShard;
+pub use shard_file::{GridShardFile, MergedTable};
 
 /// Marks a blocked cell in the cell-to-node map.
 const NO_NODE: u32 = u32::MAX;

@@ -60,15 +60,24 @@ impl GridShard {
     /// # Errors
     /// As [`GridOracle::load`].
     pub fn load(source: impl std::io::Read) -> Result<GridShard, Error> {
+        Ok(GridShard::load_placed(source)?.0)
+    }
+
+    /// [`GridShard::load`], and where the shard's body lies in the source's bytes.
+    pub(super) fn load_placed(
+        source: impl std::io::Read,
+    ) -> Result<(GridShard, core::ops::Range<u64>), Error> {
         let mut r = Reader::open(source, KIND_GRID_SHARD)?;
         let (grid, connectivity) = read_grid(&mut r)?;
+        let body = r.position();
         let shard = CompressedShard::read_body(&mut r)?;
+        let end = r.position();
         r.finish()?;
         let (builder, _, _) = GridOracle::graph_of(&grid, connectivity, &grid.passable)?;
         if builder.fingerprint() != shard.fingerprint() {
             return Err(corrupt("the shard does not belong to the stored grid"));
         }
-        Ok(GridShard { grid, connectivity, shard })
+        Ok((GridShard { grid, connectivity, shard }, body..end))
     }
 
     /// [`GridShard::load`] from a file.
@@ -159,7 +168,9 @@ impl GridShard {
 
 impl GridOracle {
     /// Joins the parts `0..k` of one grid's sharded build, in any order, into its compressed
-    /// oracle: byte for byte what [`GridOracle::build_compressed`] builds.
+    /// oracle: byte for byte what [`GridOracle::build_compressed`] builds. Every part is held
+    /// in memory; [`BuildOptions::merge_grid_shards_to`](crate::BuildOptions::merge_grid_shards_to)
+    /// merges part files into a saved oracle a batch of rows at a time.
     ///
     /// # Errors
     /// [`Error::ShardMismatch`] for parts of different grids or connectivities, and as
