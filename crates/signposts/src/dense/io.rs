@@ -5,9 +5,11 @@ use std::io::{Read, Write};
 use crate::buf::{Bytes, Origin};
 use crate::builder::CostModel;
 use crate::dense::table::{BLOCK, Entry, Layout, NodeRow, Table};
+#[cfg(feature = "mmap")]
+use crate::format::map;
 use crate::format::{
     Check, FLAG_DIRECTED, FLAG_OCTILE, FLAG_WEIGHTED, KIND_GRAPH, Reader, Source, Writer, corrupt,
-    fingerprint, map, open_in_place, verify_checksum,
+    fingerprint, open_in_place, verify_checksum,
 };
 use crate::{Error, Graph};
 
