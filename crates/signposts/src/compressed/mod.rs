@@ -41,6 +41,7 @@
 //! (one byte of moves per run) and arcs go both ways at the same cost.
 
 mod build;
+mod edit;
 mod fold;
 mod format;
 mod query;
@@ -89,6 +90,8 @@ pub struct CompressedGraph {
     runs: Packed,
     /// The saved file the arrays are read from in place, if opened that way.
     origin: Origin,
+    /// Fresh rows and columns beside the runs once edited ([`CompressedGraph::apply`]).
+    edits: Option<Box<edit::Edits>>,
 }
 
 /// [`CompressedGraph::parent_slot`] of a core node.
