@@ -6,15 +6,18 @@
 //! Write `d(x, t)` for the cost from `x` to `t` before a batch of edits and `d'` after, and
 //! `E` for the nodes whose arcs changed. For one target `t`:
 //!
-//! - If every node of `E` with arcs both before and after keeps its distance to `t`, no node's
-//!   distance to `t` changes. (An old shortest path from `y` that uses a removed arc leaves by
-//!   the first such arc from a node `a` of `E`: the path up to `a` is intact, so
+//! - If every node of `E` with arcs both before and after that can reach `t` after the edit
+//!   keeps its distance to `t`, no node that can reach `t` changes distance. (An old shortest
+//!   path from `y` that uses a removed arc leaves by the first such arc from a node `a` of
+//!   `E`: the path up to `a` is intact, so `a` reaches `t` if `y` does, and
 //!   `d'(y, t) ≤ d(y, a) + d'(a, t) = d(y, t)`; the same, with the new path and an inserted
-//!   arc, gives `d(y, t) ≤ d'(y, t)`. A node without arcs on one side is only ever the first
-//!   node of such a path.) Every move kept toward `t` by a node outside `E` then stays
-//!   optimal: its arc is there and both ends keep their distances. Only the moves of `E`
-//!   change, and those are given by fresh *rows*: each node of `E` gets its moves toward
-//!   every target from searches from it and its neighbours on the edited graph.
+//!   arc, gives `d(y, t) ≤ d'(y, t)`, and a node that reaches `t` only now makes some `a`
+//!   reach it only now. A node without arcs on one side is only ever the first node of such a
+//!   path.) Every move kept toward `t` by a node outside `E` then stays optimal: its arc is
+//!   there and both ends keep their distances; nodes cut off from `t` are answered by the
+//!   component labels. Only the moves of `E` change, and those are given by fresh *rows*:
+//!   each node of `E` gets its moves toward every target from searches from it and its
+//!   neighbours on the edited graph.
 //! - Otherwise `t` gets a fresh *column*: one search from `t` on the edited graph gives every
 //!   node's optimal moves toward it.
 //!
@@ -26,8 +29,11 @@
 //! new rows' entries, so every entry stays optimal after every edit. When the edited graph is
 //! the built one again (every removed edge restored), the overlay is dropped.
 //!
-//! When the columns would outgrow [`CompressedGraph::table_bytes`] (or 64 MiB, if more), the
-//! table is rebuilt from the edited graph instead (reported by [`Update::rebuilt`]).
+//! When the columns would outgrow [`CompressedGraph::table_bytes`] (or 64 MiB, if more), or
+//! an edit changes the distances toward more than a sixteenth of the targets (a build costs
+//! about as much as that many searches), the table is rebuilt from the edited graph instead
+//! (reported by [`Update::rebuilt`]); a rebuilt table has no arcs for what was blocked, so a
+//! [`GridOracle`](crate::grid::GridOracle) reopening such a cell rebuilds again.
 
 use std::collections::BinaryHeap;
 
@@ -265,7 +271,9 @@ impl CompressedGraph {
     /// [`compressed`](crate::compressed) module docs, "Edits"): `Update::rows` counts the rows
     /// computed, `Update::columns` the columns. A graph whose every edge is back answers from
     /// its runs alone again. When the columns would take more memory than the runs (or 64
-    /// MiB, if more) the table is rebuilt ([`Update::rebuilt`]).
+    /// MiB, if more), or more than a sixteenth of the targets need one, the table is rebuilt
+    /// ([`Update::rebuilt`]) from the edited graph: its arcs are then those present, and
+    /// restoring a removed edge is refused.
     ///
     /// # Errors
     /// [`Error::NodeOutOfRange`] for a bad id; [`Error::Unsupported`] for an edge that the
@@ -378,7 +386,12 @@ impl CompressedGraph {
         let after = search(&live, &sources);
         let after_of = |v: usize| &after[sources.binary_search(&v).expect("a source")];
         let mut targets: Vec<usize> = (0..n)
-            .filter(|&t| judges.iter().zip(&before).any(|(&a, old)| old[t] != after_of(a)[t]))
+            .filter(|&t| {
+                judges.iter().zip(&before).any(|(&a, old)| {
+                    let new = after_of(a)[t];
+                    new != Cost::INFINITE && old[t] != new
+                })
+            })
             .collect();
         targets.extend(&opened);
         targets.sort_unstable();
@@ -399,8 +412,10 @@ impl CompressedGraph {
             },
         };
         let fresh: Vec<usize> = targets.iter().copied().filter(|&t| edits.column_of[t] == NONE).collect();
+        // A column costs one search; a build about as much as n/16 of them (it searches many
+        // targets at once), measured on 512×512 maps.
         let limit = self.table_bytes().max(64 << 20);
-        if (edits.column_targets.len() + fresh.len()) * n > limit {
+        if (edits.column_targets.len() + fresh.len()) * n > limit || targets.len() > n / 16 + 64 {
             return self.rebuild_edited(&live).map(|()| Update::rebuilt(n));
         }
         for &t in &fresh {

@@ -97,7 +97,15 @@ impl GridOracle {
         }
         match &mut self.table {
             Table::Dense(graph) => graph.apply(&changes),
-            Table::Compressed(graph) => graph.apply(&changes),
+            Table::Compressed(graph) => match graph.apply(&changes) {
+                // A table rebuilt by an earlier edit lacks the blocked cells' edges: the grid
+                // is rebuilt, as for a cell blocked at build time.
+                Err(Error::Unsupported { .. }) => {
+                    *self = GridOracle::build_compressed(&self.grid, self.connectivity)?;
+                    Ok(crate::dynamic::Update::rebuilt(self.nodes_len()))
+                }
+                done => done,
+            },
         }
     }
 
