@@ -82,12 +82,12 @@ impl Edits {
         if u == t || !self.connected(u, t) {
             return Some(0);
         }
-        let c = self.column_of[t];
-        if c != NONE {
-            return Some(self.columns[c as usize * n + u]);
+        let column = self.column_of[t];
+        if column != NONE {
+            return Some(self.columns[column as usize * n + u]);
         }
-        let r = self.row_of[u];
-        (r != NONE).then(|| self.rows[r as usize * n + t])
+        let row = self.row_of[u];
+        (row != NONE).then(|| self.rows[row as usize * n + t])
     }
 
     /// Bytes held by the overlay.
@@ -323,7 +323,9 @@ impl CompressedGraph {
                 }
                 continue;
             };
-            let sb = self.slot(ib, a).expect("arcs go both ways");
+            let Some(sb) = self.slot(ib, a) else {
+                return Err(Error::Unsupported { what: "an edge the table holds one way only" });
+            };
             if let Some(c) = cost {
                 let built = self.costs.get(self.offsets[ia] as usize + sa).copied().unwrap_or(1);
                 if c != built {
@@ -355,11 +357,19 @@ impl CompressedGraph {
 
     /// The repair of [`CompressedGraph::apply`] once the arcs present before (`old_live`) and
     /// after (`live`) are known.
-    fn repair(&mut self, old_live: &[u8], live: Vec<u8>, touched: &[usize], dead: usize) -> Result<Update, Error> {
+    fn repair(
+        &mut self,
+        old_live: &[u8],
+        live: Vec<u8>,
+        touched: &[usize],
+        dead: usize,
+    ) -> Result<Update, Error> {
         let n = self.nodes_len();
         // Nodes of `touched` with arcs on both sides decide which targets change.
-        let judges: Vec<usize> = touched.iter().copied().filter(|&a| old_live[a] != 0 && live[a] != 0).collect();
-        let opened: Vec<usize> = touched.iter().copied().filter(|&a| old_live[a] == 0 && live[a] != 0).collect();
+        let judges: Vec<usize> =
+            touched.iter().copied().filter(|&a| old_live[a] != 0 && live[a] != 0).collect();
+        let opened: Vec<usize> =
+            touched.iter().copied().filter(|&a| old_live[a] == 0 && live[a] != 0).collect();
         // Rows: the touched nodes, from searches from them and their neighbours.
         let mut sources: Vec<usize> = touched.to_vec();
         for &a in touched {
@@ -368,22 +378,8 @@ impl CompressedGraph {
         }
         sources.sort_unstable();
         sources.dedup();
-        let search = |live: &[u8], from: &[usize]| -> Vec<Distances> {
-            let one = |&s: &usize| {
-                let mut dist = Vec::new();
-                self.distances(live, s, &mut dist);
-                dist
-            };
-            #[cfg(feature = "parallel")]
-            {
-                use rayon::prelude::*;
-                from.par_iter().map(one).collect()
-            }
-            #[cfg(not(feature = "parallel"))]
-            from.iter().map(one).collect()
-        };
-        let before = search(old_live, &judges);
-        let after = search(&live, &sources);
+        let before = self.searches(old_live, &judges);
+        let after = self.searches(&live, &sources);
         let after_of = |v: usize| &after[sources.binary_search(&v).expect("a source")];
         let mut targets: Vec<usize> = (0..n)
             .filter(|&t| {
@@ -430,21 +426,8 @@ impl CompressedGraph {
                 edits.row_nodes.push(u as u32);
                 edits.rows.resize(edits.row_nodes.len() * n, 0);
             }
-            let r = edits.row_of[u] as usize;
-            let first = self.offsets[u] as usize;
-            let du = after_of(u);
-            let arcs: Vec<(u8, &Distances, Cost)> = (0..8)
-                .filter(|&s| live[u] >> s & 1 == 1)
-                .map(|s| (1u8 << s, after_of(self.heads[first + s] as usize), self.arc_cost(first + s)))
-                .collect();
-            for (t, entry) in edits.rows[r * n..(r + 1) * n].iter_mut().enumerate() {
-                let d = du[t];
-                *entry = if d == Cost::INFINITE {
-                    0
-                } else {
-                    arcs.iter().filter(|(_, dw, c)| dw[t] != Cost::INFINITE && dw[t] + *c == d).fold(0, |m, a| m | a.0)
-                };
-            }
+            let row = edits.row_of[u] as usize;
+            self.fresh_row(&live, u, &after_of, &mut edits.rows[row * n..(row + 1) * n]);
         }
         // Columns of the targets whose distances changed, by a search from each.
         let fill = |t: usize, column: &mut [u8]| {
@@ -485,6 +468,49 @@ impl CompressedGraph {
         edits.dead = dead;
         self.edits = Some(Box::new(edits));
         Ok(Update { columns: targets.len(), rows: touched.len(), ..Update::default() })
+    }
+
+    /// Distances from each of `from` over the arcs `live` allows, on all cores.
+    fn searches(&self, live: &[u8], from: &[usize]) -> Vec<Distances> {
+        let one = |&s: &usize| {
+            let mut dist = Vec::new();
+            self.distances(live, s, &mut dist);
+            dist
+        };
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            from.par_iter().map(one).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        from.iter().map(one).collect()
+    }
+
+    /// The moves of `u` toward every target into `row`, from the distances of `u` and of its
+    /// neighbours (`after_of`) over the arcs `live` allows.
+    fn fresh_row<'d>(
+        &self,
+        live: &[u8],
+        u: usize,
+        after_of: &impl Fn(usize) -> &'d Distances,
+        row: &mut [u8],
+    ) {
+        let first = self.offsets[u] as usize;
+        let du = after_of(u);
+        let arcs: Vec<(u8, &Distances, Cost)> = (0..8)
+            .filter(|&s| live[u] >> s & 1 == 1)
+            .map(|s| (1u8 << s, after_of(self.heads[first + s] as usize), self.arc_cost(first + s)))
+            .collect();
+        for (t, entry) in row.iter_mut().enumerate() {
+            let d = du[t];
+            *entry = if d == Cost::INFINITE {
+                0
+            } else {
+                arcs.iter()
+                    .filter(|(_, dw, c)| dw[t] != Cost::INFINITE && dw[t] + *c == d)
+                    .fold(0, |m, a| m | a.0)
+            };
+        }
     }
 
     /// Replaces the table by a fresh build of the graph `live` allows.
@@ -538,7 +564,8 @@ impl Edits {
         let index = |of: &[u32]| -> Result<Vec<u32>, Error> {
             let mut index = vec![NONE; n as usize];
             for (i, &v) in of.iter().enumerate() {
-                let slot = index.get_mut(v as usize).ok_or_else(|| corrupt("an edited column or row of no node"))?;
+                let slot =
+                    index.get_mut(v as usize).ok_or_else(|| corrupt("an edited column or row of no node"))?;
                 if *slot != NONE {
                     return Err(corrupt("an edited column or row twice"));
                 }
@@ -555,7 +582,11 @@ impl Edits {
     pub(super) fn count_dead(&mut self, graph: &CompressedGraph) {
         self.dead = (0..self.live.len())
             .map(|v| {
-                let degree = graph.offsets.get(v + 1).zip(graph.offsets.get(v)).map_or(0, |(b, a)| b.saturating_sub(*a));
+                let degree = graph
+                    .offsets
+                    .get(v + 1)
+                    .zip(graph.offsets.get(v))
+                    .map_or(0, |(b, a)| b.saturating_sub(*a));
                 let all = ((1u32 << degree.min(8)) - 1) as u8;
                 (all & !self.live[v]).count_ones() as usize
             })
@@ -576,7 +607,8 @@ impl Edits {
             for s in 0..8 {
                 if self.live[v] >> s & 1 == 1 {
                     let w = graph.heads[first + s] as usize;
-                    let back = graph.slot(w, v as NodeId).ok_or_else(|| corrupt("an arc without its twin"))?;
+                    let back =
+                        graph.slot(w, v as NodeId).ok_or_else(|| corrupt("an arc without its twin"))?;
                     if self.live[w] >> back & 1 == 0 {
                         return Err(corrupt("an edited arc present one way only"));
                     }
@@ -591,9 +623,11 @@ impl Edits {
         }
         let stray = |u: usize, m: u8| m & !self.live[u] != 0;
         if self.columns.chunks_exact(n.max(1)).any(|c| c.iter().enumerate().any(|(u, &m)| stray(u, m)))
-            || self.row_nodes.iter().enumerate().any(|(r, &u)| {
-                self.rows[r * n..(r + 1) * n].iter().any(|&m| stray(u as usize, m))
-            })
+            || self
+                .row_nodes
+                .iter()
+                .enumerate()
+                .any(|(r, &u)| self.rows[r * n..(r + 1) * n].iter().any(|&m| stray(u as usize, m)))
         {
             return Err(corrupt("an edited move along an arc that is not there"));
         }
