@@ -157,21 +157,21 @@ fn compressed_toggles(file: &str, connectivity: Connectivity, toggles: usize, se
     oracle.set_blocked(held, false).expect("an edit");
     assert!(!oracle.compressed_table().expect("compressed").is_edited());
     let after_ns = query_ns(&oracle, &open, seed);
-    let rebuild_s = rebuilds.iter().sum::<f64>() / rebuilds.len() as f64;
+    let mean_build = rebuilds.iter().sum::<f64>() / rebuilds.len() as f64;
     let all: Vec<f64> = blocks.iter().chain(&opens).copied().collect();
     let (mean, median, worst) = stats(&all);
     let (block_mean, _, block_worst) = stats(&blocks);
     let (open_mean, _, open_worst) = stats(&opens);
     let (col_mean, col_median, col_worst) = stats(&columns.iter().map(|&c| c as f64).collect::<Vec<_>>());
     println!(
-        "| {file}, {moves} ({} open cells, table {table_mb:.1} MB; {toggles} random cells blocked then opened, one other held blocked) | {rebuild_s:.2} s ({REBUILDS} builds: {}) | {:.0} ms | {:.0} ms | {:.0} ms | **{:.0}×** | **{:.0}×** | blocks {:.0} / {:.0} ms, opens {:.0} / {:.0} ms (mean / worst) | {col_mean:.0} / {col_median:.0} / {col_worst:.0} | {:.0} → {:.0} ns (edited: {:.0} ns) → {:.0} ns | peak {peak_mb:.1} MB; first block {:.0} ms; {rebuilt} rebuilt; {checked} answers checked |",
+        "| {file}, {moves} ({} open cells, table {table_mb:.1} MB; {toggles} random cells blocked then opened, one other held blocked) | {mean_build:.2} s ({REBUILDS} builds: {}) | {:.0} ms | {:.0} ms | {:.0} ms | **{:.0}×** | **{:.0}×** | blocks {:.0} / {:.0} ms, opens {:.0} / {:.0} ms (mean / worst) | {col_mean:.0} / {col_median:.0} / {col_worst:.0} | {:.0} → {:.0} ns (edited: {:.0} ns) → {:.0} ns | peak {peak_mb:.1} MB; first block {:.0} ms; {rebuilt} rebuilt; {checked} answers checked |",
         open.len(),
         rebuilds.iter().map(|s| format!("{s:.1} s")).collect::<Vec<_>>().join(", "),
         median * 1e3,
         mean * 1e3,
         worst * 1e3,
-        rebuild_s / mean,
-        rebuild_s / worst,
+        mean_build / mean,
+        mean_build / worst,
         block_mean * 1e3,
         block_worst * 1e3,
         open_mean * 1e3,
