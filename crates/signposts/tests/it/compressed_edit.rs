@@ -221,3 +221,22 @@ fn a_door_closed_in_a_compressed_oracle_is_walked_around() {
     oracle.set_blocked(Cell::new(2, 0), false).unwrap();
     assert_eq!(oracle.next_step(from, to), Some(Direction::North));
 }
+
+/// A gap of a wall closed while another stays open: the distances toward most targets change,
+/// so the table is rebuilt without the gap's edges; reopening it rebuilds the oracle again.
+#[test]
+fn edits_that_change_most_distances_rebuild_and_stay_exact() {
+    let grid = Grid::from_fn(20, 20, |c| c.y != 10 || c.x == 3 || c.x == 16);
+    let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Eight).unwrap();
+    let gap = Cell::new(16, 10);
+    let update = oracle.set_blocked(gap, true).unwrap();
+    assert!(update.rebuilt && oracle.is_compressed());
+    check_all(&oracle).unwrap();
+    check_round_trip(&oracle).unwrap();
+    oracle.set_blocked(Cell::new(0, 0), true).unwrap();
+    let update = oracle.set_blocked(gap, false).unwrap();
+    assert!(update.rebuilt);
+    check_all(&oracle).unwrap();
+    oracle.set_blocked(Cell::new(0, 0), false).unwrap();
+    check_all(&oracle).unwrap();
+}
