@@ -277,7 +277,7 @@ impl Game {
     /// Returns whether the cell is blocked now.
     ///
     /// # Errors
-    /// [`Error::CellOutOfBounds`]; [`Error::Unsupported`] for a compressed table.
+    /// [`Error::CellOutOfBounds`].
     pub fn toggle(&mut self, cell: Cell) -> Result<bool, Error> {
         let blocked = self.oracle.grid().is_passable(cell);
         let update = self.oracle.set_blocked(cell, blocked)?;

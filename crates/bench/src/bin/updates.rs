@@ -6,6 +6,9 @@
 
 use std::time::Instant;
 
+#[path = "updates/compressed.rs"]
+mod compressed_edits;
+
 use signposts::generate::{SplitMix64, grid_from_fn, maze};
 use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
 use signposts::{Graph, GraphBuilder, NodeId, TableRef};
@@ -240,4 +243,7 @@ fn main() {
     let split = grid_from_fn(100, 100, signposts::generate::Connectivity::Four, |x, y| y != 50 || x == 50);
     let below = gap + 100;
     edge_toggles("worst case: the only gap in a wall across a 100×100 grid", &split, &[(gap, below)], true);
+
+    // Compressed tables edited in place beside compressed rebuilds (512×512 maps).
+    compressed_edits::run();
 }

@@ -307,6 +307,7 @@ impl GraphBuilder {
             first_run,
             runs,
             origin: crate::buf::Origin::default(),
+            edits: None,
         })
     }
 }

@@ -8,9 +8,18 @@ use crate::{Error, NodeId};
 
 impl CompressedGraph {
     /// A 64-bit fingerprint of the graph (node count and arcs), equal to the
-    /// [`Graph::fingerprint`](crate::Graph::fingerprint) of the dense build of the same graph.
+    /// [`Graph::fingerprint`](crate::Graph::fingerprint) of the dense build of the same graph:
+    /// of the edited graph once edited ([`CompressedGraph::apply`]).
     #[must_use]
     pub fn fingerprint(&self) -> u64 {
+        match &self.edits {
+            None => self.built_fingerprint(),
+            Some(edits) => self.edited_fingerprint(edits),
+        }
+    }
+
+    /// The fingerprint of the graph as built, which the body's runs belong to.
+    fn built_fingerprint(&self) -> u64 {
         let n = self.nodes_len();
         crate::format::fingerprint(
             n,
@@ -206,7 +215,7 @@ impl CompressedGraph {
             if l.iter().enumerate().any(|(s, &w)| reverse(s, w as usize) != Some(true)) {
                 return Err(corrupt("an arc has no reverse arc of the same cost"));
             }
-            if l.iter().any(|&w| !self.connected(w as usize, v)) {
+            if l.iter().any(|&w| !self.built_connected(w as usize, v)) {
                 return Err(corrupt("component labels disagree across an arc"));
             }
         }
@@ -252,7 +261,10 @@ impl CompressedGraph {
         {
             return Err(corrupt("the tree anchors are out of range or order"));
         }
-        Ok(())
+        match &self.edits {
+            Some(edits) => edits.check(self),
+            None => Ok(()),
+        }
     }
 
     /// Writes the arrays as they lie in memory, each at a multiple of 8 bytes, so that an
@@ -262,7 +274,13 @@ impl CompressedGraph {
         w: &mut crate::format::Writer<W>,
     ) -> Result<(), Error> {
         self.write_body_head(w)?;
-        w.array(&self.runs.bytes)
+        w.array(&self.runs.bytes)?;
+        // An edited table's overlay follows its runs (flag bit 2); a merge streams tables
+        // without one.
+        match &self.edits {
+            Some(edits) => edits.write(w),
+            None => Ok(()),
+        }
     }
 
     /// [`CompressedGraph::write_body`] up to the runs' bytes (a merge streams those).
@@ -275,12 +293,16 @@ impl CompressedGraph {
         w.u64(self.runs.len as u64)?;
         w.u32(self.runs.width as u32)?;
         w.u32(self.runs.move_bits)?;
-        w.u32(u32::from(!self.costs.is_empty()) | u32::from(self.model == CostModel::Octile) << 1)?;
+        w.u32(
+            u32::from(!self.costs.is_empty())
+                | u32::from(self.model == CostModel::Octile) << 1
+                | u32::from(self.edits.is_some()) << 2,
+        )?;
         w.u32(self.core_len)?;
         w.u64(self.component.len() as u64)?;
         w.u64(self.anchors.len() as u64)?;
         w.u32(self.first_run.shift)?;
-        w.u64(self.fingerprint())?;
+        w.u64(self.built_fingerprint())?;
         w.u32s(self.offsets.iter().copied())?;
         w.u32s(self.heads.iter().copied())?;
         w.u32s(self.costs.iter().copied())?;
@@ -313,7 +335,7 @@ impl CompressedGraph {
         if nodes >= 1 << START_BITS || arcs > u64::from(u32::MAX) || runs_len > u64::from(u32::MAX) {
             return Err(corrupt("node, arc or run count out of range"));
         }
-        if flags > 3 {
+        if flags > 7 {
             return Err(corrupt("unknown flags"));
         }
         if labels != 0 && labels != nodes {
@@ -343,7 +365,8 @@ impl CompressedGraph {
         let mut runs = Packed::new(width, move_bits);
         runs.bytes = r.array(runs_len * width as u64 + PAD as u64)?;
         runs.len = runs_len as usize;
-        let graph = CompressedGraph {
+        let edits = if flags & 4 == 4 { Some(Box::new(super::edit::Edits::read(r, nodes)?)) } else { None };
+        let mut graph = CompressedGraph {
             offsets,
             heads,
             costs,
@@ -358,7 +381,12 @@ impl CompressedGraph {
             first_run: RowStarts { shift, base, offset },
             runs,
             origin: crate::buf::Origin { file: r.file(), fingerprint },
+            edits: None,
         };
+        if let Some(mut edits) = edits {
+            edits.count_dead(&graph);
+            graph.edits = Some(edits);
+        }
         if check == Check::Full {
             graph.check_body(fingerprint)?;
         }
@@ -368,7 +396,7 @@ impl CompressedGraph {
     /// Every invariant, then the fingerprint stored beside the body.
     fn check_body(&self, fingerprint: u64) -> Result<(), Error> {
         self.check()?;
-        if self.fingerprint() != fingerprint {
+        if self.built_fingerprint() != fingerprint {
             return Err(crate::format::corrupt("the graph does not match its fingerprint"));
         }
         Ok(())

@@ -33,6 +33,17 @@
 //!   octile maps), a run after a row's first keeps one of those moves, which keeps its record
 //!   in 3 bytes. Use the dense table where all ties matter.
 //!
+//! ## Edits
+//!
+//! [`CompressedGraph::apply`] removes and restores edges of the build. The runs stay; an
+//! overlay answers for what changed: fresh rows for the nodes whose arcs changed, fresh
+//! columns for the targets toward which some distance changed (found exactly from searches
+//! from the edited nodes before and after the edit), component labels of the edited graph. A
+//! query reads the target's column, else the source's row, else the runs. Every move returned
+//! stays optimal; [`CompressedGraph::neighbors_to`] stays a subset of the optimal moves. An
+//! edit that changes distances toward more than a sixteenth of the targets rebuilds the table.
+//! See `compressed/edit.rs` for the proof.
+//!
 //! Unit-cost graphs (4-connected grids) are searched by the bit-parallel breadth-first engine
 //! of the dense build; octile grids (straight 1, diagonal √2, compared exactly) by its level
 //! engine, 32 targets a search, on processors with AVX2; other weights, and processors
@@ -41,6 +52,7 @@
 //! (one byte of moves per run) and arcs go both ways at the same cost.
 
 mod build;
+mod edit;
 mod fold;
 mod format;
 mod query;
@@ -91,6 +103,8 @@ pub struct CompressedGraph {
     runs: Packed,
     /// The saved file the arrays are read from in place, if opened that way.
     origin: Origin,
+    /// Fresh rows and columns beside the runs once edited ([`CompressedGraph::apply`]).
+    edits: Option<Box<edit::Edits>>,
 }
 
 /// [`CompressedGraph::parent_slot`] of a core node.

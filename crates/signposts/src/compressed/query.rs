@@ -17,7 +17,7 @@ impl CompressedGraph {
     /// Number of edges (each undirected edge once).
     #[must_use]
     pub fn edges_len(&self) -> usize {
-        self.heads.len() / 2
+        self.heads.len() / 2 - self.edits.as_ref().map_or(0, |e| e.dead_edges())
     }
 
     /// Nodes with a row: the core left after peeling trees.
@@ -33,7 +33,7 @@ impl CompressedGraph {
     }
 
     /// Bytes held: runs (3 or 4 bytes each, a row's first 1 byte), row and arc indices,
-    /// labels, peeled trees.
+    /// labels, peeled trees, and the overlay of an edited table.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.first_moves.len()
@@ -44,6 +44,7 @@ impl CompressedGraph {
             + self.first_run.memory_bytes()
             + self.column.bytes.len()
             + (self.offsets.len() + self.heads.len() + self.component.len()) * 4
+            + self.edits.as_ref().map_or(0, |e| e.memory_bytes())
     }
 
     /// Bytes of the first-move data alone: [`CompressedGraph::memory_bytes`] less the graph's
@@ -53,7 +54,7 @@ impl CompressedGraph {
         self.memory_bytes() - (self.offsets.len() + self.heads.len()) * 4
     }
 
-    fn index(&self, id: NodeId) -> Result<usize, Error> {
+    pub(super) fn index(&self, id: NodeId) -> Result<usize, Error> {
         let n = self.nodes_len();
         if (id as usize) < n { Ok(id as usize) } else { Err(Error::NodeOutOfRange { node: id, nodes: n }) }
     }
@@ -66,6 +67,15 @@ impl CompressedGraph {
     /// Whether `u` and `t` lie in one component.
     #[inline]
     pub(super) fn connected(&self, u: usize, t: usize) -> bool {
+        match &self.edits {
+            None => self.built_connected(u, t),
+            Some(edits) => edits.connected(u, t),
+        }
+    }
+
+    /// Whether `u` and `t` lie in one component of the graph as built.
+    #[inline]
+    pub(super) fn built_connected(&self, u: usize, t: usize) -> bool {
         self.component.is_empty() || self.component[u] == self.component[t]
     }
 
@@ -77,8 +87,17 @@ impl CompressedGraph {
 
     /// The moves of `u` toward `t` as a slot mask (0 when `u == t` or `t` is unreachable).
     #[inline]
-    fn moves(&self, u: usize, mut t: usize) -> u8 {
-        if u == t || !self.connected(u, t) {
+    fn moves(&self, u: usize, t: usize) -> u8 {
+        match &self.edits {
+            None => self.built_moves(u, t),
+            Some(edits) => edits.moves(u, t).unwrap_or_else(|| self.built_moves(u, t)),
+        }
+    }
+
+    /// [`CompressedGraph::moves`] from the runs, as built.
+    #[inline]
+    fn built_moves(&self, u: usize, mut t: usize) -> u8 {
+        if u == t || !self.built_connected(u, t) {
             return 0;
         }
         if self.parent_slot[u] != CORE {

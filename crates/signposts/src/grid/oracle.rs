@@ -71,7 +71,8 @@ pub enum TableKind {
     /// ([`GridOracle::set_blocked`]); [`GridOracle::memory_needed`] bytes.
     Dense,
     /// Runs of first moves ([`compressed`](crate::compressed)): a fraction of the memory on
-    /// large maps, a few loads a query, not editable.
+    /// large maps, a few loads a query, edited by an overlay of fresh rows and columns
+    /// ([`CompressedGraph::apply`]).
     Compressed,
 }
 

@@ -177,11 +177,13 @@ fn compressed_files_round_trip_and_damage_is_an_error() {
 }
 
 #[test]
-fn compressed_grid_oracles_refuse_edits() {
+fn compressed_grid_oracles_take_edits() {
     let grid = Grid::new(4, 4);
     let mut oracle = GridOracle::build_compressed(&grid, Connectivity::Four).unwrap();
-    assert!(matches!(oracle.set_blocked(Cell::new(1, 1), true), Err(Error::Unsupported { .. })));
-    assert!(grid.is_passable(Cell::new(1, 1)) && oracle.grid().is_passable(Cell::new(1, 1)));
+    oracle.set_blocked(Cell::new(1, 1), true).unwrap();
+    assert!(grid.is_passable(Cell::new(1, 1)) && !oracle.grid().is_passable(Cell::new(1, 1)));
+    assert_eq!(oracle.distance(Cell::new(1, 0), Cell::new(1, 2)), Some(4.0));
+    assert!(oracle.is_compressed());
 }
 
 proptest! {

@@ -4,6 +4,7 @@ mod common;
 
 mod cancel;
 mod compressed;
+mod compressed_edit;
 mod crowd;
 mod dynamic;
 mod forged;

@@ -11,10 +11,15 @@ impl GridOracle {
     /// reopening a door is repaired in place. Opening a cell that was blocked at build time
     /// needs a new node: the oracle is rebuilt ([`Update::rebuilt`](crate::dynamic::Update)).
     ///
+    /// A compressed oracle is edited too ([`CompressedGraph::apply`](crate::CompressedGraph::apply)):
+    /// its runs stay, and fresh rows and columns beside them answer for what the edit
+    /// changed; every step is then an optimal step of the edited grid (one of the optimal
+    /// steps, as before the edit). A compressed rebuild takes seconds to minutes on large
+    /// maps; reopening a cell blocked at build time is one.
+    ///
     /// # Errors
     /// [`Error::CellOutOfBounds`] for a cell outside the grid; [`Error::AllocationFailed`]
-    /// if a rebuild does not fit; [`Error::Unsupported`] for a compressed oracle (nothing is
-    /// changed).
+    /// if a rebuild does not fit.
     ///
     /// ```
     /// use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
@@ -58,11 +63,6 @@ impl GridOracle {
         if let Some(&(cell, _)) = edits.iter().find(|&&(cell, _)| !self.grid.contains(cell)) {
             return Err(self.out_of_bounds(cell));
         }
-        if self.is_compressed() {
-            return Err(Error::Unsupported {
-                what: "editing a compressed oracle (build a dense one to edit)",
-            });
-        }
         let mut edited = Vec::with_capacity(edits.len());
         let mut rebuild = false;
         for &(cell, blocked) in edits {
@@ -73,7 +73,11 @@ impl GridOracle {
             }
         }
         if rebuild {
-            *self = GridOracle::build(&self.grid, self.connectivity)?;
+            *self = if self.is_compressed() {
+                GridOracle::build_compressed(&self.grid, self.connectivity)?
+            } else {
+                GridOracle::build(&self.grid, self.connectivity)?
+            };
             return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
         }
         // Cells a step apart share edges: each edge's change once.
@@ -93,7 +97,15 @@ impl GridOracle {
         }
         match &mut self.table {
             Table::Dense(graph) => graph.apply(&changes),
-            Table::Compressed(_) => unreachable!("refused above"),
+            Table::Compressed(graph) => match graph.apply(&changes) {
+                // A table rebuilt by an earlier edit lacks the blocked cells' edges: the grid
+                // is rebuilt, as for a cell blocked at build time.
+                Err(Error::Unsupported { .. }) => {
+                    *self = GridOracle::build_compressed(&self.grid, self.connectivity)?;
+                    Ok(crate::dynamic::Update::rebuilt(self.nodes_len()))
+                }
+                done => done,
+            },
         }
     }
 
@@ -124,8 +136,10 @@ impl GridOracle {
                     continue;
                 }
                 let allowed = self.grid.step(p, d).is_some();
-                let Table::Dense(graph) = &self.table else { unreachable!("edits are dense only") };
-                let present = graph.neighbors(u).binary_search(&v).is_ok();
+                let present = match &self.table {
+                    Table::Dense(graph) => graph.neighbors(u).binary_search(&v).is_ok(),
+                    Table::Compressed(graph) => graph.has_edge(u, v),
+                };
                 if allowed && !present {
                     changes.push(Change::ConnectWeighted(u, v, super::build::arc_cost(self.connectivity, d)));
                 } else if !allowed && present {
