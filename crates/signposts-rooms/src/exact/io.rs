@@ -177,7 +177,10 @@ impl ExactRooms {
     /// assert_eq!(opened.distance(a, b), exact.distance(a, b));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_bytes(bytes: impl AsRef<[u8]> + Send + Sync + 'static, check: Check) -> Result<ExactRooms, Error> {
+    pub fn from_bytes(
+        bytes: impl AsRef<[u8]> + Send + Sync + 'static,
+        check: Check,
+    ) -> Result<ExactRooms, Error> {
         ExactRooms::open(crate::buf::share(bytes), check)
     }
 
@@ -274,7 +277,9 @@ impl ExactRooms {
         w.array(&starts);
         w.array(&rings);
         w.array(&regions.map(|r| mesh.area(RegionId(r))).collect::<Vec<u8>>());
-        w.array(&self.states.iter().map(|s| if *s == DoorState::Closed { 2 } else { 0 }).collect::<Vec<u8>>());
+        w.array(
+            &self.states.iter().map(|s| if *s == DoorState::Closed { 2 } else { 0 }).collect::<Vec<u8>>(),
+        );
         w.array(&self.corners);
         let views = &self.views;
         w.array(&views.start);
@@ -329,7 +334,10 @@ impl ExactRooms {
             bytes.try_reserve(want).map_err(|_| too_large(declared))?;
             let read = (&mut source).take(want as u64).read_to_end(&mut bytes)?;
             if read == 0 {
-                return Err(corrupt(&format!("truncated: the header says {declared} bytes, {} came", bytes.len())));
+                return Err(corrupt(&format!(
+                    "truncated: the header says {declared} bytes, {} came",
+                    bytes.len()
+                )));
             }
         }
         let mut extra = [0u8; 1];
@@ -389,7 +397,11 @@ impl ExactRooms {
         }
         let states: Buf<u8> = s.array()?;
         if states.len() != mesh.doors_len() {
-            return Err(corrupt(&format!("{} door states for a mesh of {} doors", states.len(), mesh.doors_len())));
+            return Err(corrupt(&format!(
+                "{} door states for a mesh of {} doors",
+                states.len(),
+                mesh.doors_len()
+            )));
         }
         let states = states
             .iter()
@@ -426,7 +438,9 @@ impl ExactRooms {
             None
         } else {
             if c >= 1 << 16 {
-                return Err(corrupt(&format!("a table of {c} corners (at most 65,535 are numbered in 16 bits)")));
+                return Err(corrupt(&format!(
+                    "a table of {c} corners (at most 65,535 are numbered in 16 bits)"
+                )));
             }
             let hop = s.array_of(c * c, "hops")?;
             let lengths = if tier == Tier::Table {
@@ -472,7 +486,10 @@ impl ExactRooms {
         ranges(&v.spike_start, v.spikes.len(), "spike starts")?;
         let vertex = |id: u32, ray: bool| id < vertices || (ray && id == PLUS_X);
         if !v.pieces.iter().chain(v.spikes.iter()).all(|p| {
-            vertex(p.right, true) && vertex(p.left, true) && vertex(p.wall[0], false) && vertex(p.wall[1], false)
+            vertex(p.right, true)
+                && vertex(p.left, true)
+                && vertex(p.wall[0], false)
+                && vertex(p.wall[1], false)
         }) {
             return Err(corrupt("a piece of a view names no vertex"));
         }
@@ -540,7 +557,9 @@ fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
     let word = |i: usize| u32::from_le_bytes(header[i..i + 4].try_into().expect("4 bytes"));
     let version = word(8);
     if version != EXACT_FORMAT_VERSION {
-        return Err(corrupt(&format!("exact index format version {version}, this build reads {EXACT_FORMAT_VERSION}")));
+        return Err(corrupt(&format!(
+            "exact index format version {version}, this build reads {EXACT_FORMAT_VERSION}"
+        )));
     }
     let tier = word(12);
     if tier > 2 {

@@ -148,10 +148,13 @@ fn other_files_say_what_they_are_and_what_loads_them() {
     let err = ExactRooms::from_bytes(rooms, Check::Full).unwrap_err().to_string();
     assert!(err.contains("Rooms::load"), "{err}");
     let mut table = Vec::new();
-    signposts::grid::GridOracle::build(&Grid::from_ascii("...\n.#.\n...").unwrap(), signposts::grid::Connectivity::Four)
-        .unwrap()
-        .save(&mut table)
-        .unwrap();
+    signposts::grid::GridOracle::build(
+        &Grid::from_ascii("...\n.#.\n...").unwrap(),
+        signposts::grid::Connectivity::Four,
+    )
+    .unwrap()
+    .save(&mut table)
+    .unwrap();
     let err = ExactRooms::load(table.as_slice()).unwrap_err().to_string();
     assert!(err.contains("table file") && err.contains("GridOracle::load"), "{err}");
     let err = ExactRooms::load(&b"hello, world"[..]).unwrap_err().to_string();
