@@ -311,6 +311,8 @@ impl ExactRooms {
     /// Reads a saved file from `source` (whose length is `len` when known) into memory, then
     /// opens it with every check.
     fn read(mut source: impl Read, len: Option<u64>) -> Result<ExactRooms, Error> {
+        /// Read at a time: a forged length costs memory only as its bytes arrive.
+        const CHUNK: usize = 1 << 20;
         let mut header = [0u8; HEADER];
         let mut got = 0;
         while got < HEADER {
@@ -327,8 +329,6 @@ impl ExactRooms {
         }
         let needed = usize::try_from(declared).map_err(|_| too_large(declared))?;
         let mut bytes = header.to_vec();
-        // A chunk at a time: a forged length costs memory only as its bytes arrive.
-        const CHUNK: usize = 1 << 20;
         while bytes.len() < needed {
             let want = (needed - bytes.len()).min(CHUNK);
             bytes.try_reserve(want).map_err(|_| too_large(declared))?;
@@ -371,46 +371,7 @@ impl ExactRooms {
         if !(lo.x.is_finite() && lo.y.is_finite() && size.is_finite() && size > 0.0) || cells == 0 {
             return Err(corrupt("a cell grid of no cells, or not finite"));
         }
-        // The mesh, rebuilt and checked, and its topology.
-        let coordinates: Buf<f64> = s.array()?;
-        if coordinates.len() % 2 != 0 {
-            return Err(corrupt("an odd count of vertex coordinates"));
-        }
-        let vertices: Vec<Point> = coordinates.chunks_exact(2).map(|p| Point::new(p[0], p[1])).collect();
-        let starts: Buf<u32> = s.array()?;
-        let rings_flat: Buf<u32> = s.array()?;
-        let areas: Buf<u8> = s.array()?;
-        if starts.len() != areas.len() + 1
-            || starts.first() != Some(&0)
-            || starts.windows(2).any(|w| w[0] > w[1])
-            || starts.last().map(|&l| l as usize) != Some(rings_flat.len())
-        {
-            return Err(corrupt("the region rings' starts are not in order"));
-        }
-        let rings: Vec<Vec<u32>> =
-            starts.windows(2).map(|w| rings_flat[w[0] as usize..w[1] as usize].to_vec()).collect();
-        let mesh = NavMesh::from_regions_in_areas(&vertices, &rings, areas.to_vec())?;
-        if mesh.vertices() != vertices
-            || (0..rings.len()).any(|r| mesh.region_vertices(RegionId(r as u32)) != rings[r])
-        {
-            return Err(corrupt("the mesh does not rebuild as saved"));
-        }
-        let states: Buf<u8> = s.array()?;
-        if states.len() != mesh.doors_len() {
-            return Err(corrupt(&format!(
-                "{} door states for a mesh of {} doors",
-                states.len(),
-                mesh.doors_len()
-            )));
-        }
-        let states = states
-            .iter()
-            .map(|&k| match k {
-                0 => Ok(DoorState::Open),
-                2 => Ok(DoorState::Closed),
-                _ => Err(corrupt(&format!("door state kind {k}"))),
-            })
-            .collect::<Result<Vec<_>, Error>>()?;
+        let (mesh, states) = read_mesh(&mut s)?;
         let topo = Topology::new(&mesh, &states);
         let (corners, corner_of) = super::builder::ordered_corners(&topo);
         let saved: Buf<u32> = s.array()?;
@@ -504,6 +465,50 @@ impl ExactRooms {
         }
         Ok(())
     }
+}
+
+/// The mesh, rebuilt and checked (it must come out as saved), and the door states.
+fn read_mesh(s: &mut Sections) -> Result<(NavMesh, Vec<DoorState>), Error> {
+    let coordinates: Buf<f64> = s.array()?;
+    if !coordinates.len().is_multiple_of(2) {
+        return Err(corrupt("an odd count of vertex coordinates"));
+    }
+    let vertices: Vec<Point> = coordinates.chunks_exact(2).map(|p| Point::new(p[0], p[1])).collect();
+    let starts: Buf<u32> = s.array()?;
+    let rings_flat: Buf<u32> = s.array()?;
+    let areas: Buf<u8> = s.array()?;
+    if starts.len() != areas.len() + 1
+        || starts.first() != Some(&0)
+        || starts.windows(2).any(|w| w[0] > w[1])
+        || starts.last().map(|&l| l as usize) != Some(rings_flat.len())
+    {
+        return Err(corrupt("the region rings' starts are not in order"));
+    }
+    let rings: Vec<Vec<u32>> =
+        starts.windows(2).map(|w| rings_flat[w[0] as usize..w[1] as usize].to_vec()).collect();
+    let mesh = NavMesh::from_regions_in_areas(&vertices, &rings, areas.to_vec())?;
+    if mesh.vertices() != vertices
+        || (0..rings.len()).any(|r| mesh.region_vertices(RegionId(r as u32)) != rings[r])
+    {
+        return Err(corrupt("the mesh does not rebuild as saved"));
+    }
+    let states: Buf<u8> = s.array()?;
+    if states.len() != mesh.doors_len() {
+        return Err(corrupt(&format!(
+            "{} door states for a mesh of {} doors",
+            states.len(),
+            mesh.doors_len()
+        )));
+    }
+    let states = states
+        .iter()
+        .map(|&k| match k {
+            0 => Ok(DoorState::Open),
+            2 => Ok(DoorState::Closed),
+            _ => Err(corrupt(&format!("door state kind {k}"))),
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok((mesh, states))
 }
 
 /// The visibility graph, decoded and checked: starts in order, heads corners, lengths finite
