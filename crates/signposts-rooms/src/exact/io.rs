@@ -9,8 +9,10 @@
 //! magic "SPEXACT\0" | format version u32 | tier u32 (0 table, 1 compact table, 2 graph)
 //! | file length u64 (every byte, the checksum's included) | budget u64
 //! | cell grid: corner x f64, y f64, cell size f64, columns u32, rows u32
-//! | mesh: vertices f64×2v | region ring starts u32×(r+1) | rings u32 | areas u8×r
+//! | mesh: vertices f64×2v | region ring starts u32×(r+1) | rings u32
+//!         | region across each ring edge u32 (u32::MAX: a wall) | areas u8×r
 //! | door states u8×doors (0 open, 2 closed)
+//! | checksum u64 over every byte before it but the file's length (checked at every open)
 //! | corners (their vertices) u32×c
 //! | views: piece starts u32×(c+1) | pieces (right, left, wall ×2: u32 ×4) | piece keys f64
 //!          | spike starts u32×(c+1) | spikes | spike keys f64
@@ -20,11 +22,14 @@
 //! | checksum u64 over every byte before it
 //! ```
 //!
-//! Opening rebuilds the small parts and checks them whatever the [`Check`]: the mesh (as
-//! [`NavMesh::from_regions`] checks it, and it must come out as saved), the door states, the
-//! topology and corners (which must be those saved), the visibility graph (decoded into
-//! memory: every head a corner, every length finite and not negative), and every array's
-//! size against the file's length and the counts. That is `O(mesh + edges)`. The large
+//! Opening rebuilds the small parts and checks them whatever the [`Check`]: the first
+//! checksum (over the header, the mesh and the door states), the mesh (put together from its
+//! regions and their neighbours, every index in range, every shared edge in both rings; with
+//! [`Check::Full`] also every region as [`NavMesh::from_regions`] checks it, which must come
+//! out as saved), the door states, the topology and corners (which must be those saved), the
+//! visibility graph (decoded into memory: every head a corner, every length finite and not
+//! negative), and every array's size against the file's length and the counts. That is
+//! `O(mesh + edges)`, and opening never panics. The large
 //! arrays (views, cells, table) are read in place from the file's bytes. [`Check::Full`]
 //! also verifies the checksum and that every index those arrays hold is in range (a
 //! corner, a vertex, a piece, a candidate list), reading every page once; so does
@@ -44,7 +49,7 @@ use super::topology::Topology;
 use super::view::{PLUS_X, Views};
 use super::{CellGrid, CornerGeo, ExactRooms, INDEX, Tier};
 use crate::buf::{Buf, Bytes, Plain, slice};
-use crate::mesh::RegionId;
+use crate::mesh::{NONE, RegionId, Regions};
 use crate::{DoorState, Error, NavMesh, Point};
 
 const MAGIC: &[u8; 8] = b"SPEXACT\0";
@@ -276,10 +281,14 @@ impl ExactRooms {
         }
         w.array(&starts);
         w.array(&rings);
+        w.array(&regions.clone().flat_map(|r| mesh.across(RegionId(r))).collect::<Vec<u32>>());
         w.array(&regions.map(|r| mesh.area(RegionId(r))).collect::<Vec<u8>>());
         w.array(
             &self.states.iter().map(|s| if *s == DoorState::Closed { 2 } else { 0 }).collect::<Vec<u8>>(),
         );
+        // The small parts' own checksum, checked at every open.
+        let sum = prefix_checksum(&w.0);
+        w.u64(sum);
         w.array(&self.corners);
         let views = &self.views;
         w.array(&views.start);
@@ -371,7 +380,7 @@ impl ExactRooms {
         if !(lo.x.is_finite() && lo.y.is_finite() && size.is_finite() && size > 0.0) || cells == 0 {
             return Err(corrupt("a cell grid of no cells, or not finite"));
         }
-        let (mesh, states) = read_mesh(&mut s)?;
+        let (mesh, states) = read_mesh(&mut s, check)?;
         let topo = Topology::new(&mesh, &states);
         let (corners, corner_of) = super::builder::ordered_corners(&topo);
         let saved: Buf<u32> = s.array()?;
@@ -467,32 +476,69 @@ impl ExactRooms {
     }
 }
 
-/// The mesh, rebuilt and checked (it must come out as saved), and the door states.
-fn read_mesh(s: &mut Sections) -> Result<(NavMesh, Vec<DoorState>), Error> {
+/// The mesh and the door states, with their checksum. With [`Check::Full`] the mesh is
+/// rebuilt from its regions as [`NavMesh::from_regions`] checks them, and must come out as
+/// saved; with [`Check::Sizes`] it is put together from the saved neighbours across each edge,
+/// checked only to be in range and to match from both sides (the checksum, over them and every
+/// byte before, rules out accidents).
+fn read_mesh(s: &mut Sections, check: Check) -> Result<(NavMesh, Vec<DoorState>), Error> {
     let coordinates: Buf<f64> = s.array()?;
-    if !coordinates.len().is_multiple_of(2) {
-        return Err(corrupt("an odd count of vertex coordinates"));
-    }
-    let vertices: Vec<Point> = coordinates.chunks_exact(2).map(|p| Point::new(p[0], p[1])).collect();
     let starts: Buf<u32> = s.array()?;
     let rings_flat: Buf<u32> = s.array()?;
+    let across_flat: Buf<u32> = s.array_of(rings_flat.len(), "neighbours across")?;
     let areas: Buf<u8> = s.array()?;
+    let states: Buf<u8> = s.array()?;
+    let at = s.at;
+    if prefix_checksum(&slice(&s.bytes)[..at]) != s.u64()? {
+        return Err(corrupt("the mesh's checksum does not match (the file is damaged)"));
+    }
+    if !coordinates.len().is_multiple_of(2) || coordinates.iter().any(|c| !c.is_finite()) {
+        return Err(corrupt("vertex coordinates not in pairs, or not finite"));
+    }
+    let vertices: Vec<Point> = coordinates.chunks_exact(2).map(|p| Point::new(p[0], p[1])).collect();
     if starts.len() != areas.len() + 1
         || starts.first() != Some(&0)
-        || starts.windows(2).any(|w| w[0] > w[1])
+        || starts.windows(2).any(|w| u64::from(w[0]) + 3 > u64::from(w[1]))
         || starts.last().map(|&l| l as usize) != Some(rings_flat.len())
+        || rings_flat.iter().any(|&v| v as usize >= vertices.len())
     {
-        return Err(corrupt("the region rings' starts are not in order"));
+        return Err(corrupt("the regions' rings are not in order, or name no vertex"));
     }
-    let rings: Vec<Vec<u32>> =
-        starts.windows(2).map(|w| rings_flat[w[0] as usize..w[1] as usize].to_vec()).collect();
-    let mesh = NavMesh::from_regions_in_areas(&vertices, &rings, areas.to_vec())?;
-    if mesh.vertices() != vertices
-        || (0..rings.len()).any(|r| mesh.region_vertices(RegionId(r as u32)) != rings[r])
-    {
-        return Err(corrupt("the mesh does not rebuild as saved"));
+    let ring_of = |r: usize| starts[r] as usize..starts[r + 1] as usize;
+    let rings: Vec<Vec<u32>> = (0..areas.len()).map(|r| rings_flat[ring_of(r)].to_vec()).collect();
+    let across: Vec<Vec<u32>> = (0..areas.len()).map(|r| across_flat[ring_of(r)].to_vec()).collect();
+    // Each shared edge in both rings, as `from_regions_parts` finds it.
+    let edge = |ring: &[u32], i: usize| (ring[i], ring[(i + 1) % ring.len()]);
+    for (r, ring) in rings.iter().enumerate() {
+        for (i, &other) in across[r].iter().enumerate() {
+            if other == NONE {
+                continue;
+            }
+            let (p, q) = edge(ring, i);
+            let back = rings.get(other as usize).is_some_and(|ring_s| {
+                other as usize != r
+                    && (0..ring_s.len())
+                        .any(|j| across[other as usize][j] == r as u32 && edge(ring_s, j) == (q, p))
+            });
+            if !back {
+                return Err(corrupt(&format!("region {r}'s neighbour across edge {i} does not share it")));
+            }
+        }
     }
-    let states: Buf<u8> = s.array()?;
+    let mesh = if check == Check::Full {
+        let mesh = NavMesh::from_regions_in_areas(&vertices, &rings, areas.to_vec())?;
+        if mesh.vertices() != vertices
+            || (0..rings.len()).any(|r| {
+                let id = RegionId(r as u32);
+                mesh.region_vertices(id) != rings[r] || mesh.across(id) != across[r]
+            })
+        {
+            return Err(corrupt("the mesh does not rebuild as saved"));
+        }
+        mesh
+    } else {
+        NavMesh::from_regions_parts(vertices, &Regions { rings, across, areas: areas.to_vec() })
+    };
     if states.len() != mesh.doors_len() {
         return Err(corrupt(&format!(
             "{} door states for a mesh of {} doors",
@@ -509,6 +555,14 @@ fn read_mesh(s: &mut Sections) -> Result<(NavMesh, Vec<DoorState>), Error> {
         })
         .collect::<Result<Vec<_>, Error>>()?;
     Ok((mesh, states))
+}
+
+/// The checksum of a file's first part, `prefix`: every byte but the file's length (written
+/// last, and checked against the file's own).
+fn prefix_checksum(prefix: &[u8]) -> u64 {
+    let mut bytes = prefix[..16].to_vec();
+    bytes.extend_from_slice(&prefix[HEADER..]);
+    signposts::format::checksum(&bytes)
 }
 
 /// The visibility graph, decoded and checked: starts in order, heads corners, lengths finite
