@@ -56,7 +56,7 @@ fn main() {
         let mesh = NavMesh::from_grid(&grid).expect("a mesh");
         let start = Instant::now();
         let built = ExactRooms::build(&mesh).expect("an index");
-        let build = ms(start);
+        let build_ms = ms(start);
         let file = dir.join(format!("{stem}.exact"));
         let start = Instant::now();
         built.save_to(&file).expect("saved");
@@ -99,7 +99,7 @@ fn main() {
             "| {stem} | {} | {:?} | {:.0} ms | {save:.0} ms | {:.1} MiB | {load:.1} ms | {cold:.2} ms | {warm:.2} ms | {full:.1} ms |",
             built.corners_len(),
             built.tier(),
-            build,
+            build_ms,
             size as f64 / f64::from(1 << 20),
         );
     }

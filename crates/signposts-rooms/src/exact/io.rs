@@ -651,8 +651,16 @@ impl Writer {
     fn array<T: Plain>(&mut self, values: &[T]) {
         self.u64(values.len() as u64);
         self.0.resize(self.0.len().next_multiple_of(8), 0);
-        for v in values {
-            v.encode(&mut self.0);
+        if cfg!(target_endian = "little") {
+            // SAFETY: `Plain` values have no padding: every byte of the slice is initialized,
+            // and in memory as the file has it on a little-endian machine.
+            let bytes =
+                unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u8>(), size_of_val(values)) };
+            self.0.extend_from_slice(bytes);
+        } else {
+            for v in values {
+                v.encode(&mut self.0);
+            }
         }
     }
 }
