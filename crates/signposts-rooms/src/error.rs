@@ -177,8 +177,8 @@ pub enum Error {
         /// The cost given.
         cost: f64,
     },
-    /// A saved file is damaged, truncated, of another version, or does not describe valid
-    /// rooms: `what` says which.
+    /// A saved file is damaged, truncated, of another version or kind, or does not describe
+    /// valid rooms or a valid exact index: `what` says which.
     Corrupt {
         /// What is wrong.
         what: String,

@@ -59,6 +59,13 @@
 //! budget ([`ExactBuilder::memory_budget`], 2 GiB by default). The table numbers corners in
 //! 16 bits: a map of 65,536 corners or more gets the graph tier whatever the budget (its
 //! table would take 40 GiB).
+//!
+//! ## Saving
+//!
+//! [`ExactRooms::save_to`] writes the index to a file that [`ExactRooms::load_from`] reads
+//! back and [`ExactRooms::map_file`] opens in place, its large arrays read from the mapped
+//! pages (the layout and what each check covers: the `io` module's source, and the crate's
+//! README).
 
 mod builder;
 mod cells;

@@ -109,7 +109,8 @@ pub(crate) fn polygon_sees(
             && angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
             && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
     };
-    if pieces[before.saturating_sub(1)..upto].iter().rev().any(holds) {
+    // (`min`: keys read from a saved file are not trusted to be sorted.)
+    if pieces[before.saturating_sub(1).min(upto)..upto].iter().rev().any(holds) {
         return true;
     }
     // Straight towards +x: the last piece too, if it ends there (at 360°).
