@@ -131,19 +131,22 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
             per.unwrap_or_default(),
             args.radius
         );
-        let (what, output) =
-            (if exact.is_some() { "the exact index" } else { "rooms" }, args.output.display());
-        out!("built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes in memory", rooms.memory_bytes());
-        if let Some((e, secs)) = &exact {
-            out!(
-                "exact index: {} corners, {} visibility edges, {:?} tier, {} bytes, built in {secs:.3} s",
-                e.corners_len(),
-                e.edges_len(),
-                e.tier(),
-                e.memory_bytes()
-            );
+        let output = args.output.display();
+        let built =
+            format!("built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes in memory", rooms.memory_bytes());
+        match &exact {
+            None => out!("{built}; saved to {output} ({file_bytes} bytes)"),
+            Some((e, secs)) => {
+                out!("{built}");
+                out!(
+                    "exact index: {} corners, {} visibility edges, {:?} tier, {} bytes, built in {secs:.3} s; saved to {output} ({file_bytes} bytes)",
+                    e.corners_len(),
+                    e.edges_len(),
+                    e.tier(),
+                    e.memory_bytes()
+                );
+            }
         }
-        out!("saved {what} to {output} ({file_bytes} bytes)");
     }
     Ok(())
 }
