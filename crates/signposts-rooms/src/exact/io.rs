@@ -29,7 +29,8 @@
 //! out as saved), the door states, the topology and corners (which must be those saved), the
 //! visibility graph (decoded into memory: every head a corner, every length finite and not
 //! negative), and every array's size against the file's length and the counts. That is
-//! `O(mesh + edges)`, and opening never panics. The large
+//! `O(mesh + edges)`; a damaged file is refused there, not a panic (every single flipped byte
+//! is tested). The large
 //! arrays (views, cells, table) are read in place from the file's bytes. [`Check::Full`]
 //! also verifies the checksum and that every index those arrays hold is in range (a
 //! corner, a vertex, a piece, a candidate list), reading every page once; so does
