@@ -30,8 +30,7 @@
 //! visibility graph (decoded into memory: every head a corner, every length finite and not
 //! negative), and every array's size against the file's length and the counts. That is
 //! `O(mesh + edges)`; a damaged file is refused there, not a panic (every single flipped byte
-//! is tested). The large
-//! arrays (views, cells, table) are read in place from the file's bytes. [`Check::Full`]
+//! is tested). The large arrays (views, cells, table) are read in place from the file's bytes. [`Check::Full`]
 //! also verifies the checksum and that every index those arrays hold is in range (a
 //! corner, a vertex, a piece, a candidate list), reading every page once; so does
 //! [`ExactRooms::verify`], later. With [`Check::Sizes`], until then, a damaged or crafted
@@ -88,8 +87,10 @@ impl core::fmt::Debug for Origin {
 }
 
 impl ExactRooms {
-    /// Writes the index to `sink` (see [the module's layout](self)): put together in memory
-    /// first, as its checksum covers it all, then written at once.
+    /// Writes the index to `sink`: a header (`SPEXACT\0`, [`EXACT_FORMAT_VERSION`], the
+    /// tier, the length), the mesh and door states under their own checksum, then the views,
+    /// visibility graph, cell lists and table, each array 8-byte aligned, and a checksum of
+    /// it all. Put together in memory first, then written at once.
     ///
     /// # Errors
     /// [`Error::Io`] when `sink` fails.
@@ -164,8 +165,12 @@ impl ExactRooms {
 
     /// Opens the index in `bytes` (a saved file's, owned or `'static`) in place: the views,
     /// cells and table are read where they lie, not copied (when `bytes` is aligned to 8, as
-    /// a `Vec<u8>`'s allocation is in practice; otherwise they are decoded). See [the
-    /// module](self) for what `check` checks and what it costs.
+    /// a `Vec<u8>`'s allocation is in practice; otherwise they are decoded). Whatever
+    /// `check`, opening checks the header, the mesh and door states (and their checksum), the
+    /// corners, the visibility graph and every array's size, in `O(mesh + edges)`;
+    /// [`Check::Full`] also the whole file's checksum and every index the large arrays hold
+    /// (as [`ExactRooms::verify`]), reading every page once. Until then a damaged or crafted
+    /// file may answer wrongly or make a query panic, never undefined behaviour.
     ///
     /// # Errors
     /// As [`ExactRooms::load`] (never [`Error::Io`]).
