@@ -52,6 +52,8 @@ pub(crate) enum FileKind {
     Shard,
     /// Saved rooms (`rooms`).
     Rooms,
+    /// A saved exact index (`rooms --exact`).
+    Exact,
     /// A Moving AI `.map` (`type …` first).
     Map,
     /// A Moving AI `.scen` (`version …` first).
@@ -70,6 +72,7 @@ impl FileKind {
             FileKind::GraphTable => "a saved graph table (from the library's `save`), not a grid's",
             FileKind::Shard => "one part of a sharded build (from `signposts build --shard`)",
             FileKind::Rooms => "saved rooms (from `signposts rooms`)",
+            FileKind::Exact => "a saved exact index (from `signposts rooms --exact`)",
             FileKind::Map => "a Moving AI map",
             FileKind::Scen => "a Moving AI scenario file",
             FileKind::Polygon => "a polygon file",
@@ -93,8 +96,9 @@ impl FileKind {
             FileKind::Rooms => format!(
                 "ask it with `signposts rooms-query {p} SX SY GX GY`, or draw it with `signposts render {p} --rooms -o {stem}.png`"
             ),
+            FileKind::Exact => format!("ask it with `signposts rooms-query {p} SX SY GX GY`"),
             FileKind::Map => format!(
-                "build a table with `signposts build {p} -o {stem}.sp` (for `query`), or rooms with `signposts rooms {p} -o {stem}.rooms` (for `rooms-query`); `render` and `chase` take it as it is, and `scen FILE.scen` reads it beside its scenarios (or with `--map {p}`)"
+                "build a table with `signposts build {p} -o {stem}.sp` (for `query`), or rooms with `signposts rooms {p} -o {stem}.rooms` (or its exact index with `--exact -o {stem}.exact`; both for `rooms-query`); `render` and `chase` take it as it is, and `scen FILE.scen` reads it beside its scenarios (or with `--map {p}`)"
             ),
             FileKind::Scen => format!("check it with `signposts scen {p}`"),
             FileKind::Polygon => format!(
@@ -138,6 +142,9 @@ pub(crate) fn sniff_bytes(head: &[u8]) -> FileKind {
     }
     if head.starts_with(b"SPROOMS\0") {
         return FileKind::Rooms;
+    }
+    if head.starts_with(b"SPEXACT\0") {
+        return FileKind::Exact;
     }
     let text = String::from_utf8_lossy(head);
     let first =

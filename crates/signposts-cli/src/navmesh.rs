@@ -47,6 +47,15 @@ pub(crate) fn load_rooms(path: &Path) -> Result<Rooms> {
     Rooms::load_from(path).with_context(loading)
 }
 
+/// Opens a saved exact index memory-mapped, every part checked.
+pub(crate) fn open_exact(path: &Path) -> Result<ExactRooms> {
+    expect_kind(path, &[FileKind::Exact], "a saved exact index")?;
+    // SAFETY: the index is only read; a file rewritten while this process runs is the user's
+    // to avoid (the map would show the change).
+    unsafe { ExactRooms::map_file(path, signposts::format::Check::Full) }
+        .with_context(|| format!("loading {}", path.display()))
+}
+
 /// Builds the rooms `builder` describes and their region oracle, refusing a table of more
 /// than `memory_limit` bytes before building it, with a progress bar on standard error (hidden
 /// when `quiet`, and when it is not a terminal).

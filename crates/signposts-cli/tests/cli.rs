@@ -613,18 +613,24 @@ fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() 
     let dir = std::env::temp_dir().join(format!("signposts-cli-exact-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (map, saved) = (maps().join("lak303d.map"), dir.join("lak.rooms"));
+    let index = dir.join("lak.exact");
+    let built = json(&signposts(&["rooms", map.to_str().unwrap(), "-o", saved.to_str().unwrap(), "--json"]));
+    assert_eq!((&built["saved"], &built["exact"]), (&"rooms".into(), &serde_json::Value::Null), "{built}");
     let built = json(&signposts(&[
         "rooms",
         map.to_str().unwrap(),
         "--exact",
         "-o",
-        saved.to_str().unwrap(),
+        index.to_str().unwrap(),
         "--json",
     ]));
     assert_eq!(built["exact"]["corners"], 1358, "{built}");
     assert_eq!(built["exact"]["tier"], "Table", "{built}");
+    assert_eq!(built["saved"], "exact", "{built}");
+    assert_eq!(&std::fs::read(&index).unwrap()[..8], b"SPEXACT\0");
     let points = ["12.5", "85.5", "57.5", "42.5"];
     let corridor = rooms_query(&saved, points);
+    assert_eq!(corridor["exact"], false);
     let mut args = vec!["rooms-query", saved.to_str().unwrap()];
     args.extend(points);
     args.extend(["--json", "--exact"]);
@@ -634,6 +640,39 @@ fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() 
     // The picture in the README: 75.5 along the corridor, 69.0 exactly.
     assert!((e - 69.033).abs() < 1e-3 && c > e + 6.0, "{corridor} {exact}");
     assert_eq!(exact["next_waypoint"], exact["points"][1]);
+    // The saved index answers the same, exactly, without a build (and without regions: it
+    // holds no region oracle).
+    let opened = rooms_query(&index, points);
+    assert_eq!(
+        (&opened["exact"], &opened["points"], &opened["length"]),
+        (&exact["exact"], &exact["points"], &exact["length"])
+    );
+    assert_eq!(opened["regions"], serde_json::Value::Null);
+    let mut args = vec!["rooms-query", index.to_str().unwrap()];
+    args.extend(points);
+    let text = signposts(&args);
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("exactly shortest\nnext waypoint"), "{text:?}");
+    // Given where rooms or a table belong, the index says what it is and what takes it.
+    for args in [
+        vec!["render", index.to_str().unwrap(), "--rooms", "-o", "x.png"],
+        vec!["query", index.to_str().unwrap(), "1", "1", "2", "2"],
+    ] {
+        let out = signposts(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("lak.exact is a saved exact index") && err.contains("signposts rooms-query"),
+            "{args:?}: {err}"
+        );
+    }
+    // A damaged index is refused.
+    let mut bytes = std::fs::read(&index).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 1;
+    std::fs::write(&index, &bytes).unwrap();
+    let mut args = vec!["rooms-query", index.to_str().unwrap()];
+    args.extend(points);
+    let out = signposts(&args);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{out:?}");
     // A tiny budget is refused with the bytes that would do.
     let out = signposts(&[
         "rooms",

@@ -177,8 +177,8 @@ pub enum Error {
         /// The cost given.
         cost: f64,
     },
-    /// A saved file is damaged, truncated, of another version, or does not describe valid
-    /// rooms: `what` says which.
+    /// A saved file is damaged, truncated, of another version or kind, or does not describe
+    /// valid rooms or a valid exact index: `what` says which.
     Corrupt {
         /// What is wrong.
         what: String,
@@ -289,7 +289,7 @@ impl fmt::Display for Error {
             Error::BadAreaCost { area, cost } => {
                 write!(f, "area {area} costs {cost}: costs must be finite and positive")
             }
-            Error::Corrupt { what } => write!(f, "corrupt rooms file: {what}"),
+            Error::Corrupt { what } => write!(f, "corrupt saved file (rooms or exact index): {what}"),
             Error::Io { .. } => f.write_str("reading or writing a rooms file failed"),
             Error::NotExact { why } => write!(f, "exact mode does not take {why}"),
             Error::OverBudget { needed, budget } => {

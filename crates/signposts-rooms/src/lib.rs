@@ -146,6 +146,7 @@
 //! belongs to the described oracle, so a damaged file is an error and a forged one answers
 //! without a panic or a hang.
 
+mod buf;
 mod build;
 mod error;
 pub mod exact;
@@ -156,7 +157,7 @@ mod rooms;
 
 pub use build::BuildRooms;
 pub use error::{Error, IoError, Ring};
-pub use exact::{DEFAULT_BUDGET, ExactBuilder, ExactRooms, ExactScratch, Tier};
+pub use exact::{DEFAULT_BUDGET, EXACT_FORMAT_VERSION, ExactBuilder, ExactRooms, ExactScratch, Tier};
 pub use geom::Point;
 pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};

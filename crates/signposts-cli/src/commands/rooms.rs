@@ -1,6 +1,6 @@
 //! `signposts rooms`: the navigation mesh of a map or a polygon file and its region oracle,
-//! built (doors closed or made one-way as asked) and saved; with `--exact`, the exact index's
-//! size and build time too.
+//! built (doors closed or made one-way as asked) and saved; with `--exact`, the exact index
+//! built from them and saved instead (with the mesh and door states it needs).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,7 +21,8 @@ pub(crate) struct RoomsArgs {
     /// Agent radius, in cells or map units: paths keep at least this far from every wall.
     #[arg(long, default_value_t = 0.0)]
     radius: f64,
-    /// Where to save the rooms (mesh and oracle), for `rooms-query` and `render --rooms`.
+    /// Where to save the rooms (mesh and oracle), for `rooms-query` and `render --rooms`; with
+    /// `--exact`, the exact index (mesh, door states and index), for `rooms-query`.
     #[arg(short, long)]
     output: PathBuf,
     /// Refuse a region oracle taking more than this many bytes, before building it. Suffixes
@@ -37,9 +38,9 @@ pub(crate) struct RoomsArgs {
     /// second (`X,Y:X,Y`, a cliff); repeatable.
     #[arg(long, value_name = "X,Y:X,Y", value_parser = parse_point_pair, allow_hyphen_values = true)]
     one_way: Vec<(Point, Point)>,
-    /// Build the exact index too (exactly shortest paths: corners, their visibility graph and
-    /// table) and say its size and build time. It is not saved: `rooms-query --exact` and
-    /// `render --rooms --exact` build it from the saved rooms where they need it.
+    /// Build the exact index (exactly shortest paths: corners, their visibility graph and
+    /// table) from the rooms, say its size and build time, and save it to `--output` instead
+    /// of the rooms: `rooms-query` opens it in place and answers exactly, without a build.
     #[arg(long)]
     exact: bool,
     /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes K, M, G,
@@ -87,16 +88,19 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
         let (door, from) = door_between(&rooms, a, b).context("--one-way")?;
         rooms.set_one_way(door, from)?;
     }
-    rooms.save_to(&args.output).with_context(|| format!("saving {}", args.output.display()))?;
-    let file_bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
     let cells = grid.as_ref().map(signposts::grid::Grid::passable_len);
+    let saving = || format!("saving {}", args.output.display());
     let exact = if args.exact {
         let start = Instant::now();
         let exact = build_exact(&rooms, args.exact_budget, args.threads, args.json)?;
-        Some((exact, start.elapsed().as_secs_f64()))
+        let secs = start.elapsed().as_secs_f64();
+        exact.save_to(&args.output).with_context(saving)?;
+        Some((exact, secs))
     } else {
+        rooms.save_to(&args.output).with_context(saving)?;
         None
     };
+    let file_bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
     let exact_json = exact.as_ref().map(|(e, secs)| {
         json!({
             "corners": e.corners_len(), "edges": e.edges_len(), "tier": format!("{:?}", e.tier()),
@@ -111,6 +115,7 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
                 "radius": args.radius, "regions": mesh.regions_len(), "doors": mesh.doors_len(),
                 "point_doors": mesh.doors().iter().filter(|d| d.is_point()).count(),
                 "open_cells": cells, "mesh_seconds": mesh_s, "seconds": seconds, "bytes": rooms.memory_bytes(), "file_bytes": file_bytes,
+                "saved": if exact.is_some() { "exact" } else { "rooms" },
                 "exact": exact_json,
             })
         );
@@ -126,19 +131,21 @@ pub(crate) fn run(args: &RoomsArgs) -> Result<()> {
             per.unwrap_or_default(),
             args.radius
         );
-        out!(
-            "built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes in memory; saved to {} ({file_bytes} bytes)",
-            rooms.memory_bytes(),
-            args.output.display()
-        );
-        if let Some((e, secs)) = &exact {
-            out!(
-                "exact index: {} corners, {} visibility edges, {:?} tier, {} bytes, built in {secs:.3} s (not saved)",
-                e.corners_len(),
-                e.edges_len(),
-                e.tier(),
-                e.memory_bytes()
-            );
+        let output = args.output.display();
+        let built =
+            format!("built in {seconds:.3} s (mesh {mesh_s:.3} s); {} bytes in memory", rooms.memory_bytes());
+        match &exact {
+            None => out!("{built}; saved to {output} ({file_bytes} bytes)"),
+            Some((e, secs)) => {
+                out!("{built}");
+                out!(
+                    "exact index: {} corners, {} visibility edges, {:?} tier, {} bytes, built in {secs:.3} s; saved to {output} ({file_bytes} bytes)",
+                    e.corners_len(),
+                    e.edges_len(),
+                    e.tier(),
+                    e.memory_bytes()
+                );
+            }
         }
     }
     Ok(())

@@ -1,5 +1,5 @@
 //! `signposts rooms-query`: saved rooms asked for the path between two points (the corridor
-//! path, or with `--exact` the exactly shortest one).
+//! path, or with `--exact` the exactly shortest one), or a saved exact index (always exact).
 
 use std::path::PathBuf;
 
@@ -9,13 +9,15 @@ use serde_json::json;
 use signposts_rooms::{Path as RoomsPath, Point};
 
 use crate::cli::Threads;
-use crate::navmesh::{build_exact, load_rooms};
+use crate::input::{FileKind, expect_kind, sniff};
+use crate::navmesh::{build_exact, load_rooms, open_exact};
 use crate::output::{decimal, point};
 
 /// Arguments of `signposts rooms-query`.
 #[derive(Args)]
 pub(crate) struct RoomsQueryArgs {
-    /// Saved rooms (from `signposts rooms`).
+    /// Saved rooms (from `signposts rooms`), or a saved exact index (from `signposts rooms
+    /// --exact`: answered exactly, opened in place without a build).
     rooms: PathBuf,
     /// Start x (cell units on grid maps: a cell's centre is x + 0.5; negative numbers are
     /// taken as they are, without `--`).
@@ -47,30 +49,41 @@ pub(crate) struct RoomsQueryArgs {
 
 /// Runs `signposts rooms-query`.
 pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
-    let rooms = load_rooms(&args.rooms)?;
+    expect_kind(&args.rooms, &[FileKind::Rooms, FileKind::Exact], "saved rooms or a saved exact index")?;
+    let (rooms, exact) = if sniff(&args.rooms) == FileKind::Exact {
+        (None, Some(open_exact(&args.rooms)?))
+    } else {
+        let rooms = load_rooms(&args.rooms)?;
+        let exact = if args.exact {
+            Some(build_exact(&rooms, args.exact_budget, args.threads, args.json)?)
+        } else {
+            None
+        };
+        (Some(rooms), exact)
+    };
     let (from, to) = (Point::new(args.sx, args.sy), Point::new(args.gx, args.gy));
+    let region_at =
+        |p: Point| exact.as_ref().map_or_else(|| rooms.as_ref()?.region_at(p), |e| e.region_at(p));
     for (name, p) in [("start", from), ("goal", to)] {
-        if rooms.region_at(p).is_none() {
+        if region_at(p).is_none() {
             bail!("the {name} {} is outside the walkable area", point(p.x, p.y));
         }
     }
-    let exact = if args.exact {
-        Some(build_exact(&rooms, args.exact_budget, args.threads, args.json)?)
-    } else {
-        None
+    let (path, waypoint) = match (&exact, &rooms) {
+        (Some(e), _) => (e.path(from, to), e.next_waypoint(from, to)),
+        (None, Some(r)) => (r.path(from, to), r.next_waypoint(from, to)),
+        (None, None) => unreachable!("rooms or an exact index"),
     };
-    let (path, waypoint) = match &exact {
-        Some(e) => (e.path(from, to), e.next_waypoint(from, to)),
-        None => (rooms.path(from, to), rooms.next_waypoint(from, to)),
-    };
-    let regions =
-        rooms.region_path(rooms.region_at(from).expect("checked"), rooms.region_at(to).expect("checked"));
+    // The regions crossed, as the rooms' oracle says (an exact index holds no oracle).
+    let regions = rooms
+        .as_ref()
+        .and_then(|r| r.region_path(r.region_at(from).expect("checked"), r.region_at(to).expect("checked")));
     if args.json {
         out!(
             "{}",
             json!({
                 "from": [from.x, from.y], "to": [to.x, to.y],
-                "exact": args.exact,
+                "exact": exact.is_some(),
                 "reachable": path.is_some(),
                 "next_waypoint": waypoint.map(|p| [p.x, p.y]),
                 "length": path.as_ref().map(RoomsPath::length),
@@ -84,7 +97,7 @@ pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
         out!("{} cannot be reached from {}", point(to.x, to.y), point(from.x, from.y));
         return Ok(());
     };
-    if args.exact {
+    if exact.is_some() {
         out!("exactly shortest");
     }
     let waypoint = waypoint.expect("reachable");
@@ -92,6 +105,8 @@ pub(crate) fn run(args: &RoomsQueryArgs) -> Result<()> {
     out!("length: {}", decimal(path.length()));
     let points: Vec<String> = path.points().iter().map(|p| point(p.x, p.y)).collect();
     out!("path: {}", points.join(" → "));
-    out!("regions: {}", regions.map_or(0, |r| r.len()));
+    if rooms.is_some() {
+        out!("regions: {}", regions.map_or(0, |r| r.len()));
+    }
     Ok(())
 }

@@ -249,11 +249,12 @@ impl<'a> ExactBuilder<'a> {
             geo,
             views,
             grid,
-            cell_start,
-            cell_list,
+            cell_start: cell_start.into(),
+            cell_list: cell_list.into(),
             graph,
             table: None,
             tier: Tier::Graph,
+            file: super::io::Origin::default(),
         };
         // Every tier holds this much; the table's size is known before it is allocated.
         let base = exact.base_bytes() as u64;
@@ -276,7 +277,7 @@ impl<'a> ExactBuilder<'a> {
         if exact.tier != Tier::Graph {
             let wide = exact.tier == Tier::Table;
             let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report())?;
-            table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?;
+            table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
             exact.table = Some(table);
         } else if total > 0 {
             options.report(Progress::new(total, total));
@@ -288,7 +289,7 @@ impl<'a> ExactBuilder<'a> {
 /// The corners (vertices where paths turn), numbered along a Z-order curve so that corners
 /// near each other get near numbers (the corners a point sees then sit in few cache lines of
 /// each table row), and each vertex's corner number (`NONE`: not a corner).
-fn ordered_corners(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
+pub(super) fn ordered_corners(topo: &Topology) -> (Vec<u32>, Vec<u32>) {
     let mut corners: Vec<u32> =
         (0..topo.points.len() as u32).filter(|&v| topo.kinds[v as usize] != Kind::Plain).collect();
     let (lo, hi) = crate::geom::bounding_box(corners.iter().map(|&v| topo.at(v)));
@@ -377,7 +378,7 @@ fn fill_table(
                 report(b);
             },
         );
-        Lengths::Wide(lengths)
+        Lengths::Wide(lengths.into())
     } else {
         let mut lengths: Vec<f32> = Vec::new();
         lengths.try_reserve_exact(pairs).map_err(|_| oom(pairs * 4))?;
@@ -395,12 +396,12 @@ fn fill_table(
                 report(b);
             },
         );
-        Lengths::Narrow(lengths)
+        Lengths::Narrow(lengths.into())
     };
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    Ok(Table { n, hop, lengths, bounds: Vec::new() })
+    Ok(Table { n, hop: hop.into(), lengths, bounds: Vec::new().into() })
 }
 
 /// For each region and corner, a lower bound of the length of any path from the corner to a

@@ -27,7 +27,9 @@ use super::topology::{Topology, beyond};
 /// (counter-clockwise) `left`, up to the wall from `wall[0]` to `wall[1]` (an edge of a
 /// region, inside on its left). A spike has `right == left`; a spike that ends at a vertex
 /// has `wall[0] == wall[1]`.
+/// Four `u32`s laid out in order (`repr(C)`), as a saved index reads them in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
 pub(crate) struct Piece {
     pub(crate) right: u32,
     pub(crate) left: u32,

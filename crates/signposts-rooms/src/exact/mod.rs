@@ -59,11 +59,19 @@
 //! budget ([`ExactBuilder::memory_budget`], 2 GiB by default). The table numbers corners in
 //! 16 bits: a map of 65,536 corners or more gets the graph tier whatever the budget (its
 //! table would take 40 GiB).
+//!
+//! ## Saving
+//!
+//! [`ExactRooms::save_to`] writes the index to a file that [`ExactRooms::load_from`] reads
+//! back and [`ExactRooms::map_file`] opens in place, its large arrays read from the mapped
+//! pages (the layout and what each check covers: the `io` module's source, and the crate's
+//! README).
 
 mod builder;
 mod cells;
 mod crowd;
 mod expand;
+mod io;
 mod search;
 mod table;
 mod topology;
@@ -72,12 +80,14 @@ mod view;
 use std::sync::Arc;
 
 pub use builder::{DEFAULT_BUDGET, ExactBuilder};
+pub use io::EXACT_FORMAT_VERSION;
 
 use self::cells::CellGrid;
 use self::search::Astar;
 use self::table::{Graph, Lengths, Table};
 use self::topology::{Kind, Topology};
 use self::view::Views;
+use crate::buf::Buf;
 use crate::path::Path;
 use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
 
@@ -164,11 +174,13 @@ pub struct ExactRooms {
     /// The cells, and cell `k`'s candidate corners: `cell_list[cell_start[k]..cell_start[k +
     /// 1]]`, each a corner index, with [`FULL`] set when it sees all of the cell.
     grid: CellGrid,
-    cell_start: Vec<u32>,
-    cell_list: Vec<u32>,
+    cell_start: Buf<u32>,
+    cell_list: Buf<u32>,
     graph: Graph,
     table: Option<Table>,
     tier: Tier,
+    /// The saved file the large arrays are read from in place, if they are.
+    file: io::Origin,
 }
 
 /// Buffers an [`ExactRooms`] query reuses: keep one per thread and pass it to the `_with`

@@ -10,11 +10,13 @@
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::buf::Buf;
+
 /// The lengths, wide or narrow.
 #[derive(Debug, Clone)]
 pub(crate) enum Lengths {
-    Wide(Vec<f64>),
-    Narrow(Vec<f32>),
+    Wide(Buf<f64>),
+    Narrow(Buf<f32>),
 }
 
 /// First steps and lengths between all corners.
@@ -23,12 +25,12 @@ pub(crate) struct Table {
     pub(crate) n: usize,
     /// `hop[b * n + a]`: the corner after `a` on a shortest path from `a` to `b` (`a` when
     /// `a == b` or `b` is out of reach).
-    pub(crate) hop: Vec<u16>,
+    pub(crate) hop: Buf<u16>,
     /// `lengths[b * n + a]`: the length of that path (infinite out of reach); symmetric.
     pub(crate) lengths: Lengths,
     /// `bounds[r * n + a]`: a lower bound of the length of any path from corner `a` to a
     /// point of region `r`, rounded down.
-    pub(crate) bounds: Vec<f32>,
+    pub(crate) bounds: Buf<f32>,
 }
 
 /// Bytes per pair of corners.

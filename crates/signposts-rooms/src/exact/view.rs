@@ -5,6 +5,7 @@
 use core::cmp::Ordering;
 
 use crate::Point;
+use crate::buf::Buf;
 use crate::geom::orient;
 
 use super::expand::Piece;
@@ -18,15 +19,15 @@ pub(crate) const PLUS_X: u32 = u32::MAX;
 pub(crate) struct Views {
     /// Corner `c`'s pieces: `pieces[start[c]..start[c + 1]]`, sorted by their right rays,
     /// none one ray wide; then its spikes in `spikes[spike_start[c]..]`, sorted by ray.
-    pub(crate) start: Vec<u32>,
-    pub(crate) pieces: Vec<Piece>,
+    pub(crate) start: Buf<u32>,
+    pub(crate) pieces: Buf<Piece>,
     /// Each piece's right ray as a pseudo-angle ([`pseudo_angle`]), to find it fast: the
     /// exact tests then run on it and its neighbours only.
-    pub(crate) keys: Vec<f64>,
-    pub(crate) spike_start: Vec<u32>,
-    pub(crate) spikes: Vec<Piece>,
+    pub(crate) keys: Buf<f64>,
+    pub(crate) spike_start: Buf<u32>,
+    pub(crate) spikes: Buf<Piece>,
     /// Each spike's pseudo-angle.
-    pub(crate) spike_keys: Vec<f64>,
+    pub(crate) spike_keys: Buf<f64>,
 }
 
 /// How far apart two pseudo-angles ([`pseudo_angle`]) may be and still be of the same
@@ -108,7 +109,8 @@ pub(crate) fn polygon_sees(
             && angle_cmp(pc, ray_point(topo, pc, q.right), p) != Ordering::Greater
             && (q.left == PLUS_X || angle_cmp(pc, p, ray_point(topo, pc, q.left)) != Ordering::Greater)
     };
-    if pieces[before.saturating_sub(1)..upto].iter().rev().any(holds) {
+    // (`min`: keys read from a saved file are not trusted to be sorted.)
+    if pieces[before.saturating_sub(1).min(upto)..upto].iter().rev().any(holds) {
         return true;
     }
     // Straight towards +x: the last piece too, if it ends there (at 360°).
@@ -164,16 +166,17 @@ impl Views {
     /// Appends the next corner's polygon (from [`Views::sorted`]).
     pub(crate) fn append(&mut self, topo: &Topology, c: u32, pieces: &[Piece], spikes: &[Piece]) {
         if self.start.is_empty() {
-            self.start.push(0);
-            self.spike_start.push(0);
+            self.start.edit(|s| s.push(0));
+            self.spike_start.edit(|s| s.push(0));
         }
         let pc = topo.at(c);
-        self.keys.extend(keys(topo, pc, pieces));
-        self.spike_keys.extend(keys(topo, pc, spikes));
-        self.pieces.extend_from_slice(pieces);
-        self.spikes.extend_from_slice(spikes);
-        self.start.push(self.pieces.len() as u32);
-        self.spike_start.push(self.spikes.len() as u32);
+        self.keys.edit(|k| k.extend(keys(topo, pc, pieces)));
+        self.spike_keys.edit(|k| k.extend(keys(topo, pc, spikes)));
+        self.pieces.edit(|p| p.extend_from_slice(pieces));
+        self.spikes.edit(|s| s.extend_from_slice(spikes));
+        let (pieces, spikes) = (self.pieces.len() as u32, self.spikes.len() as u32);
+        self.start.edit(|s| s.push(pieces));
+        self.spike_start.edit(|s| s.push(spikes));
     }
 
     /// Whether corner `c` (the `i`-th pushed) sees `p`.
@@ -192,12 +195,12 @@ impl Views {
 
     /// Gives back the room the vectors grew beyond their contents.
     pub(crate) fn shrink_to_fit(&mut self) {
-        self.start.shrink_to_fit();
-        self.pieces.shrink_to_fit();
-        self.keys.shrink_to_fit();
-        self.spike_start.shrink_to_fit();
-        self.spikes.shrink_to_fit();
-        self.spike_keys.shrink_to_fit();
+        self.start.edit(Vec::shrink_to_fit);
+        self.pieces.edit(Vec::shrink_to_fit);
+        self.keys.edit(Vec::shrink_to_fit);
+        self.spike_start.edit(Vec::shrink_to_fit);
+        self.spikes.edit(Vec::shrink_to_fit);
+        self.spike_keys.edit(Vec::shrink_to_fit);
     }
 
     /// Bytes held.

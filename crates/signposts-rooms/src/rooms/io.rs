@@ -362,6 +362,9 @@ impl<R: Read> Reader<R> {
     /// The values of a file, from its magic bytes to its table (the checksum left).
     fn raw(&mut self) -> Result<Raw, Error> {
         let magic = self.take(MAGIC.len())?;
+        if self.seen[magic.clone()] == *b"SPEXACT\0" {
+            return Err(corrupt("this is a saved exact index, not rooms: open it with `ExactRooms::load`"));
+        }
         if self.seen[magic] != *MAGIC {
             return Err(corrupt("not a signposts-rooms file (bad magic bytes)"));
         }

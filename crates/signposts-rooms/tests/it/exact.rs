@@ -11,7 +11,7 @@ use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid};
 use signposts_rooms::{DoorState, ExactRooms, ExactScratch, NavMesh, Point, Tier};
 
-fn grid_strategy() -> impl Strategy<Value = Grid> {
+pub(crate) fn grid_strategy() -> impl Strategy<Value = Grid> {
     (2u32..10, 2u32..10)
         .prop_flat_map(|(w, h)| {
             (Just(w), Just(h), proptest::collection::vec(proptest::bool::weighted(0.7), (w * h) as usize))
@@ -31,7 +31,7 @@ fn point_in(cell: Cell, rng: &mut SplitMix64) -> Point {
 
 /// The mesh of a grid through the polygon builder: the map's box, each blocked cell a square
 /// obstacle (touching and overlapping squares united by the builder).
-fn polygon_mesh(grid: &Grid) -> NavMesh {
+pub(crate) fn polygon_mesh(grid: &Grid) -> NavMesh {
     let (w, h) = (f64::from(grid.width()), f64::from(grid.height()));
     let mut builder = NavMesh::builder().boundary([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)].map(Point::from));
     for y in 0..grid.height() {
@@ -148,7 +148,7 @@ fn check_crowd(
     Ok(())
 }
 
-fn sample(grid: &Grid, seed: u64, count: usize) -> Vec<Point> {
+pub(crate) fn sample(grid: &Grid, seed: u64, count: usize) -> Vec<Point> {
     let open = open_cells(grid);
     let mut rng = SplitMix64::new(seed);
     (0..count).map(|_| point_in(open[rng.below(open.len() as u64) as usize], &mut rng)).collect()

@@ -9,6 +9,7 @@ mod common;
 mod areas;
 mod build;
 mod exact;
+mod exact_io;
 mod io;
 mod links;
 mod polygons;
