@@ -6,6 +6,7 @@ mod cancel;
 mod compressed;
 mod crowd;
 mod dynamic;
+mod dynamic_job;
 mod forged;
 mod io;
 mod movingai;
