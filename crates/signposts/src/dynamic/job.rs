@@ -98,8 +98,10 @@ struct Columns {
     /// New entries `(column, node, mask)`, and where each column's end.
     writes: Vec<(usize, usize, u64)>,
     ends: Vec<usize>,
-    /// Columns left to a search.
+    /// Columns left to a search: the first `near` the targets at the edited nodes, then the
+    /// ones the local repair could not read.
     failed: Vec<usize>,
+    near: usize,
     replayed: usize,
     by_component: Option<Vec<Vec<u32>>>,
 }
@@ -293,9 +295,16 @@ impl RepairJob {
             self.update.rows = prepared.rows;
             return self.search_stage(searched);
         };
-        let columns: Vec<usize> = prepared.plan.searches().collect();
-        // Each column repaired, then written.
-        self.total = self.done + 2 * columns.len();
+        // The targets at the edited nodes have the largest regions (all that lies behind the
+        // edit, half the map in a maze): one search each costs a fraction of their local
+        // repair, and keeps the job's longest unit short. Their entries are the same either
+        // way (exact).
+        let (near, columns): (Vec<usize>, Vec<usize>) = prepared
+            .plan
+            .searches()
+            .partition(|&col| prepared.near.contains(&(self.graph.table.order[col] as usize)));
+        // Each column repaired, then written; the searches.
+        self.total = self.done + 2 * columns.len() + near.len();
         let columns = Columns {
             prepared,
             columns,
@@ -303,7 +312,8 @@ impl RepairJob {
             scratch,
             writes: Vec::new(),
             ends: Vec::new(),
-            failed: Vec::new(),
+            near: near.len(),
+            failed: near,
             replayed: 0,
             by_component: None,
         };
@@ -349,10 +359,10 @@ impl RepairJob {
 
     /// After the local repairs: their writes, then the searches.
     fn after_local(&mut self, mut columns: Box<Columns>) -> Stage {
-        let Columns { prepared, columns: all, failed, replayed, .. } = &*columns;
+        let Columns { prepared, columns: all, failed, near, replayed, .. } = &*columns;
         self.update = Update {
             columns: 0,
-            repaired: all.len() - failed.len(),
+            repaired: all.len() - (failed.len() - near),
             replayed: *replayed,
             patched: prepared.patched,
             rows: prepared.rows,

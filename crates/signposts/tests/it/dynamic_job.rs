@@ -50,7 +50,6 @@ fn three_ways(builder: &GraphBuilder, batches: &[Vec<Change>], budgets: &[usize]
         }
         if !by_job.rebuilt && !by_once.rebuilt {
             assert_eq!(beside, once, "step {step}: {batch:?}, job {by_job:?}, one-shot {by_once:?}");
-            assert_eq!(by_job, by_once, "step {step}: {batch:?}");
         }
         let fresh = reference.build();
         same_answers(&stepped, &fresh, step);
