@@ -96,6 +96,21 @@
 //! row keeps its entry width while its degree fits; when a node outgrows its width, the table
 //! is rebuilt (both reported in [`Update`]`::rebuilt`).
 //!
+//! **Repairs over frames.** [`Graph::apply`] runs to its end in one call. A game that cannot
+//! wait that long in one frame (a page on one thread, a wall in a maze: hundreds of
+//! milliseconds) starts a [`RepairJob`] instead ([`Graph::repair_job`], or
+//! [`GridOracle::set_blocked_job`](crate::grid::GridOracle::set_blocked_job)): it owns a copy of
+//! the table and repairs it a [`Budget`] at a time ([`RepairJob::step`]), one column repaired,
+//! written or searched a unit, while the table before the edit keeps answering; the caller
+//! checks the moves it reads against the edited map meanwhile (a closed cell, a diagonal past
+//! it) and swaps in [`RepairJob::finish`]'s table. The job makes the same plan and the same
+//! repairs on the calling thread, with three differences: the targets at the edited nodes are
+//! searched (their regions are the largest: half a maze); a rebuild that the edit forces (a
+//! node outgrows its entry width, a forest, a cell opened that has no node), the lane repairs
+//! of one node opened or blocked on a unit grid, and the plan are one unit each; and it never
+//! gives way to a rebuild on cost. Its table answers as [`Graph::apply`]'s, and equals it
+//! byte for byte where neither rebuilds.
+//!
 //! The property tests compare every answer after every random edit sequence (unit, weighted,
 //! one-way, batches, 4- and 8-connected grids) with a fresh build of the edited graph.
 
