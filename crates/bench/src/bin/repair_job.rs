@@ -3,7 +3,8 @@
 //! by a job stepped one unit at a time (`set_blocked_job`, `Budget::Work(1)`), from the same
 //! table. Prints each way's median and total time, the job's overhead, and its longest
 //! unit (what a frame waits for at least) with the job's start (the table's copy) beside it.
-//! Set `RAYON_NUM_THREADS=1` for the web page's single thread.
+//! Set `RAYON_NUM_THREADS=1` for the web page's single thread; `CELL=x,y` for one cell alone,
+//! `SHOW=1` for each edit's longest unit and where in the job it came.
 //!
 //! `cargo run --release -p signposts-bench --bin repair_job [-- CELLS]`
 
