@@ -20,6 +20,10 @@ const page = {
   // `enemies` when clamped to the open cells, one a cell), `clamped` the page's note about it.
   avoid: false, count: 0, clamped: null,
   moved: 0, // the enemies that moved in the last frame
+  // Walls clicked are repaired over frames (`toggle_job`, `repair_step`): `repair` while one
+  // runs ({ start, frames, left, workMs: the longest frame's own time, clickMs: the click's,
+  // callMs: the longest `repair_step` call's }), `lastRepair` the last one's; `spreadRepairs` false repairs in the click instead (`toggle`), as before.
+  spreadRepairs: true, repair: null, lastRepair: null,
 };
 window.signposts = page; // the page's state, for the test and the curious
 // The mean distance (along the map) from the first 1,000 enemies to the player.
@@ -32,6 +36,8 @@ page.screenAt = (x, y) => {
   return { x: box.left + (x + 0.5) * scale, y: box.top + (y + 0.5) * scale };
 };
 page.isOpen = (x, y) => isOpen(x, y);
+// The grid enemies' cells, `x, y` pairs (a copy).
+page.enemyCells = () => Array.from(new Uint32Array(wasm.memory.buffer, wasm.enemies_ptr(), 2 * wasm.enemies_len()));
 // The most grid enemies on one cell (1 with avoidance on), counted by the module.
 page.mostInACell = () => wasm.most_in_a_cell();
 
@@ -78,7 +84,7 @@ function clearMap(what) {
   bar.hidden = true;
   Object.assign(page, {
     error: null, notice: null, buildMs: 0, loadMs: 0, tableBytes: 0, denseBytes: 0, compressed: false,
-    stepMs: [], astarMs: 0, repairs: 0, repairMs: 0, rooms: null, lastBuild: null,
+    stepMs: [], astarMs: 0, repairs: 0, repairMs: 0, rooms: null, lastBuild: null, repair: null, lastRepair: null,
   });
   document.getElementById('error').textContent = '';
   denseButton.hidden = true;
@@ -299,9 +305,10 @@ canvas.addEventListener('click', (event) => {
         `is past the page's ${DENSE_MAX_MIB} MiB: pick a smaller map to edit walls`);
   }
   const start = performance.now();
-  const rc = wasm.toggle(cell.x, cell.y);
+  const rc = page.spreadRepairs ? wasm.toggle_job(cell.x, cell.y) : wasm.toggle(cell.x, cell.y);
   if (rc < 0) return fail(`cannot edit (${cell.x}, ${cell.y}): ${lastError()}`);
-  page.repairMs = performance.now() - start;
+  if (!page.spreadRepairs) page.repairMs = performance.now() - start;
+  else if (!page.repair) page.repair = { start, frames: 0, left: 0, workMs: 0, clickMs: performance.now() - start, callMs: 0 };
   page.repairs = wasm.repairs();
   drawBase();
   showAvoid(); // a crowd that could not be made again after the edit turned avoidance off
@@ -325,9 +332,42 @@ slider.addEventListener('input', () => {
   if (page.ready) setEnemies(); // the mode on show: its count, and whether it was clamped
 });
 
+// A frame's share of a repair under way: about REPAIR_MS of its time, in calls of `units`
+// units of work each (columns of the table repaired, written or searched), calibrated as it
+// goes so that one call takes a fraction of the share (the module has no clock of its own).
+const REPAIR_MS = 6;
+let units = 4;
+function repairFrame() {
+  const r = page.repair;
+  if (!r) return;
+  const start = performance.now();
+  let left;
+  do {
+    const t = performance.now();
+    left = wasm.repair_step(units);
+    const took = performance.now() - t;
+    r.callMs = Math.max(r.callMs, took);
+    if (took < REPAIR_MS / 8) units = Math.min(2 * units, 1 << 20);
+    else if (took > REPAIR_MS / 4) units = Math.max(1, units >> 1);
+  } while (left > 0 && performance.now() - start < REPAIR_MS);
+  r.frames++;
+  r.left = left;
+  if (left < 0) {
+    page.repair = null;
+    drawBase(); // the map went back to the table's
+    return fail(`the repair: ${lastError()}`);
+  }
+  if (left === 0) { // the repaired table is in use
+    page.repairMs = performance.now() - r.start;
+    page.lastRepair = { ms: page.repairMs, frames: r.frames, workMs: r.workMs, clickMs: r.clickMs, callMs: r.callMs };
+    page.repair = null;
+  }
+}
+
 let frames = 0;
 function step() {
   if (!page.ready) return;
+  repairFrame();
   const start = performance.now();
   if (page.mode === 'rooms') {
     if (!page.rooms) return;
@@ -388,7 +428,11 @@ function draw() {
       : `${page.count} enemies: all their steps of a frame ${mean.toFixed(2)} ms (one batched table query)\n`) +
     `<span class="why">the same steps by one A* search each: ${page.astarMs.toFixed(1)} ms ` +
     `(${(page.astarMs / Math.max(mean, 1e-3)).toFixed(0)}× the table)</span>\n` +
-    `walls clicked: ${page.repairs}, the last repaired in ${page.repairMs.toFixed(1)} ms`;
+    (page.repair
+      ? `walls clicked: ${page.repairs}, repairing over frames (${page.repair.left} units of work left; ` +
+        'the enemies keep to the table before the click, off the closed cells)'
+      : `walls clicked: ${page.repairs}, the last repaired in ${page.repairMs.toFixed(1)} ms` +
+        (page.lastRepair ? ` over ${page.lastRepair.frames} frames` : ''));
 }
 
 // The regions' outlines, the enemies as dots at their exact positions, the player.
@@ -428,8 +472,13 @@ function drawRooms() {
 }
 
 function loop() {
+  const start = performance.now();
+  const repairing = page.repair;
   step();
   draw();
+  // A frame's own time while a repair runs (the page's work, not the browser's).
+  if (repairing) repairing.workMs = Math.max(repairing.workMs, performance.now() - start);
+  if (page.lastRepair && repairing && !page.repair) page.lastRepair.workMs = repairing.workMs;
   requestAnimationFrame(loop);
 }
 

@@ -119,6 +119,8 @@ impl Game {
         if !on {
             self.crowd = None;
         } else if self.crowd.is_none() {
+            // The crowd reads the table itself: a repair under way ends first.
+            self.finish_repair()?;
             self.crowd = Some(self.new_crowd()?);
             self.sync_crowd();
         }

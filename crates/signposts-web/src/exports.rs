@@ -332,6 +332,34 @@ pub extern "C" fn toggle(x: u32, y: u32) -> i32 {
     }
 }
 
+/// Toggles a cell as [`toggle`] does, the table's repair spread over [`repair_step`] calls
+/// ([`Game::toggle_job`]): 1 blocked now, 0 open now, -1 on error.
+#[unsafe(no_mangle)]
+pub extern "C" fn toggle_job(x: u32, y: u32) -> i32 {
+    let result = with_game(Err(Error::Unsupported { what: "editing before a map is loaded" }), |g| {
+        g.toggle_job(Cell::new(x, y))
+    });
+    match result {
+        Ok(blocked) => i32::from(blocked),
+        Err(error) => failed(&error),
+    }
+}
+
+/// Advances the repair under way by at most `units` units of work ([`Game::repair_step`]):
+/// the units it has left as far as known (at least 1) while it runs, 0 once the repaired table
+/// is in use (or when none runs), -1 on error.
+#[unsafe(no_mangle)]
+pub extern "C" fn repair_step(units: u32) -> i32 {
+    match with_game(Ok(false), |g| g.repair_step(units as usize)) {
+        Ok(false) => 0,
+        Ok(true) => with_game(1, |g| {
+            let (done, total) = g.repair_progress();
+            i32::try_from(total.saturating_sub(done)).unwrap_or(i32::MAX).max(1)
+        }),
+        Err(error) => failed(&error),
+    }
+}
+
 /// Repairs done so far.
 #[unsafe(no_mangle)]
 pub extern "C" fn repairs() -> u32 {
@@ -342,7 +370,7 @@ pub extern "C" fn repairs() -> u32 {
 /// error in [`error_ptr`].
 #[unsafe(no_mangle)]
 pub extern "C" fn rooms_build() -> i32 {
-    let built = with_game(None, |g| Some(RoomsGame::new(g.oracle.grid())));
+    let built = with_game(None, |g| Some(RoomsGame::new(g.map())));
     match built {
         Some(Ok(mut rooms)) => {
             if AVOID.get()

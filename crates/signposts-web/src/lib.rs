@@ -21,6 +21,7 @@
 
 mod avoid;
 pub mod exports;
+mod job;
 
 pub use avoid::AGENT_RADIUS;
 
@@ -73,6 +74,10 @@ pub struct Game {
     repairs: u32,
     /// With avoidance on: the enemies as walkers at one a cell (`enemies` their cells).
     crowd: Option<signposts_crowd::grid::GridCrowd>,
+    /// The map as the latest click left it: the table's grid, or ahead of it while `repair`
+    /// runs ([`Game::toggle_job`]).
+    map: Grid,
+    repair: job::Repair,
 }
 
 impl Game {
@@ -111,6 +116,7 @@ impl Game {
             .collect();
         let tiles = TileGrid::from_grid(grid);
         let open = open_cells(grid);
+        let map = grid.clone();
         Game {
             oracle,
             cells,
@@ -124,6 +130,8 @@ impl Game {
             tiles,
             repairs: 0,
             crowd: None,
+            map,
+            repair: job::Repair::default(),
         }
     }
 
@@ -232,6 +240,7 @@ impl Game {
         self.queries.clear();
         self.queries.extend(self.enemies.iter().enumerate().map(|(i, &c)| (c, player, i as u64)));
         self.oracle.next_step_each_spread(&self.queries, &mut self.steps);
+        self.filter_steps(player);
         let mut moved = 0;
         for i in 0..self.enemies.len() {
             let here = self.enemies[i];
@@ -274,15 +283,19 @@ impl Game {
     /// Opens a blocked cell or blocks an open one, the table repaired in place; enemies on a
     /// cell that closes start again at a random open cell, or are removed when it was the
     /// last open cell (with avoidance on: to a free open cell, removed when none is free).
-    /// Returns whether the cell is blocked now.
+    /// Returns whether the cell is blocked now. A repair under way ([`Game::toggle_job`])
+    /// is finished first.
     ///
     /// # Errors
-    /// [`Error::CellOutOfBounds`].
+    /// [`Error::CellOutOfBounds`]; as [`Game::repair_step`].
     pub fn toggle(&mut self, cell: Cell) -> Result<bool, Error> {
+        // A repair under way ([`Game::toggle_job`]) ends first.
+        self.finish_repair()?;
         let blocked = self.oracle.grid().is_passable(cell);
         let update = self.oracle.set_blocked(cell, blocked)?;
         self.repairs += 1;
         let grid = self.oracle.grid();
+        self.map = grid.clone();
         self.cells[(cell.y * grid.width() + cell.x) as usize] = u8::from(!blocked);
         self.tiles = TileGrid::from_grid(grid);
         self.open = open_cells(grid);

@@ -203,6 +203,7 @@
 //! | `x_each_spread` | the same, ties broken per entity by a seed | [`NextHop::neighbor_to_each_spread`] |
 //! | `x_toward` | many sources, one target (a crowd after one player) | [`Crowd::step_toward`] |
 //! | `apply` | a batch of edits, repaired together | [`Graph::apply`], [`grid::GridOracle::apply`] |
+//! | `x_job` | `x` spread over calls: a job that `step(budget)`s a [`dynamic::Budget`] at a time, answers [`Progress`], and `finish()`es into `x`'s result | [`Graph::repair_job`], [`grid::GridOracle::set_blocked_job`] |
 //! | persistence | `save(writer)`, `load(reader)`, `save_to(path)` (atomic), `load_from(path)`, and where the format allows reading in place `from_bytes(bytes, check)` and `map_file(path, check)` | [`Graph`], [`CompressedGraph`], [`grid::GridOracle`], the rooms layer's `Rooms` |
 //! | errors | one `Error` enum a crate, `#[non_exhaustive]`; a wrapped error is [`std::error::Error::source`], not repeated in `Display` | [`Error::Io`] |
 //! | ids | `u32` node ids; out-of-range ids panic in `x` with the id and the count, and are [`Error::NodeOutOfRange`] in `try_x` | |

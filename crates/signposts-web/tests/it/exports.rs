@@ -8,7 +8,7 @@ use signposts_web::exports as web;
 use signposts_web::{Game, MAX_ENEMIES, RoomsGame};
 
 /// Copies `bytes` into the module's memory and loads them as a map: `load_map`'s code.
-fn load(bytes: &[u8], dense_up_to_mib: u32) -> i32 {
+pub(crate) fn load(bytes: &[u8], dense_up_to_mib: u32) -> i32 {
     let ptr = web::alloc(bytes.len());
     assert!(!ptr.is_null());
     // SAFETY: `alloc` gave `bytes.len()` bytes; `load_map` reads them; `dealloc` gives them back.
@@ -33,7 +33,7 @@ fn load_saved(bytes: &[u8]) -> i32 {
 }
 
 /// The last error's message.
-fn error() -> String {
+pub(crate) fn error() -> String {
     // SAFETY: `error_ptr` points to `error_len` bytes of the last message.
     String::from_utf8_lossy(unsafe { core::slice::from_raw_parts(web::error_ptr(), web::error_len()) })
         .into_owned()

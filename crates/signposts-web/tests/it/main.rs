@@ -4,3 +4,4 @@
 mod avoid;
 mod exports;
 mod game;
+mod job;

@@ -50,6 +50,9 @@ fn group_writes(
 pub(super) trait Scratch {
     /// Repairs one column into [`Scratch::writes`]; `false` leaves it to a search.
     fn repair(&mut self, graph: &Graph, column: Column<'_>) -> bool;
+    /// A scratch of its own for `n` nodes (a [`RepairJob`](super::RepairJob)'s, kept between
+    /// its steps).
+    fn new_scratch(n: usize) -> Self;
     /// Forgets what the scratch knows of an earlier edit's graph.
     fn new_update(&mut self);
     fn writes(&self) -> &[(usize, u64)];
@@ -96,6 +99,10 @@ impl Scratch for Local {
         repaired
     }
 
+    fn new_scratch(n: usize) -> Local {
+        Local::new(n)
+    }
+
     fn new_update(&mut self) {
         self.replay = None;
     }
@@ -129,6 +136,10 @@ impl Scratch for WeightedLocal {
         graph.repair_weighted(column, self)
     }
 
+    fn new_scratch(n: usize) -> WeightedLocal {
+        WeightedLocal::new(n)
+    }
+
     fn new_update(&mut self) {}
 
     fn writes(&self) -> &[(usize, u64)] {
@@ -156,8 +167,22 @@ impl Scratch for WeightedLocal {
 }
 
 impl Graph {
+    /// Whether column `col`'s repair is to clear its target from whole components: its
+    /// removals cut the target off from every node that lost its last move (each such node's
+    /// component loses it; no distance elsewhere changes).
+    pub(super) fn cut_off(&self, plan: &Plan, col: usize) -> bool {
+        let seeds = plan.seeds(col);
+        let target = self.component[self.table.order[col] as usize];
+        // (Inserted arcs as good as the old paths in the same column are left to the
+        // repair, which records them.)
+        !seeds.lost.is_empty()
+            && seeds.shorter.is_empty()
+            && seeds.add.is_empty()
+            && seeds.lost.iter().all(|s| self.component[s.u] != target)
+    }
+
     /// The nodes of each component, by label.
-    fn nodes_by_component(&self) -> Vec<Vec<u32>> {
+    pub(super) fn nodes_by_component(&self) -> Vec<Vec<u32>> {
         let mut nodes = vec![Vec::new(); self.components as usize];
         for (x, &c) in self.component.iter().enumerate() {
             nodes[c as usize].push(x as u32);
@@ -211,19 +236,11 @@ impl Graph {
                 // changes), so their entries there are cleared without a search.
                 let mut rest = Vec::new();
                 for &col in columns {
-                    let t = graph.table.order[col] as usize;
-                    let seeds = plan.seeds(col);
-                    let target = graph.component[t];
-                    // (Inserted arcs as good as the old paths in the same column are left to
-                    // the repair, which records them.)
-                    if seeds.lost.is_empty()
-                        || !seeds.shorter.is_empty()
-                        || !seeds.add.is_empty()
-                        || seeds.lost.iter().any(|s| graph.component[s.u] == target)
-                    {
+                    if !graph.cut_off(plan, col) {
                         rest.push(col);
                         continue;
                     }
+                    let seeds = plan.seeds(col);
                     let by_component: &Vec<Vec<u32>> =
                         by_component.get_or_init(|| graph.nodes_by_component());
                     let mut cut: Vec<u32> = seeds.lost.iter().map(|s| graph.component[s.u]).collect();

@@ -96,6 +96,21 @@
 //! row keeps its entry width while its degree fits; when a node outgrows its width, the table
 //! is rebuilt (both reported in [`Update`]`::rebuilt`).
 //!
+//! **Repairs over frames.** [`Graph::apply`] runs to its end in one call. A game that cannot
+//! wait that long in one frame (a page on one thread, a wall in a maze: hundreds of
+//! milliseconds) starts a [`RepairJob`] instead ([`Graph::repair_job`], or
+//! [`GridOracle::set_blocked_job`](crate::grid::GridOracle::set_blocked_job)): it owns a copy of
+//! the table and repairs it a [`Budget`] at a time ([`RepairJob::step`]), one column repaired,
+//! written or searched a unit, while the table before the edit keeps answering; the caller
+//! checks the moves it reads against the edited map meanwhile (a closed cell, a diagonal past
+//! it) and swaps in [`RepairJob::finish`]'s table. The job makes the same plan and the same
+//! repairs on the calling thread, with three differences: the targets at the edited nodes are
+//! searched (their regions are the largest: half a maze); a rebuild that the edit forces (a
+//! node outgrows its entry width, a forest, a cell opened that has no node), the lane repairs
+//! of one node opened or blocked on a unit grid, and the plan are one unit each; and it never
+//! gives way to a rebuild on cost. Its table answers as [`Graph::apply`]'s, and equals it
+//! byte for byte where neither rebuilds.
+//!
 //! The property tests compare every answer after every random edit sequence (unit, weighted,
 //! one-way, batches, 4- and 8-connected grids) with a fresh build of the edited graph.
 
@@ -103,6 +118,7 @@ mod arcs;
 mod blocked;
 pub(crate) mod clock;
 mod driver;
+mod job;
 mod opened;
 mod plan;
 mod rebuild;
@@ -119,6 +135,38 @@ use plan::State;
 use repair::Local;
 use search::Incoming;
 use weighted::WeightedLocal;
+
+pub use job::{Budget, RepairJob};
+
+/// How a repair starts ([`Graph::start_repair`]): each way with the edits it still needs.
+enum Start {
+    /// Rebuild the table, with these edits (none: the structure is edited already).
+    Rebuild(BTreeMap<usize, arcs::Arcs>),
+    /// Node `c` opened: the lane repair of `dynamic/opened.rs`.
+    Opened(usize, BTreeMap<usize, arcs::Arcs>),
+    /// Node `c` blocked: the lane repair of `dynamic/blocked.rs`.
+    Blocked(usize, BTreeMap<usize, arcs::Arcs>),
+    /// Columns to repair locally or search.
+    Columns(Prepared),
+}
+
+/// A column repair's plan, with the structure edited and the ties patched.
+struct Prepared {
+    plan: plan::Plan,
+    ends: plan::Ends,
+    /// The edited nodes.
+    near: Vec<usize>,
+    /// Arcs new to the graph.
+    inserted: Vec<(usize, usize)>,
+    /// Rows remapped.
+    rows: usize,
+    /// Repaired by the unit local repair.
+    unit: bool,
+    /// Repaired by the weighted local repair (neither: searched).
+    weighted: bool,
+    /// Entries given one more optimal move.
+    patched: usize,
+}
 
 /// One edit of a built graph; see [`Graph::apply`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -231,14 +279,27 @@ impl Graph {
             return Ok(Update::default());
         }
 
+        match self.start_repair(edited, true) {
+            Start::Rebuild(edited) => self.rebuild(&edited),
+            Start::Opened(c, edited) => Ok(self.repair_opened(c, &edited)),
+            Start::Blocked(c, edited) => Ok(self.repair_blocked(c, &edited)),
+            Start::Columns(prepared) => self.repair_prepared(prepared),
+        }
+    }
+
+    /// The first part of a repair, shared by [`Graph::apply`] and [`RepairJob`]: which way
+    /// the edit goes and, for the column repairs, the plan, with the new structure in place
+    /// and the inserted arcs as good as the old paths patched in. `gives_way`: rebuild where
+    /// the searches of a directed or weighted graph would cost more (else search them all).
+    fn start_repair(&mut self, edited: BTreeMap<usize, arcs::Arcs>, gives_way: bool) -> Start {
         if self.rebuilds_at_once(&edited) {
-            return self.rebuild(&edited);
+            return Start::Rebuild(edited);
         }
         if let Some(c) = self.opened_node(&edited) {
-            return Ok(self.repair_opened(c, &edited));
+            return Start::Opened(c, edited);
         }
         if let Some(c) = self.blocked_node(&edited) {
-            return Ok(self.repair_blocked(c, &edited));
+            return Start::Blocked(c, edited);
         }
 
         let (plan, ends) = self.fixes(&edited);
@@ -259,8 +320,8 @@ impl Graph {
             })
             .collect();
         self.replace_structure(&edited);
-        if (self.directed || !undirected_before) && to_search > (self.nodes_len() / 2).max(8) {
-            return self.rebuild(&BTreeMap::new());
+        if gives_way && (self.directed || !undirected_before) && to_search > (self.nodes_len() / 2).max(8) {
+            return Start::Rebuild(BTreeMap::new());
         }
         let unit = unit_before && self.costs.is_empty() && !self.directed && self.narrow();
         let weighted = !unit && undirected_before && self.weighted_repairable();
@@ -285,6 +346,13 @@ impl Graph {
                 patched += 1;
             }
         }
+        Start::Columns(Prepared { plan, ends, near, inserted, rows, unit, weighted, patched })
+    }
+
+    /// The rest of a column repair, at once: the local repairs on all cores, then the
+    /// searches.
+    fn repair_prepared(&mut self, prepared: Prepared) -> Result<Update, Error> {
+        let Prepared { plan, ends, near, inserted, rows, unit, weighted, patched } = prepared;
         let mut searched: Vec<usize> = Vec::new();
         let (mut repaired, mut replayed) = (0, 0);
         if unit || weighted {
@@ -308,25 +376,31 @@ impl Graph {
         let mut value = vec![0u64; (self.max_width() as usize).div_ceil(64)];
         let incoming = Incoming::new();
         for &col in &searched {
-            let t = self.table.order[col] as usize;
-            let dist = self.search(t, true, &incoming);
-            for x in 0..self.nodes_len() {
-                value.fill(0);
-                let dx = dist.get(x);
-                if dx != Cost::INFINITE && x != t {
-                    let slots = self.table.rows[x].slots();
-                    for (i, arc) in slots.enumerate() {
-                        let dw = dist.get(self.table.neighbors[arc] as usize);
-                        if dw != Cost::INFINITE && dw + self.model.cost(self.arc_cost(arc)) == dx {
-                            value[i / 64] |= 1 << (i % 64);
-                        }
-                    }
-                }
-                self.table.set_entry(x, col, &value);
-            }
+            self.search_column(col, &incoming, &mut value);
         }
         let columns = searched.len();
         Ok(Update { columns, repaired, replayed, patched, rows, rebuilt: false })
+    }
+
+    /// Recomputes column `col` by one search from its target over the edited graph
+    /// (`value`: scratch of [`Graph::max_width`] bits).
+    fn search_column(&mut self, col: usize, incoming: &Incoming, value: &mut [u64]) {
+        let t = self.table.order[col] as usize;
+        let dist = self.search(t, true, incoming);
+        for x in 0..self.nodes_len() {
+            value.fill(0);
+            let dx = dist.get(x);
+            if dx != Cost::INFINITE && x != t {
+                let slots = self.table.rows[x].slots();
+                for (i, arc) in slots.enumerate() {
+                    let dw = dist.get(self.table.neighbors[arc] as usize);
+                    if dw != Cost::INFINITE && dw + self.model.cost(self.arc_cost(arc)) == dx {
+                        value[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+            self.table.set_entry(x, col, value);
+        }
     }
 
     /// The widest entry, in bits.

@@ -12,7 +12,7 @@ mod oracle;
 use core::fmt;
 
 pub use movingai::{Scenario, ScenarioCheck, parse_map, parse_scenarios};
-pub use oracle::{GridOracle, GridShard, GridShardFile, MergedTable, TableKind};
+pub use oracle::{GridOracle, GridRepairJob, GridShard, GridShardFile, MergedTable, TableKind};
 
 use crate::Error;
 

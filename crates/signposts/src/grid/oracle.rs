@@ -9,10 +9,12 @@ use crate::format::{Check, KIND_GRID, KIND_GRID_COMPRESSED, Source};
 mod build;
 mod edit;
 mod io;
+mod job;
 mod query;
 mod shard;
 mod shard_file;
 use crate::{CompressedGraph, Cost, Error, Graph, GraphBuilder, NextHop, NodeId, TableRef};
+pub use job::GridRepairJob;
 pub use shard::GridShard;
 pub use shard_file::{GridShardFile, MergedTable};
 

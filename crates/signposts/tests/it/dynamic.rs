@@ -9,7 +9,7 @@ use signposts::generate::{Connectivity, SplitMix64, walled_grid};
 use signposts::{Graph, GraphBuilder, NodeId};
 
 /// Compares every query for every pair of nodes.
-fn same_answers(edited: &Graph, fresh: &Graph, step: usize) {
+pub(crate) fn same_answers(edited: &Graph, fresh: &Graph, step: usize) {
     let n = fresh.nodes_len() as NodeId;
     assert_eq!(edited.nodes_len(), fresh.nodes_len());
     assert_eq!(edited.edges_len(), fresh.edges_len(), "step {step}: edges");
@@ -39,7 +39,7 @@ fn same_answers(edited: &Graph, fresh: &Graph, step: usize) {
 }
 
 /// Applies one change to a builder, the reference.
-fn mirror(b: &mut GraphBuilder, change: Change) {
+pub(crate) fn mirror(b: &mut GraphBuilder, change: Change) {
     match change {
         Change::Connect(a, c) => b.connect(a, c),
         Change::ConnectWeighted(a, c, w) => b.connect_weighted(a, c, w),
@@ -50,11 +50,11 @@ fn mirror(b: &mut GraphBuilder, change: Change) {
     };
 }
 
-fn change(kinds: u8) -> impl Strategy<Value = (u8, usize, usize, u32)> {
+pub(crate) fn change(kinds: u8) -> impl Strategy<Value = (u8, usize, usize, u32)> {
     (0..kinds, any::<usize>(), any::<usize>(), 1u32..6)
 }
 
-fn to_change(n: usize, (kind, a, b, w): (u8, usize, usize, u32)) -> Change {
+pub(crate) fn to_change(n: usize, (kind, a, b, w): (u8, usize, usize, u32)) -> Change {
     let (a, b) = ((a % n) as NodeId, (b % n) as NodeId);
     match kind {
         0 | 1 => Change::Disconnect(a, b),
@@ -163,11 +163,11 @@ fn bad_changes_change_nothing() {
     assert_eq!(g, before);
 }
 
-mod grids {
+pub(crate) mod grids {
     use proptest::prelude::*;
     use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
 
-    fn same_grid_answers(edited: &GridOracle, fresh: &GridOracle, step: usize) {
+    pub(crate) fn same_grid_answers(edited: &GridOracle, fresh: &GridOracle, step: usize) {
         let grid = fresh.grid();
         assert_eq!(edited.grid(), grid, "step {step}");
         let cells: Vec<Cell> =

@@ -7,6 +7,7 @@ mod compressed;
 mod compressed_edit;
 mod crowd;
 mod dynamic;
+mod dynamic_job;
 mod forged;
 mod io;
 mod movingai;

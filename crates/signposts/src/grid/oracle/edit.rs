@@ -110,7 +110,7 @@ impl GridOracle {
     }
 
     /// The edges around `cell` whose presence differs from what the grid allows now.
-    fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
+    pub(super) fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
         use crate::dynamic::Change;
         let directions: &[Direction] = match self.connectivity {
             Connectivity::Four => &[Direction::East, Direction::South, Direction::West, Direction::North],

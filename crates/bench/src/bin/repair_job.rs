@@ -1,0 +1,114 @@
+//! Repairs spread over calls against one-shot repairs: corridor cells of the web page's maze
+//! (121×81, octile) closed and opened again, each edit repaired once by `set_blocked` and once
+//! by a job stepped one unit at a time (`set_blocked_job`, `Budget::Work(1)`), from the same
+//! table. Prints each way's median and total time, the job's overhead, and its longest
+//! unit (what a frame waits for at least) with the job's start (the table's copy) beside it.
+//! Set `RAYON_NUM_THREADS=1` for the web page's single thread; `CELL=x,y` for one cell alone,
+//! `SHOW=1` for each edit's longest unit and where in the job it came.
+//!
+//! `cargo run --release -p signposts-bench --bin repair_job [-- CELLS]`
+
+use std::time::Instant;
+
+use signposts::dynamic::Budget;
+use signposts::generate::{SplitMix64, maze_grid};
+use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Open cells between two open cells in a line (corridors), shuffled.
+fn corridors(grid: &Grid, count: usize, seed: u64) -> Vec<Cell> {
+    let open = |x: u32, y: u32| grid.contains(Cell::new(x, y)) && grid.is_passable(Cell::new(x, y));
+    let mut found: Vec<Cell> = (1..grid.height() - 1)
+        .flat_map(|y| (1..grid.width() - 1).map(move |x| Cell::new(x, y)))
+        .filter(|c| {
+            grid.is_passable(*c)
+                && ((open(c.x - 1, c.y) && open(c.x + 1, c.y)) || (open(c.x, c.y - 1) && open(c.x, c.y + 1)))
+        })
+        .collect();
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..found.len()).rev() {
+        found.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    found.truncate(count);
+    found
+}
+
+fn main() {
+    let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(24);
+    let grid = maze_grid(60, 40, 8, 42);
+    let mut oracle = GridOracle::build(&grid, Connectivity::Eight).expect("fits");
+    let (mut once, mut job, mut longest, mut starts, mut units) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut worst = (0.0f64, 0.0f64, 0usize, false);
+    // `CELL=x,y`: that cell alone (closed and opened).
+    let only = std::env::var("CELL").ok().and_then(|c| {
+        let (x, y) = c.split_once(',')?;
+        Some(vec![Cell::new(x.parse().ok()?, y.parse().ok()?)])
+    });
+    for cell in only.unwrap_or_else(|| corridors(&grid, count, 7)) {
+        for blocked in [true, false] {
+            let mut copy = oracle.clone();
+            let start = Instant::now();
+            let update = copy.set_blocked(cell, blocked).expect("in the grid");
+            once.push(ms(start));
+            let start = Instant::now();
+            let mut stepped = oracle.set_blocked_job(cell, blocked).expect("in the grid");
+            let began = ms(start);
+            let (mut most, mut n, mut at) = (0.0, 0, 0);
+            while !stepped.is_done() {
+                let step = Instant::now();
+                stepped.step(Budget::Work(1));
+                if ms(step) > most {
+                    most = ms(step);
+                    at = n;
+                }
+                n += 1;
+            }
+            if std::env::var_os("SHOW").is_some() {
+                println!("{cell} {blocked}: start {began:.2} ms, longest {most:.2} ms, at unit {at} of {n}");
+            }
+            let (repaired, by_job) = stepped.finish().expect("fits");
+            job.push(ms(start));
+            let most = most.max(began);
+            longest.push(most);
+            starts.push(began);
+            units.push(n as f64);
+            if most > worst.0 {
+                worst = (most, began, n, by_job.rebuilt);
+            }
+            assert_eq!(
+                repaired.cost(Cell::new(1, 1), Cell::new(119, 79)),
+                copy.cost(Cell::new(1, 1), Cell::new(119, 79))
+            );
+            assert!(update.rebuilt || !by_job.rebuilt);
+            oracle = repaired;
+        }
+    }
+    let (o, j): (f64, f64) = (once.iter().sum(), job.iter().sum());
+    println!("web maze 121x81 octile, {} edits ({count} corridor cells closed and opened):", once.len());
+    println!("  one-shot set_blocked: median {:.2} ms, total {:.1} ms", median(&once), o);
+    println!(
+        "  job, one unit a step: median {:.2} ms, total {:.1} ms ({:+.0}%), median {:.0} units",
+        median(&job),
+        j,
+        (j / o - 1.0) * 100.0,
+        median(&units)
+    );
+    println!(
+        "  longest unit: median {:.2} ms, worst {:.2} ms (its job: start {:.2} ms, {} units, rebuilt {}); start (copy) median {:.2} ms",
+        median(&longest),
+        worst.0,
+        worst.1,
+        worst.2,
+        worst.3,
+        median(&starts)
+    );
+}

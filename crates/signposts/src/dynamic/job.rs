@@ -1,0 +1,416 @@
+//! Repairs spread over calls: [`RepairJob`], the repair of [`Graph::apply`] cut into units of
+//! work (a column repaired, written or searched) that [`RepairJob::step`] advances a budget at
+//! a time, on a copy of the table, while the table before the edit keeps answering.
+//!
+//! The job goes as [`Graph::apply`] goes (the same plan, the same local repairs, the same
+//! searches; the same table at the end), on the calling thread, with two differences:
+//!
+//! - A job does not give way to a rebuild on cost: its work is cut into units and a rebuild's
+//!   is not, so a job goes on with the local repairs and searches where [`Graph::apply`]
+//!   would rebuild (a repair that costs a few builds' time, spread over frames, rather than
+//!   one frame that waits for a build). Rebuilds that the edit forces (a node outgrows its
+//!   entry width, a forest) stay. Either way the table answers as a fresh build's, and where
+//!   neither rebuilds the two tables are equal.
+//! - The lane repairs of one node opened or blocked on a unit-cost graph (`opened.rs`,
+//!   `blocked.rs`) and a rebuild are one unit each: they are not cut.
+
+use core::time::Duration;
+use std::collections::BTreeMap;
+
+use super::arcs::Arcs;
+use super::clock::{Started, now, since};
+use super::driver::{Column, Scratch};
+use super::repair::Local;
+use super::search::Incoming;
+use super::weighted::WeightedLocal;
+use super::{Change, Prepared, Start, Update};
+use crate::{Error, Graph, Progress};
+
+/// How much of a [`RepairJob`] one [`RepairJob::step`] may do. A step always does at least
+/// one unit of work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Budget {
+    /// At most this many units: a column of the table repaired, written or searched (the
+    /// plan, a lane repair and a rebuild are one unit each). The same on every run and
+    /// platform: what tests and a caller that calibrates its own budget use.
+    Work(usize),
+    /// Units until this much time has passed (checked after each unit, so a step may run
+    /// past it by one unit). On targets without a clock (`wasm32-unknown-unknown`) a step
+    /// does one unit: there, time the steps outside (`performance.now()`) and pass
+    /// [`Budget::Work`].
+    Time(Duration),
+}
+
+impl Budget {
+    /// Whether a step that started at `started` and has done `units` may do no more.
+    fn spent(self, started: Started, units: usize) -> bool {
+        match self {
+            Budget::Work(most) => units >= most.max(1),
+            Budget::Time(most) => since(started).is_none_or(|took| took >= most),
+        }
+    }
+}
+
+/// A repair of a [`Graph`]'s table after an edit, done a budget at a time: see
+/// [`Graph::repair_job`]. The job owns the copy it repairs; [`RepairJob::finish`] hands it
+/// over once [`RepairJob::is_done`].
+#[derive(Debug)]
+pub struct RepairJob {
+    graph: Graph,
+    stage: Stage,
+    update: Update,
+    done: usize,
+    total: usize,
+}
+
+/// Where a job is.
+#[derive(Debug)]
+enum Stage {
+    /// The edits, to plan.
+    Plan(BTreeMap<usize, Arcs>),
+    /// A rebuild, with the edits not yet in the structure.
+    Rebuild(BTreeMap<usize, Arcs>),
+    Opened(usize, BTreeMap<usize, Arcs>),
+    Blocked(usize, BTreeMap<usize, Arcs>),
+    /// Local repairs, one column a unit.
+    Local(Box<Columns>),
+    /// The local repairs' entries written, one column a unit.
+    Write(Box<Columns>),
+    /// Columns searched, one a unit.
+    Search {
+        columns: Vec<usize>,
+        next: usize,
+        value: Vec<u64>,
+    },
+    Done,
+    Failed(Error),
+}
+
+/// The local repair's state between steps.
+#[expect(clippy::struct_field_names, reason = "the columns of the column repair")]
+struct Columns {
+    prepared: Prepared,
+    /// Columns to repair, in order.
+    columns: Vec<usize>,
+    next: usize,
+    scratch: Scratches,
+    /// New entries `(column, node, mask)`, and where each column's end.
+    writes: Vec<(usize, usize, u64)>,
+    ends: Vec<usize>,
+    /// Columns left to a search: the first `near` the targets at the edited nodes, then the
+    /// ones the local repair could not read.
+    failed: Vec<usize>,
+    near: usize,
+    replayed: usize,
+    by_component: Option<Vec<Vec<u32>>>,
+}
+
+impl core::fmt::Debug for Columns {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Columns")
+            .field("columns", &self.columns.len())
+            .field("next", &self.next)
+            .field("writes", &self.writes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The job's own scratch, kept between steps.
+enum Scratches {
+    Unit(Box<Local>),
+    Weighted(Box<WeightedLocal>),
+}
+
+impl Graph {
+    /// [`Graph::apply`] as a job: checks the changes now (nothing is repaired yet) and
+    /// returns a [`RepairJob`] that repairs a copy of the table a [`Budget`] at a time.
+    /// This graph is not changed: it keeps answering as before the edit while the job runs
+    /// (callers filter out the moves the edit forbids), and [`RepairJob::finish`] returns the
+    /// repaired graph to put in its place. The result answers exactly as [`Graph::apply`]'s.
+    ///
+    /// # Errors
+    /// As [`Graph::apply`]: [`Error::NodeOutOfRange`] or [`Error::ZeroCost`] for a bad change.
+    ///
+    /// # Complexity
+    /// A copy of the table (O(n²) bits) now; then [`Graph::apply`]'s work, on the calling
+    /// thread.
+    ///
+    /// ```
+    /// use signposts::dynamic::{Budget, Change};
+    /// let mut b = signposts::Graph::builder(4);
+    /// b.connect(0, 1).connect(1, 2).connect(2, 3).connect(0, 3);
+    /// let mut graph = b.build();
+    /// let mut job = graph.repair_job(&[Change::Disconnect(0, 3)])?;
+    /// while !job.step(Budget::Work(1)).fraction().eq(&1.0) {
+    ///     assert_eq!(graph.path_to(0, 3).count(), 2); // the old table, until the swap
+    /// }
+    /// let (repaired, _update) = job.finish()?;
+    /// graph = repaired;
+    /// assert_eq!(graph.path_to(0, 3).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    /// # Ok::<(), signposts::Error>(())
+    /// ```
+    pub fn repair_job(&self, changes: &[Change]) -> Result<RepairJob, Error> {
+        RepairJob::new(self.clone(), changes)
+    }
+}
+
+impl RepairJob {
+    /// A job that repairs `graph` (taken as it is: the copy the job edits) after `changes`.
+    ///
+    /// # Errors
+    /// As [`Graph::repair_job`].
+    pub fn new(graph: Graph, changes: &[Change]) -> Result<RepairJob, Error> {
+        let mut edited = graph.edited_arcs(changes)?;
+        edited.retain(|&u, arcs| *arcs != graph.out_arcs(u));
+        let stage = if edited.is_empty() { Stage::Done } else { Stage::Plan(edited) };
+        let total = usize::from(!matches!(stage, Stage::Done));
+        Ok(RepairJob { graph, stage, update: Update::default(), done: 0, total })
+    }
+
+    /// Whether the repair is over: [`RepairJob::finish`] returns the repaired graph.
+    #[must_use]
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Stage::Done | Stage::Failed(_))
+    }
+
+    /// How far the job has come, in units of work: `total` is what is known to be left plus
+    /// what is done, and grows as the job learns more (after the plan, after the local
+    /// repairs); `done == total` once it [`is_done`](RepairJob::is_done).
+    #[must_use]
+    pub fn progress(&self) -> Progress {
+        Progress::new(self.done, self.total)
+    }
+
+    /// Does the next units of work, within `budget` (at least one unit, unless the job is
+    /// done), and says how far the job has come. An error (a rebuild that does not fit)
+    /// ends the job; [`RepairJob::finish`] returns it.
+    pub fn step(&mut self, budget: Budget) -> Progress {
+        let started = now();
+        let mut units = 0;
+        while !(self.is_done() || units > 0 && budget.spent(started, units)) {
+            self.unit();
+            units += 1;
+        }
+        self.progress()
+    }
+
+    /// Runs the job to its end and returns the repaired graph.
+    ///
+    /// # Errors
+    /// [`Error::AllocationFailed`] if a rebuild was needed and did not fit.
+    pub fn finish(mut self) -> Result<(Graph, Update), Error> {
+        while !self.is_done() {
+            self.unit();
+        }
+        match self.stage {
+            Stage::Failed(e) => Err(e),
+            _ => Ok((self.graph, self.update)),
+        }
+    }
+
+    /// The graph the job repairs (its structure edited once planned; its table part old,
+    /// part new until done): for its size and structure, not for queries.
+    #[must_use]
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    /// One unit of work.
+    fn unit(&mut self) {
+        self.done += 1;
+        let stage = core::mem::replace(&mut self.stage, Stage::Done);
+        self.stage = match stage {
+            Stage::Plan(edited) => match self.graph.start_repair(edited, false) {
+                Start::Rebuild(edited) => Stage::Rebuild(edited),
+                Start::Opened(c, edited) => Stage::Opened(c, edited),
+                Start::Blocked(c, edited) => Stage::Blocked(c, edited),
+                Start::Columns(prepared) => self.columns(prepared),
+            },
+            Stage::Rebuild(edited) => match self.graph.rebuild(&edited) {
+                Ok(update) => self.end(update),
+                Err(e) => Stage::Failed(e),
+            },
+            Stage::Opened(c, edited) => {
+                let update = self.graph.repair_opened(c, &edited);
+                self.end(update)
+            }
+            Stage::Blocked(c, edited) => {
+                let update = self.graph.repair_blocked(c, &edited);
+                self.end(update)
+            }
+            Stage::Local(mut columns) => {
+                if self.local(&mut columns) {
+                    Stage::Local(columns)
+                } else {
+                    self.after_local(columns)
+                }
+            }
+            Stage::Write(mut columns) => {
+                let at = columns.next;
+                let from = if at == 0 { 0 } else { columns.ends[at - 1] };
+                for &(col, u, mask) in &columns.writes[from..columns.ends[at]] {
+                    self.graph.table.set_entry(u, col, &[mask]);
+                }
+                columns.next += 1;
+                if columns.next < columns.ends.len() {
+                    Stage::Write(columns)
+                } else {
+                    self.searches(*columns)
+                }
+            }
+            Stage::Search { columns, next, mut value } => {
+                self.graph.search_column(columns[next], &Incoming::new(), &mut value);
+                if next + 1 < columns.len() {
+                    Stage::Search { columns, next: next + 1, value }
+                } else {
+                    self.update.columns = columns.len();
+                    self.end(self.update)
+                }
+            }
+            done @ (Stage::Done | Stage::Failed(_)) => {
+                self.done -= 1;
+                done
+            }
+        };
+    }
+
+    /// The job's end with `update`.
+    fn end(&mut self, update: Update) -> Stage {
+        self.update = update;
+        self.total = self.done;
+        Stage::Done
+    }
+
+    /// After the plan: the local repairs, or the searches.
+    fn columns(&mut self, prepared: Prepared) -> Stage {
+        let n = self.graph.nodes_len();
+        let scratch = if prepared.unit {
+            Scratches::Unit(Box::new(Local::new_scratch(n)))
+        } else if prepared.weighted {
+            Scratches::Weighted(Box::new(WeightedLocal::new_scratch(n)))
+        } else {
+            let searched: Vec<usize> = prepared.plan.searches().collect();
+            self.update.patched = prepared.patched;
+            self.update.rows = prepared.rows;
+            return self.search_stage(searched);
+        };
+        // The targets at the edited nodes have the largest regions (all that lies behind the
+        // edit, half the map in a maze): one search each costs a fraction of their local
+        // repair, and keeps the job's longest unit short. Their entries are the same either
+        // way (exact).
+        let (near, columns): (Vec<usize>, Vec<usize>) = prepared
+            .plan
+            .searches()
+            .partition(|&col| prepared.near.contains(&(self.graph.table.order[col] as usize)));
+        // Each column repaired, then written; the searches.
+        self.total = self.done + 2 * columns.len() + near.len();
+        let columns = Columns {
+            prepared,
+            columns,
+            next: 0,
+            scratch,
+            writes: Vec::new(),
+            ends: Vec::new(),
+            near: near.len(),
+            failed: near,
+            replayed: 0,
+            by_component: None,
+        };
+        if columns.columns.is_empty() {
+            self.after_local(Box::new(columns))
+        } else {
+            Stage::Local(Box::new(columns))
+        }
+    }
+
+    /// Repairs the next column locally; `false` once they are all done.
+    fn local(&self, columns: &mut Columns) -> bool {
+        let graph = &self.graph;
+        let col = columns.columns[columns.next];
+        columns.next += 1;
+        if graph.cut_off(&columns.prepared.plan, col) {
+            let by_component = columns.by_component.get_or_insert_with(|| graph.nodes_by_component());
+            let mut cut: Vec<u32> =
+                columns.prepared.plan.seeds(col).lost.iter().map(|s| graph.component[s.u]).collect();
+            cut.sort_unstable();
+            cut.dedup();
+            for c in cut {
+                let nodes = &by_component[c as usize];
+                columns.writes.extend(nodes.iter().map(|&x| (col, x as usize, 0)));
+            }
+        } else {
+            let Prepared { plan, ends, inserted, .. } = &columns.prepared;
+            let column =
+                Column { col, t: graph.table.order[col] as usize, seeds: plan.seeds(col), inserted, ends };
+            let (repaired, replays) = match &mut columns.scratch {
+                Scratches::Unit(local) => repair_one(graph, column, local.as_mut()),
+                Scratches::Weighted(local) => repair_one(graph, column, local.as_mut()),
+            };
+            columns.replayed += replays;
+            match repaired {
+                Some(writes) => columns.writes.extend(writes.iter().map(|&(u, mask)| (col, u, mask))),
+                None => columns.failed.push(col),
+            }
+        }
+        columns.ends.push(columns.writes.len());
+        columns.next < columns.columns.len()
+    }
+
+    /// After the local repairs: their writes, then the searches.
+    fn after_local(&mut self, mut columns: Box<Columns>) -> Stage {
+        let Columns { prepared, columns: all, failed, near, replayed, .. } = &*columns;
+        self.update = Update {
+            columns: 0,
+            repaired: all.len() - (failed.len() - near),
+            replayed: *replayed,
+            patched: prepared.patched,
+            rows: prepared.rows,
+            rebuilt: false,
+        };
+        // Columns without writes need no unit.
+        let mut ends = Vec::with_capacity(columns.ends.len());
+        ends.extend(columns.ends.iter().copied().filter({
+            let mut last = 0;
+            move |&end| {
+                let some = end > last;
+                last = end;
+                some
+            }
+        }));
+        columns.ends = ends;
+        columns.next = 0;
+        self.total = self.done + columns.ends.len() + columns.failed.len();
+        if columns.ends.is_empty() { self.searches(*columns) } else { Stage::Write(columns) }
+    }
+
+    /// After the writes: the searches of the columns the local repair left.
+    fn searches(&mut self, columns: Columns) -> Stage {
+        self.search_stage(columns.failed)
+    }
+
+    /// Searches `columns`, one a unit.
+    fn search_stage(&mut self, columns: Vec<usize>) -> Stage {
+        if columns.is_empty() {
+            self.update.columns = 0;
+            let update = self.update;
+            return self.end(update);
+        }
+        self.total = self.done + columns.len();
+        let value = vec![0u64; (self.graph.max_width() as usize).div_ceil(64)];
+        Stage::Search { columns, next: 0, value }
+    }
+}
+
+/// One column's local repair with `local`: its writes (`None`: left to a search) and whether
+/// it was a replay.
+fn repair_one<'s, S: Scratch>(
+    graph: &Graph,
+    column: Column<'_>,
+    local: &'s mut S,
+) -> (Option<&'s [(usize, u64)]>, usize) {
+    let replays = local.replayed();
+    let repaired = local.repair(graph, column);
+    let replays = local.replayed() - replays;
+    (repaired.then(|| local.writes()), replays)
+}
