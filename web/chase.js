@@ -191,7 +191,7 @@ function loadTable(bytes, what, buildMs, inWorker) {
   page.tableBytes = wasm.table_bytes();
   page.compressed = wasm.compressed() === 1;
   page.denseBytes = page.compressed ? wasm.dense_bytes() : 0;
-  // A compressed table cannot be edited: the dense one can, when it fits.
+  // The page edits walls in dense tables only: the dense one, when it fits.
   denseButton.hidden = !(page.compressed && page.denseBytes <= DENSE_MAX_MIB * 1048576);
   denseButton.textContent = `build a dense table (${mib(page.denseBytes)} MiB) to edit walls`;
   scale = Math.max(1, Math.floor(Math.min(1200 / page.width, 500 / page.height)));
@@ -298,10 +298,11 @@ canvas.addEventListener('click', (event) => {
   const cell = cellAt(event);
   if (!page.ready || (cell.x === page.player.x && cell.y === page.player.y)) return;
   if (page.compressed) {
-    // Compressed tables are not edited in place: say what the page can do instead.
+    // A compressed table's edit can take a rebuild (seconds to minutes here, on one thread,
+    // where the dense table's repair is spread over frames): the page edits dense tables only.
     return notice(page.denseBytes <= DENSE_MAX_MIB * 1048576
-      ? `walls cannot be edited in this map's compressed table: press "${denseButton.textContent}" above`
-      : `walls cannot be edited in this map's compressed table, and its dense table (${mib(page.denseBytes)} MiB) ` +
+      ? `walls are edited in the dense table on this page: press "${denseButton.textContent}" above`
+      : `walls are edited in the dense table on this page, and this map's (${mib(page.denseBytes)} MiB) ` +
         `is past the page's ${DENSE_MAX_MIB} MiB: pick a smaller map to edit walls`);
   }
   const start = performance.now();

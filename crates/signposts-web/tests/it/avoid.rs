@@ -208,8 +208,13 @@ fn avoidance_is_kept_across_loads_and_for_compressed_tables() {
     }
     let after = web::mean_distance(x, y, 200);
     assert!(after < before - 3.0, "{before} -> {after}");
-    assert_eq!(web::toggle(1, 1), -1);
-    assert_eq!(web::most_in_a_cell(), 1);
+    // The compressed table takes a wall (its overlay); the crowd keeps one enemy a cell.
+    let blocked = web::toggle(1, 1);
+    assert!(blocked == 0 || blocked == 1, "{blocked}: {}", crate::exports::error());
+    for _ in 0..5 {
+        web::tick(x, y);
+        assert_eq!(web::most_in_a_cell(), 1);
+    }
 }
 
 const ROOMS_MAP: &[u8] = b"type octile\nheight 6\nwidth 9\nmap\n.........\n.@@@.@@@.\n.@.....@.\n.@.@@@.@.\n...@.....\n...@.....\n";
