@@ -272,7 +272,7 @@ impl CompressedGraph {
     /// computed, `Update::columns` the columns. A graph whose every edge is back answers from
     /// its runs alone again. When the columns would take more memory than the runs (or 64
     /// MiB, if more), or more than a sixteenth of the targets need one, the table is rebuilt
-    /// ([`Update::rebuilt`]) from the edited graph: its arcs are then those present, and
+    /// ([`Update`]`::rebuilt`) from the edited graph: its arcs are then those present, and
     /// restoring a removed edge is refused.
     ///
     /// # Errors
