@@ -389,7 +389,7 @@ fn chase() {
         );
     }
     run_chase(
-        "compressed table (no door: compressed tables are rebuilt, not edited)",
+        "compressed table (no door: its edits go to an overlay or rebuild it, slower than the dense repair)",
         &mut compressed,
         &route,
         &starts,

@@ -360,12 +360,12 @@ fn choose_door(
     if compressed {
         if args.door.is_some() {
             bail!(
-                "--door needs the dense table, which is repaired in place (compressed tables are not edited): add --dense"
+                "--door needs the dense table, which is repaired in place (a compressed table's edit can take a rebuild, minutes on large maps): add --dense"
             );
         }
         return Ok((
             None,
-            "no door: the table is compressed, and compressed tables are not edited in place".into(),
+            "no door: the table is compressed, and a compressed table's edit can take a rebuild".into(),
             None,
         ));
     }
