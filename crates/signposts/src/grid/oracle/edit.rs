@@ -80,21 +80,7 @@ impl GridOracle {
             };
             return Ok(crate::dynamic::Update::rebuilt(self.nodes_len()));
         }
-        // Cells a step apart share edges: each edge's change once.
-        let mut changes = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for cell in edited {
-            for change in self.edge_changes(cell) {
-                let pair = match change {
-                    crate::dynamic::Change::ConnectWeighted(u, v, _)
-                    | crate::dynamic::Change::Disconnect(u, v) => (u, v),
-                    _ => unreachable!("edge_changes connects and disconnects only"),
-                };
-                if seen.insert(pair) {
-                    changes.push(change);
-                }
-            }
-        }
+        let changes = self.edges_changed(&edited);
         match &mut self.table {
             Table::Dense(graph) => graph.apply(&changes),
             Table::Compressed(graph) => match graph.apply(&changes) {
@@ -109,8 +95,28 @@ impl GridOracle {
         }
     }
 
+    /// The edges around the `edited` cells whose presence differs from what the grid allows
+    /// now, each once (cells a step apart share edges).
+    pub(super) fn edges_changed(&self, edited: &[Cell]) -> Vec<crate::dynamic::Change> {
+        let mut changes = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for &cell in edited {
+            for change in self.edge_changes(cell) {
+                let pair = match change {
+                    crate::dynamic::Change::ConnectWeighted(u, v, _)
+                    | crate::dynamic::Change::Disconnect(u, v) => (u, v),
+                    _ => unreachable!("edge_changes connects and disconnects only"),
+                };
+                if seen.insert(pair) {
+                    changes.push(change);
+                }
+            }
+        }
+        changes
+    }
+
     /// The edges around `cell` whose presence differs from what the grid allows now.
-    pub(super) fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
+    fn edge_changes(&self, cell: Cell) -> Vec<crate::dynamic::Change> {
         use crate::dynamic::Change;
         let directions: &[Direction] = match self.connectivity {
             Connectivity::Four => &[Direction::East, Direction::South, Direction::West, Direction::North],

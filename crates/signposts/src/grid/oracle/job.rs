@@ -95,21 +95,7 @@ impl GridOracle {
             return Ok(GridRepairJob { oracle, work: Work::Rebuild });
         }
         oracle.table = Table::Dense(graph.clone());
-        // Cells a step apart share edges: each edge's change once (as `GridOracle::apply`).
-        let mut changes = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for cell in edited {
-            for change in oracle.edge_changes(cell) {
-                let pair = match change {
-                    crate::dynamic::Change::ConnectWeighted(u, v, _)
-                    | crate::dynamic::Change::Disconnect(u, v) => (u, v),
-                    _ => unreachable!("edge_changes connects and disconnects only"),
-                };
-                if seen.insert(pair) {
-                    changes.push(change);
-                }
-            }
-        }
+        let changes = oracle.edges_changed(&edited);
         let Table::Dense(graph) = core::mem::replace(&mut oracle.table, empty()) else {
             unreachable!("dense above")
         };
