@@ -4,6 +4,32 @@
 use signposts::generate::{Connectivity, grid, maze, walled_grid};
 use signposts::{GraphBuilder, NodeId};
 
+/// Up to `count` cells of `grid`, open ones (`open_cells`) or walls, that lie between two
+/// open cells in a line (corridor cells, or walls a door could open), shuffled by `seed`.
+#[must_use]
+pub fn cells_between_open(
+    grid: &signposts::grid::Grid,
+    open_cells: bool,
+    count: usize,
+    seed: u64,
+) -> Vec<signposts::grid::Cell> {
+    use signposts::grid::Cell;
+    let open = |x: u32, y: u32| grid.contains(Cell::new(x, y)) && grid.is_passable(Cell::new(x, y));
+    let mut found: Vec<Cell> = (1..grid.height().saturating_sub(1))
+        .flat_map(|y| (1..grid.width().saturating_sub(1)).map(move |x| Cell::new(x, y)))
+        .filter(|c| {
+            grid.is_passable(*c) == open_cells
+                && ((open(c.x - 1, c.y) && open(c.x + 1, c.y)) || (open(c.x, c.y - 1) && open(c.x, c.y + 1)))
+        })
+        .collect();
+    let mut rng = signposts::generate::SplitMix64::new(seed);
+    for i in (1..found.len()).rev() {
+        found.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    found.truncate(count);
+    found
+}
+
 /// A named benchmark graph.
 pub struct Case {
     /// Short name used on the command line.

@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use signposts::BuildOptions;
 use signposts::generate::{SplitMix64, maze_grid};
-use signposts::grid::{Cell, Connectivity, Grid, GridOracle, TableKind};
+use signposts::grid::{Connectivity, Grid, GridOracle, TableKind};
+use signposts_bench::cells_between_open;
 
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
@@ -17,24 +18,6 @@ fn ms(start: Instant) -> f64 {
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
-}
-
-/// Interior wall cells of a maze with open cells on two opposite sides.
-fn walls(grid: &Grid, count: usize, seed: u64) -> Vec<Cell> {
-    let open = |x: u32, y: u32| grid.contains(Cell::new(x, y)) && grid.is_passable(Cell::new(x, y));
-    let mut found: Vec<Cell> = (1..grid.height() - 1)
-        .flat_map(|y| (1..grid.width() - 1).map(move |x| Cell::new(x, y)))
-        .filter(|c| {
-            !grid.is_passable(*c)
-                && ((open(c.x - 1, c.y) && open(c.x + 1, c.y)) || (open(c.x, c.y - 1) && open(c.x, c.y + 1)))
-        })
-        .collect();
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..found.len()).rev() {
-        found.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    found.truncate(count);
-    found
 }
 
 fn grid_case(name: &str, grid: &Grid, count: usize) {
@@ -47,7 +30,7 @@ fn grid_case(name: &str, grid: &Grid, count: usize) {
     let (first, mut oracle): (f64, GridOracle) = build(grid);
     let mut builds = vec![first];
     let (mut times, mut rebuilds, mut slower) = (Vec::new(), 0, 0);
-    for (i, cell) in walls(grid, count, 5).into_iter().enumerate() {
+    for (i, cell) in cells_between_open(grid, false, count, 5).into_iter().enumerate() {
         for blocked in [false, true] {
             let start = Instant::now();
             let update = oracle.set_blocked(cell, blocked).expect("in the grid");

@@ -11,8 +11,9 @@
 use std::time::Instant;
 
 use signposts::dynamic::Budget;
-use signposts::generate::{SplitMix64, maze_grid};
-use signposts::grid::{Cell, Connectivity, Grid, GridOracle};
+use signposts::generate::maze_grid;
+use signposts::grid::{Cell, Connectivity, GridOracle};
+use signposts_bench::cells_between_open;
 
 fn ms(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
@@ -22,24 +23,6 @@ fn median(values: &[f64]) -> f64 {
     let mut v = values.to_vec();
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
-}
-
-/// Open cells between two open cells in a line (corridors), shuffled.
-fn corridors(grid: &Grid, count: usize, seed: u64) -> Vec<Cell> {
-    let open = |x: u32, y: u32| grid.contains(Cell::new(x, y)) && grid.is_passable(Cell::new(x, y));
-    let mut found: Vec<Cell> = (1..grid.height() - 1)
-        .flat_map(|y| (1..grid.width() - 1).map(move |x| Cell::new(x, y)))
-        .filter(|c| {
-            grid.is_passable(*c)
-                && ((open(c.x - 1, c.y) && open(c.x + 1, c.y)) || (open(c.x, c.y - 1) && open(c.x, c.y + 1)))
-        })
-        .collect();
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..found.len()).rev() {
-        found.swap(i, rng.below(i as u64 + 1) as usize);
-    }
-    found.truncate(count);
-    found
 }
 
 fn main() {
@@ -53,7 +36,7 @@ fn main() {
         let (x, y) = c.split_once(',')?;
         Some(vec![Cell::new(x.parse().ok()?, y.parse().ok()?)])
     });
-    for cell in only.unwrap_or_else(|| corridors(&grid, count, 7)) {
+    for cell in only.unwrap_or_else(|| cells_between_open(&grid, true, count, 7)) {
         for blocked in [true, false] {
             let mut copy = oracle.clone();
             let start = Instant::now();
