@@ -2,7 +2,8 @@
 //! opened on a walled 4-connected grid and an open 8-connected one, walls of a maze, and a
 //! bridge.
 //!
-//! `cargo run --release -p signposts-bench --bin updates`
+//! `cargo run --release -p signposts-bench --bin updates [dense]`; `dense` stops after the
+//! two grids' cell toggles.
 
 use std::time::Instant;
 
@@ -215,6 +216,11 @@ fn main() {
         100,
         13,
     );
+
+    // `dense`: the two grids' cell toggles only.
+    if std::env::args().any(|a| a == "dense") {
+        return;
+    }
 
     // Opening a wall between two cells of an 80×80 perfect maze, and closing it again.
     let mut m = maze(80, 80, 42);

@@ -452,3 +452,54 @@ proptest! {
         same_answers(&graph, &b.build(), 1);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// A node of a weighted graph blocked (every edge of it removed in one batch), on random
+    /// graphs with costs 1–4 of up to four lanes of 64 columns, and cells blocked on octile
+    /// grids with random walls (the cell's diagonals go too): repaired 64 targets at a time
+    /// (`dynamic/blocked_weighted.rs`). Every answer and the whole table against a fresh build.
+    #[test]
+    fn a_weighted_node_blocked_matches_fresh_builds(
+        grid in any::<bool>(),
+        n in 2usize..240,
+        edges in proptest::collection::vec((any::<usize>(), any::<usize>(), 1u32..5), 0..360),
+        walls in proptest::collection::vec(any::<bool>(), 256),
+        at in any::<usize>(),
+    ) {
+        use signposts::grid::{Cell, Connectivity as Cells, Grid, GridOracle};
+        if grid {
+            let (w, h) = (16, (n / 16).clamp(1, 15) as u32);
+            let g = Grid::from_fn(w, h, |c| !walls[(c.y * 16 + c.x) as usize] || (c.x + c.y) % 4 == 0);
+            let mut oracle = GridOracle::build(&g, Cells::Eight).unwrap();
+            let cell = Cell::new((at % 16) as u32, ((at / 16) % h as usize) as u32);
+            if !oracle.grid().is_passable(cell) {
+                return Ok(());
+            }
+            oracle.set_blocked(cell, true).unwrap();
+            grids::same_grid_answers(&oracle, &GridOracle::build(oracle.grid(), Cells::Eight).unwrap(), 0);
+            return Ok(());
+        }
+        let mut b = GraphBuilder::new(n);
+        for (x, y, w) in edges {
+            let (x, y) = ((x % n) as NodeId, (y % n) as NodeId);
+            if x != y {
+                b.connect_weighted(x, y, w);
+            }
+        }
+        let c = (at % n) as NodeId;
+        let heads = b.neighbors(c).to_vec();
+        if heads.is_empty() {
+            return Ok(());
+        }
+        let mut graph = b.build();
+        graph.apply(&heads.iter().map(|&h| Change::Disconnect(c, h)).collect::<Vec<_>>()).unwrap();
+        for &h in &heads {
+            b.disconnect(c, h);
+        }
+        let fresh = b.build();
+        same_answers(&graph, &fresh, 0);
+        same_table(&graph, &fresh, 0);
+    }
+}
