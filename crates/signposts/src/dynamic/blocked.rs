@@ -66,9 +66,6 @@ impl Graph {
     /// Blocks node `c` (see [`Graph::blocked_node`]) and repairs the table as the module docs
     /// say.
     pub(super) fn repair_blocked(&mut self, c: usize, edited: &BTreeMap<usize, Arcs>) -> Update {
-        if !self.costs.is_empty() {
-            return self.repair_blocked_weighted(c, edited);
-        }
         let n = self.nodes_len();
         let mut to_c = vec![UNREACHED; n];
         let mut queue = vec![c as NodeId];

@@ -116,7 +116,6 @@
 
 mod arcs;
 mod blocked;
-mod blocked_weighted;
 pub(crate) mod clock;
 mod driver;
 mod job;
@@ -145,8 +144,7 @@ enum Start {
     Rebuild(BTreeMap<usize, arcs::Arcs>),
     /// Node `c` opened: the lane repair of `dynamic/opened.rs`.
     Opened(usize, BTreeMap<usize, arcs::Arcs>),
-    /// Node `c` blocked: the lane repair of `dynamic/blocked.rs` (`dynamic/blocked_weighted.rs`
-    /// on weighted graphs).
+    /// Node `c` blocked: the lane repair of `dynamic/blocked.rs`.
     Blocked(usize, BTreeMap<usize, arcs::Arcs>),
     /// Columns to repair locally or search.
     Columns(Prepared),
@@ -300,7 +298,7 @@ impl Graph {
         if let Some(c) = self.opened_node(&edited) {
             return Start::Opened(c, edited);
         }
-        if let Some(c) = self.blocked_node(&edited).or_else(|| self.blocked_weighted_node(&edited)) {
+        if let Some(c) = self.blocked_node(&edited) {
             return Start::Blocked(c, edited);
         }
 

@@ -104,7 +104,7 @@ impl Graph {
     }
 
     /// The cost of the arc in slot `slot` of `x`.
-    pub(super) fn slot_cost(&self, x: usize, slot: usize) -> Cost {
+    fn slot_cost(&self, x: usize, slot: usize) -> Cost {
         self.model.cost(self.arc_cost(self.table.rows[x].first as usize + slot))
     }
 

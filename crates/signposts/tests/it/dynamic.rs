@@ -458,8 +458,8 @@ proptest! {
 
     /// A node of a weighted graph blocked (every edge of it removed in one batch), on random
     /// graphs with costs 1–4 of up to four lanes of 64 columns, and cells blocked on octile
-    /// grids with random walls (the cell's diagonals go too): repaired 64 targets at a time
-    /// (`dynamic/blocked_weighted.rs`). Every answer and the whole table against a fresh build.
+    /// grids with random walls (the cell's diagonals go too). Every answer and the whole table
+    /// against a fresh build.
     #[test]
     fn a_weighted_node_blocked_matches_fresh_builds(
         grid in any::<bool>(),
