@@ -164,4 +164,5 @@ mod tests {
         }
     }
 }
+pub mod gppc;
 pub mod navmesh;

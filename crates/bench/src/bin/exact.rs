@@ -2,11 +2,14 @@
 //! exact index, the time of `next_waypoint` (one entity, and a crowd sharing a goal), of a
 //! whole shortest path, and of polyanya's optimal search, with every length compared.
 //!
-//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] MAP.map ...]`
+//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [--write-scen DIR] [--peer-results FILE ...] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of maps,
 //! 2,000 queries between cell centres, the fastest of 10 rounds, crowds of 250 entities;
 //! `--budgets`: each map again at the two smaller tiers' budgets; `--sizes`: only the index
-//! of every shared 512×512 map under the default budget)
+//! of every shared 512×512 map under the default budget; `--write-scen DIR`: each map's
+//! queries as `DIR/<map>.map.scen` for other programs; `--peer-results FILE`, repeatable:
+//! another program's lengths and times on those queries, compared and printed beside
+//! `ExactRooms`: see the `gppc` module of the bench library)
 //!
 //! Both sides get the same walkable area, the union of the open cells' closed squares (see
 //! the `rooms` bench for polyanya's mesh). Lengths are compared within 1e-5 of polyanya's
@@ -21,6 +24,7 @@ use glam::Vec2;
 use polyanya::Mesh;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid, parse_map};
+use signposts_bench::gppc::{PeerCompared, PeerResults, compare_peer, scen_text};
 use signposts_bench::navmesh::{
     closed_components, cpu, fastest, four_components, index, maps_dir, polyanya_bytes, polyanya_cover_errors,
     polyanya_mesh, segment_is_walkable, today, trace_rings,
@@ -40,6 +44,10 @@ struct Options {
     rounds: usize,
     crowd: usize,
     budgets: bool,
+    /// Where to write each map's queries (`--write-scen`).
+    write_scen: Option<PathBuf>,
+    /// Other programs' answers (`--peer-results`).
+    peers: Vec<PeerResults>,
 }
 
 /// Connected pairs of open cell centres.
@@ -82,6 +90,12 @@ struct Compared {
     waypoint_mismatch: usize,
     /// Queries whose goal is in sight.
     straight: usize,
+    /// Each query's signposts length.
+    ours: Vec<f64>,
+    /// Each query's polyanya length, `None` where it found nothing.
+    polyanya: Vec<Option<f64>>,
+    /// Whether each query's start and goal are apart at a pinch (4-components differ).
+    pinched: Vec<bool>,
 }
 
 fn compare(
@@ -111,7 +125,11 @@ fn compare(
             c.waypoint_mismatch += 1;
         }
         let ours = path.walked();
-        match pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32)) {
+        let found = pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32));
+        c.ours.push(ours);
+        c.polyanya.push(found.as_ref().map(|p| f64::from(p.length)));
+        c.pinched.push(four_of(s) != four_of(t));
+        match found {
             None if four_of(s) != four_of(t) => c.none_pinch += 1,
             None => c.none_cap += 1,
             Some(theirs) => {
@@ -177,6 +195,8 @@ struct Row {
     path_us: f64,
     polyanya_us: f64,
     compared: Compared,
+    /// `(peer, results, comparison)` of every `--peer-results` file of this map.
+    peers: Vec<(String, PeerResults, PeerCompared)>,
     /// `(tier, bytes, next_waypoint µs, path µs)` at smaller budgets.
     smaller: Vec<(Tier, usize, f64, f64)>,
 }
@@ -215,6 +235,28 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
         compared.none_cap,
         compared.invalid
     );
+    if let Some(dir) = &options.write_scen {
+        let file = dir.join(format!("{name}.map.scen"));
+        let text = scen_text(&name, grid.width(), grid.height(), &queries, &compared.ours);
+        std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&file, text))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+        eprintln!("  queries written to {}", file.display());
+    }
+    let peers: Vec<_> = options
+        .peers
+        .iter()
+        .filter(|p| p.map == name)
+        .map(|p| {
+            let c =
+                compare_peer(&compared.ours, &compared.polyanya, &compared.pinched, &p.lengths, TOLERANCE);
+            eprintln!(
+                "  {}: {} equal, {} through a pinch, {} longer, {} shorter, {} none, {} missing",
+                p.peer, c.equal, c.pinch, c.longer, c.shorter, c.none, c.missing
+            );
+            (p.peer.clone(), p.clone(), c)
+        })
+        .collect();
     let (waypoint_us, crowd_us, path_us) = time_index(&exact, &queries, options.rounds, options.crowd);
     let polyanya_us = fastest(options.rounds, &queries, |s, t| {
         pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32))
@@ -254,6 +296,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
         path_us,
         polyanya_us,
         compared,
+        peers,
         smaller,
     }
 }
@@ -285,14 +328,15 @@ fn sizes() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [MAP.map ...]"
+        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [--write-scen DIR] [--peer-results FILE ...] [MAP.map ...]"
     );
     std::process::exit(2)
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options = Options { count: 2000, rounds: 10, crowd: 250, budgets: false };
+    let mut options =
+        Options { count: 2000, rounds: 10, crowd: 250, budgets: false, write_scen: None, peers: Vec::new() };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -308,6 +352,16 @@ fn main() {
                 i += 1;
             }
             "--budgets" => options.budgets = true,
+            "--write-scen" => {
+                let Some(dir) = args.get(i + 1) else { usage("--write-scen needs a folder") };
+                options.write_scen = Some(PathBuf::from(dir));
+                i += 1;
+            }
+            "--peer-results" => {
+                let Some(file) = args.get(i + 1) else { usage("--peer-results needs a file") };
+                options.peers.push(PeerResults::read(file.as_ref()).unwrap_or_else(|e| usage(&e)));
+                i += 1;
+            }
             "--sizes" => {
                 sizes();
                 return;
@@ -389,6 +443,7 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
             c.waypoint_mismatch
         );
     }
+    print_peers(rows);
     if options.budgets {
         println!();
         println!("| map | budget tier | index | next_waypoint | path |");
@@ -409,6 +464,51 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
                     bytes as f64 / f64::from(1 << 20)
                 );
             }
+        }
+    }
+}
+
+/// The `--peer-results` table: each program beside `ExactRooms`' `path` on the same queries.
+fn print_peers(rows: &[Row]) {
+    if rows.iter().all(|r| r.peers.is_empty()) {
+        return;
+    }
+    let mib = |bytes: Option<f64>| match bytes {
+        None => "–".to_string(),
+        Some(b) if b < f64::from(1 << 20) => format!("{:.0} KiB", b / 1024.0),
+        Some(b) => format!("{:.1} MiB", b / f64::from(1 << 20)),
+    };
+    let secs = |s: Option<f64>| s.map_or("–".to_string(), |s| format!("{s:.2} s"));
+    println!();
+    println!(
+        "| map | program | path | / sp path | index on disk | memory | build | equal (1e-5) | sp shorter through a pinch | mismatches: longer / shorter / none / missing |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for r in rows {
+        println!(
+            "| {} | ExactRooms | {:.3} µs | 1× | – | {} | {} | – | – | – |",
+            r.name,
+            r.path_us,
+            mib(Some(r.memory_sp as f64)),
+            secs(Some(r.build_sp))
+        );
+        for (peer, p, c) in &r.peers {
+            let us = p.number("query_us");
+            println!(
+                "| {} | {peer} | {} | {} | {} | {} | {} | {} | {} | {} / {} / {} / {} |",
+                r.name,
+                us.map_or("–".to_string(), |u| format!("{u:.3} µs")),
+                us.map_or("–".to_string(), |u| format!("{:.1}×", u / r.path_us)),
+                mib(p.number("index_bytes")),
+                mib(p.number("memory_bytes")),
+                secs(p.number("preprocess_s")),
+                c.equal,
+                c.pinch,
+                c.longer,
+                c.shorter,
+                c.none,
+                c.missing
+            );
         }
     }
 }
