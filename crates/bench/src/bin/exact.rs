@@ -2,11 +2,13 @@
 //! exact index, the time of `next_waypoint` (one entity, and a crowd sharing a goal), of a
 //! whole shortest path, and of polyanya's optimal search, with every length compared.
 //!
-//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] MAP.map ...]`
+//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--links N] [--sizes] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of maps,
 //! 2,000 queries between cell centres, the fastest of 10 rounds, crowds of 250 entities;
 //! `--budgets`: each map again at the two smaller tiers' budgets; `--sizes`: only the index
-//! of every shared 512×512 map under the default budget)
+//! of every shared 512×512 map under the default budget; `--links N`: each map again with `N`
+//! two-way teleporters between random open cell centres, costing a tenth of their straight
+//! length, timed on the same queries beside the index without them)
 //!
 //! Both sides get the same walkable area, the union of the open cells' closed squares (see
 //! the `rooms` bench for polyanya's mesh). Lengths are compared within 1e-5 of polyanya's
@@ -40,6 +42,7 @@ struct Options {
     rounds: usize,
     crowd: usize,
     budgets: bool,
+    links: usize,
 }
 
 /// Connected pairs of open cell centres.
@@ -179,6 +182,9 @@ struct Row {
     compared: Compared,
     /// `(tier, bytes, next_waypoint µs, path µs)` at smaller budgets.
     smaller: Vec<(Tier, usize, f64, f64)>,
+    /// With `--links`: the extra build seconds, next_waypoint µs, path µs, and how many
+    /// paths take a link.
+    linked: Option<(f64, f64, f64, usize)>,
 }
 
 fn measure(path: &std::path::Path, options: &Options) -> Row {
@@ -203,6 +209,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
     let wrong = polyanya_cover_errors(&grid, &pa);
     assert_eq!(wrong, 0, "{name}: polyanya's mesh disagrees with the grid at {wrong} cell centres");
     let components = closed_components(&grid);
+    let link_ends = queries(&grid, &components, options.links, 29);
     let queries = queries(&grid, &components, options.count, 17);
     let compared = compare(&grid, &exact, &pa, &labels, &queries);
     eprintln!(
@@ -238,7 +245,21 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
             smaller.push((small.tier(), small.memory_bytes(), w, p));
         }
     }
+    let linked = (options.links > 0).then(|| {
+        let mut builder = ExactRooms::builder(&mesh);
+        for &(a, b) in &link_ends {
+            builder = builder.link(a, b, a.distance(b) / 10.0, true);
+        }
+        let start = Instant::now();
+        let linked = builder.build().expect("fits the default budget");
+        let extra = start.elapsed().as_secs_f64() - build_sp;
+        let (w, _, p) = time_index(&linked, &queries, options.rounds, options.crowd);
+        let taken = queries.iter().filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0)).count();
+        eprintln!("  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one", options.links);
+        (extra, w, p, taken)
+    });
     Row {
+        linked,
         name,
         regions: mesh.regions_len(),
         corners: exact.corners_len(),
@@ -285,24 +306,25 @@ fn sizes() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [MAP.map ...]"
+        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--links N] [--sizes] [MAP.map ...]"
     );
     std::process::exit(2)
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options = Options { count: 2000, rounds: 10, crowd: 250, budgets: false };
+    let mut options = Options { count: 2000, rounds: 10, crowd: 250, budgets: false, links: 0 };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            flag @ ("--queries" | "--rounds" | "--crowd") => {
+            flag @ ("--queries" | "--rounds" | "--crowd" | "--links") => {
                 let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok()).filter(|&v| v > 0);
                 let Some(value) = value else { usage(&format!("{flag} needs a positive number")) };
                 match flag {
                     "--queries" => options.count = value,
                     "--rounds" => options.rounds = value,
+                    "--links" => options.links = value,
                     _ => options.crowd = value,
                 }
                 i += 1;
@@ -409,6 +431,17 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
                     bytes as f64 / f64::from(1 << 20)
                 );
             }
+        }
+    }    if options.links > 0 {
+        println!();
+        println!("| map | links | build, more | next_waypoint | with links | path | with links | paths taking a link |");
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for r in rows {
+            let Some((extra, w, p, taken)) = r.linked else { continue };
+            println!(
+                "| {} | {} | {:+.3} s | {:.3} µs | {w:.3} µs | {:.3} µs | {p:.3} µs | {taken} of {} |",
+                r.name, options.links, extra, r.waypoint_us, r.path_us, options.count
+            );
         }
     }
 }
