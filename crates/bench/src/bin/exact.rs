@@ -182,7 +182,7 @@ struct Row {
     compared: Compared,
     /// `(tier, bytes, next_waypoint µs, path µs)` at smaller budgets.
     smaller: Vec<(Tier, usize, f64, f64)>,
-    /// With `--links`: the extra build seconds, next_waypoint µs, path µs, and how many
+    /// With `--links`: the extra build seconds, `next_waypoint` µs, path µs, and how many
     /// paths take a link.
     linked: Option<(f64, f64, f64, usize)>,
 }
@@ -254,8 +254,14 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
         let linked = builder.build().expect("fits the default budget");
         let extra = start.elapsed().as_secs_f64() - build_sp;
         let (w, _, p) = time_index(&linked, &queries, options.rounds, options.crowd);
-        let taken = queries.iter().filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0)).count();
-        eprintln!("  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one", options.links);
+        let taken = queries
+            .iter()
+            .filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0))
+            .count();
+        eprintln!(
+            "  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one",
+            options.links
+        );
         (extra, w, p, taken)
     });
     Row {
@@ -432,9 +438,12 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
                 );
             }
         }
-    }    if options.links > 0 {
+    }
+    if options.links > 0 {
         println!();
-        println!("| map | links | build, more | next_waypoint | with links | path | with links | paths taking a link |");
+        println!(
+            "| map | links | build, more | next_waypoint | with links | path | with links | paths taking a link |"
+        );
         println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for r in rows {
             let Some((extra, w, p, taken)) = r.linked else { continue };

@@ -11,15 +11,15 @@
 //!   its key is first the straight-line length, a lower bound, and only when that key comes
 //!   first is the walk's true length looked up and the arc pushed again;
 //! - the walks from exit to entrance are read from the build's lengths;
-//! - the search aims at the goal with `h(p) = min(|p t|, c + β)`, `c` the cheapest open link
-//!   and `β` the nearest exit's distance to the goal: a path from `p` walks to the goal or
-//!   takes a link and walks from an exit. It is consistent (a walk of `w` from `p` to `q`
-//!   has `h(p) ≤ w + h(q)`; a link costing `c'` to exit `q` has `h(p) ≤ c + β ≤ c' + h(q)`),
-//!   so each node is settled once.
+//! - the search aims at the goal with a lower bound of the rest of the way from each link
+//!   end: the shortest way there with every walk as long as its straight line (a search over
+//!   the ends backward from the goal, `O(m²)` for `m` ends, per query); an entrance's bound is
+//!   its link's cost and its exit's bound. It is the length of a shortest path in a graph of
+//!   shorter arcs, so consistent: each node is settled once.
 //!
 //! A map without open links answers as before: the queries look here only when some link is
-//! open. Far links cost a heap entry each: with `h`, a link whose ends lie farther than the
-//! answer is never looked up.
+//! open. Far links cost a heap entry each: a link whose way round is longer, straight lines
+//! and all, than the answer is never looked up.
 
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -75,7 +75,13 @@ pub(crate) struct LinkScratch {
     route: Vec<(u32, Leg)>,
     /// A walk's path.
     leg: Path,
+    /// Per link end, a lower bound of the cost on to the goal, and whether it is final.
+    bound: Vec<f64>,
+    settled: Vec<bool>,
 }
+
+/// Link ends up to which a query bounds the rest of the way by a search over them.
+const EXACT_BOUNDS: usize = 64;
 
 impl Links {
     /// The links of `specs` checked against `mesh`, and their walks under `exact` (whose own
@@ -102,7 +108,9 @@ impl Links {
                         return Vec::new();
                     }
                     (i + 1..m)
-                        .map(|j| exact.walk_length(points[i], points[j], scratch, path).unwrap_or(f64::INFINITY))
+                        .map(|j| {
+                            exact.walk_length(points[i], points[j], scratch, path).unwrap_or(f64::INFINITY)
+                        })
                         .collect()
                 },
             )
@@ -143,7 +151,8 @@ impl Links {
     /// What a saved file holds: per link its ends and cost (`x0 y0 x1 y1 cost`), per link its
     /// flags (1: two-way, 2: open), and the walks.
     pub(super) fn saved(&self) -> (Vec<f64>, Vec<u8>, &[f64]) {
-        let numbers = self.list.iter().flat_map(|l| [l.ends[0].x, l.ends[0].y, l.ends[1].x, l.ends[1].y, l.cost]);
+        let numbers =
+            self.list.iter().flat_map(|l| [l.ends[0].x, l.ends[0].y, l.ends[1].x, l.ends[1].y, l.cost]);
         let flags = self.list.iter().zip(&self.open).map(|(l, &o)| u8::from(l.two_way) | (u8::from(o) << 1));
         (numbers.collect(), flags.collect(), &self.walk)
     }
@@ -156,7 +165,11 @@ impl Links {
             return Err(format!("{} link numbers for {count} links (5 a link)", numbers.len()));
         }
         if walk.len() != 4 * count * count {
-            return Err(format!("{} link walks for {count} links ({} belong)", walk.len(), 4 * count * count));
+            return Err(format!(
+                "{} link walks for {count} links ({} belong)",
+                walk.len(),
+                4 * count * count
+            ));
         }
         if let Some(&k) = flags.iter().find(|&&k| k > 3) {
             return Err(format!("link flags {k}"));
@@ -253,7 +266,13 @@ impl ExactRooms {
     }
 
     /// The length of the shortest walk from `from` to `to`, links not taken.
-    fn walk_length(&self, from: Point, to: Point, scratch: &mut ExactScratch, path: &mut Path) -> Option<f64> {
+    fn walk_length(
+        &self,
+        from: Point,
+        to: Point,
+        scratch: &mut ExactScratch,
+        path: &mut Path,
+    ) -> Option<f64> {
         self.walk_path(from, to, scratch, path).then(|| path.walked())
     }
 
@@ -265,10 +284,55 @@ impl ExactRooms {
         self.links.list.get(e / 2).map_or(t, |l| l.ends[e % 2])
     }
 
+    /// Into `ls.bound`, for each link end, a lower bound of the cost from there to `t`: the
+    /// shortest way with every walk as long as its straight line, a Dijkstra search over the
+    /// ends backward from the goal (`O(m²)` for `m` ends); past [`EXACT_BOUNDS`] ends, the
+    /// straight line to the goal or the cheapest open link and the nearest exit's straight
+    /// line, whichever is less.
+    fn bounds(&self, t: Point, ls: &mut LinkScratch) {
+        let links = &self.links;
+        let m = 2 * links.list.len();
+        let departs = |v: usize| links.open[v / 2] && links.list[v / 2].departs_from(v % 2);
+        let at = |v: usize| self.node_at(v as u32, t);
+        let bound = &mut ls.bound;
+        bound.clear();
+        bound.extend((0..m).map(|e| length(at(e), t)));
+        if m > EXACT_BOUNDS {
+            let cheapest =
+                (0..m).filter(|&v| departs(v)).map(|v| links.list[v / 2].cost).fold(f64::INFINITY, f64::min);
+            let nearest = (0..m).filter(|&v| departs(v ^ 1)).map(|v| bound[v]).fold(f64::INFINITY, f64::min);
+            for b in bound.iter_mut() {
+                *b = b.min(cheapest + nearest);
+            }
+            return;
+        }
+        let settled = &mut ls.settled;
+        settled.clear();
+        settled.resize(m, false);
+        while let Some(x) = (0..m).filter(|&e| !settled[e]).min_by(|&a, &b| bound[a].total_cmp(&bound[b])) {
+            settled[x] = true;
+            // Arrived at `x` by the link from its other end: from any end, walk there and take it.
+            let a = x ^ 1;
+            if !departs(a) {
+                continue;
+            }
+            let (via, p) = (links.list[a / 2].cost + bound[x], at(a));
+            for e in (0..m).filter(|&e| !settled[e]) {
+                bound[e] = bound[e].min(length(at(e), p) + via);
+            }
+        }
+    }
+
     /// The search from `s` to `t` over the link ends: the best route into `links.route`, and
     /// its cost. `None` when no path joins them.
     #[expect(clippy::many_single_char_names, reason = "the ends s t, nodes u v, their count m")]
-    fn link_search(&self, s: Point, t: Point, scratch: &mut ExactScratch, ls: &mut LinkScratch) -> Option<f64> {
+    fn link_search(
+        &self,
+        s: Point,
+        t: Point,
+        scratch: &mut ExactScratch,
+        ls: &mut LinkScratch,
+    ) -> Option<f64> {
         self.mesh.region_at(s)?;
         self.mesh.region_at(t)?;
         let links = &self.links;
@@ -287,19 +351,22 @@ impl ExactRooms {
         ls.heap.clear();
         // Ends a link can be entered at, and ends one can be left at.
         let departs = |v: usize| links.open[v / 2] && links.list[v / 2].departs_from(v % 2);
-        let arrives = |v: usize| links.open[v / 2] && links.list[v / 2].arrives_at(v % 2);
-        let cheapest = (0..links.list.len()).filter(|&l| links.open[l]).map(|l| links.list[l].cost).fold(f64::INFINITY, f64::min);
-        let nearest =
-            (0..m).filter(|&v| arrives(v)).map(|v| length(self.node_at(v as u32, t), t)).fold(f64::INFINITY, f64::min);
-        let by_link = cheapest + nearest;
-        let h = |p: Point| length(p, t).min(by_link);
+        self.bounds(t, ls);
+        let bound = core::mem::take(&mut ls.bound);
+        // The search's heuristic: an entrance must take its link.
+        let h = |v: usize| match v {
+            _ if v < m => links.list[v / 2].cost + bound[v ^ 1],
+            _ if v < 2 * m => bound[v - m],
+            _ => 0.0,
+        };
         let key = |x: f64| x.to_bits();
         ls.heap.push(Reverse((key(length(s, t)), goal, START)));
         for v in (0..m).filter(|&v| departs(v)) {
             let p = self.node_at(v as u32, t);
-            ls.heap.push(Reverse((key(length(s, p) + h(p)), v as u32, START)));
+            ls.heap.push(Reverse((key(length(s, p) + h(v)), v as u32, START)));
         }
-        while let Some(Reverse((k, v, via))) = ls.heap.pop() {
+        let found = loop {
+            let Some(Reverse((k, v, via))) = ls.heap.pop() else { break None };
             let vi = v as usize;
             if ls.done[vi] {
                 continue;
@@ -307,16 +374,17 @@ impl ExactRooms {
             let at = self.node_at(v, t);
             if via != SETTLE {
                 // A walk's lower bound came first: look up the walk.
-                let (base, p) = if via == START { (0.0, s) } else { (ls.cost[via as usize], self.node_at(via, t)) };
+                let (base, p) =
+                    if via == START { (0.0, s) } else { (ls.cost[via as usize], self.node_at(via, t)) };
                 let Some(w) = self.walk_length(p, at, scratch, &mut ls.leg) else { continue };
                 if base + w < ls.cost[vi] {
                     ls.cost[vi] = base + w;
                     ls.from[vi] = (via, Leg::Walk);
-                    ls.heap.push(Reverse((key(base + w + h(at)), v, SETTLE)));
+                    ls.heap.push(Reverse((key(base + w + h(vi)), v, SETTLE)));
                 }
                 continue;
             }
-            if f64::from_bits(k) > ls.cost[vi] + h(at) {
+            if f64::from_bits(k) > ls.cost[vi] + h(vi) {
                 continue; // stale
             }
             ls.done[vi] = true;
@@ -330,13 +398,13 @@ impl ExactRooms {
                     u = prev;
                 }
                 ls.route.reverse();
-                return Some(here);
+                break Some(here);
             }
             let relax = |u: usize, cost: f64, leg: Leg, ls: &mut LinkScratch| {
                 if !ls.done[u] && cost < ls.cost[u] {
                     ls.cost[u] = cost;
                     ls.from[u] = (v, leg);
-                    ls.heap.push(Reverse((key(cost + h(self.node_at(u as u32, t))), u as u32, SETTLE)));
+                    ls.heap.push(Reverse((key(cost + h(u)), u as u32, SETTLE)));
                 }
             };
             if vi < m {
@@ -350,12 +418,19 @@ impl ExactRooms {
                 }
                 ls.heap.push(Reverse((key(here + length(at, t)), goal, v)));
             }
-        }
-        None
+        };
+        ls.bound = bound;
+        found
     }
 
     /// [`ExactRooms::path_with`] when links are open.
-    pub(super) fn linked_path(&self, from: Point, to: Point, scratch: &mut ExactScratch, path: &mut Path) -> bool {
+    pub(super) fn linked_path(
+        &self,
+        from: Point,
+        to: Point,
+        scratch: &mut ExactScratch,
+        path: &mut Path,
+    ) -> bool {
         path.points.clear();
         path.links.clear();
         let mut ls = core::mem::take(&mut scratch.links);
@@ -392,7 +467,12 @@ impl ExactRooms {
 
     /// [`ExactRooms::next_waypoint_with`] when links are open: the first waypoint toward the
     /// first link's entrance (its exit when `from` is there), or toward the goal.
-    pub(super) fn linked_waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
+    pub(super) fn linked_waypoint(
+        &self,
+        from: Point,
+        to: Point,
+        scratch: &mut ExactScratch,
+    ) -> Option<Point> {
         let mut ls = core::mem::take(&mut scratch.links);
         let found = self.link_search(from, to, scratch, &mut ls);
         let head = found.and_then(|_| {

@@ -2,13 +2,13 @@
 //! the walks between them from the brute-force visibility graph, and the link arcs), every
 //! path walkable between the links it lists, every waypoint the path's first step.
 
-use crate::common::{ClosedDoor, closed_doors, crosses_door, open_cells, segment_in_area, visibility_lengths};
+use crate::common::{
+    ClosedDoor, closed_doors, crosses_door, open_cells, segment_in_area, visibility_lengths,
+};
 use crate::exact::{grid_strategy, sample};
 use proptest::prelude::*;
 use signposts::grid::Grid;
-use signposts_rooms::{
-    DoorId, DoorState, ExactRooms, ExactScratch, LinkId, NavMesh, PathStep, Point, Rooms,
-};
+use signposts_rooms::{DoorId, DoorState, ExactRooms, ExactScratch, LinkId, NavMesh, PathStep, Point, Rooms};
 
 /// A link as the tests draw it: ends, cost, two-way, open.
 type Spec = (Point, Point, f64, bool, bool);
@@ -17,7 +17,14 @@ type Spec = (Point, Point, f64, bool, bool);
 /// graph) and taking open links their way. A path walks from the start or from a link's exit
 /// to a link's entrance or a target: it does not stop at a link end to walk on (a link end on
 /// a closed door is not a way through it).
-fn brute(grid: &Grid, closed: &[ClosedDoor], links: &[Spec], s: Point, targets: &[Point]) -> Vec<Option<f64>> {
+#[expect(clippy::many_single_char_names, reason = "the ends s t, nodes u v, their counts m n, link l")]
+fn brute(
+    grid: &Grid,
+    closed: &[ClosedDoor],
+    links: &[Spec],
+    s: Point,
+    targets: &[Point],
+) -> Vec<Option<f64>> {
     // Nodes: the start, the link ends as entrances (1 + 2l + end), again as exits
     // (1 + 2L + 2l + end), the targets.
     let ends: Vec<Point> = links.iter().flat_map(|l| [l.0, l.1]).collect();
@@ -30,7 +37,8 @@ fn brute(grid: &Grid, closed: &[ClosedDoor], links: &[Spec], s: Point, targets: 
     let n = nodes.len();
     let walks_to: Vec<Point> = ends.iter().chain(targets).copied().collect();
     let walk_from = |p: Point| visibility_lengths(grid, closed, p, &walks_to);
-    let walks: Vec<Vec<Option<f64>>> = std::iter::once(s).chain(ends.iter().copied()).map(walk_from).collect();
+    let walks: Vec<Vec<Option<f64>>> =
+        std::iter::once(s).chain(ends.iter().copied()).map(walk_from).collect();
     let mut dist = vec![f64::INFINITY; n];
     let mut done = vec![false; n];
     dist[0] = 0.0;
@@ -112,7 +120,9 @@ fn check(
             let mut at = s;
             for step in path.steps() {
                 match step {
-                    PathStep::Walk(q) => prop_assert!(walkable(at, q), "{s} → {t}: leg {at} → {q} leaves the area"),
+                    PathStep::Walk(q) => {
+                        prop_assert!(walkable(at, q), "{s} → {t}: leg {at} → {q} leaves the area");
+                    }
                     PathStep::Link { link, to } => {
                         let (a, b, _, two_way, open) = links[link.0 as usize];
                         prop_assert!(open, "{s} → {t}: closed link {link:?} taken");
@@ -124,7 +134,11 @@ fn check(
                 }
                 at = step_to(step);
             }
-            prop_assert!((path.length() - want).abs() <= tol, "{s} → {t}: path {} against {want}", path.length());
+            prop_assert!(
+                (path.length() - want).abs() <= tol,
+                "{s} → {t}: path {} against {want}",
+                path.length()
+            );
             let next = exact.next_waypoint_with(s, t, &mut scratch).expect("a path, so a waypoint");
             prop_assert_eq!(next, pts[1], "{} → {}: the waypoint is not the path's next point", s, t);
         }
@@ -203,6 +217,24 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
+
+    /// Past 32 links a query bounds the rest of the way more loosely: still exact.
+    #[test]
+    fn many_links_match_the_brute_force(
+        grid in grid_strategy(),
+        seed in any::<u64>(),
+        draws in proptest::collection::vec((any::<u8>(), any::<bool>(), any::<u8>()), 33..40),
+    ) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let links = links_of(&grid, seed, &draws);
+        let exact = build(&mesh, &links);
+        check(&grid, &exact, &[], &links, &sample(&grid, seed, 3))?;
+    }
+}
+
 /// Two rooms side by side joined round the far end of a wall, and a teleporter.
 fn two_rooms() -> (NavMesh, Point, Point) {
     let grid = Grid::from_ascii(
@@ -262,7 +294,11 @@ fn links_chain_and_close_without_a_rebuild() {
     let mesh = NavMesh::from_grid(&grid).unwrap();
     let (s, t) = (Point::new(0.5, 0.5), Point::new(7.5, 1.5));
     let hops = [(Point::new(1.5, 0.5), Point::new(3.5, 0.5)), (Point::new(4.5, 1.5), Point::new(6.5, 1.5))];
-    let mut exact = ExactRooms::builder(&mesh).link(hops[0].0, hops[0].1, 0.5, false).link(hops[1].0, hops[1].1, 0.0, true).build().unwrap();
+    let mut exact = ExactRooms::builder(&mesh)
+        .link(hops[0].0, hops[0].1, 0.5, false)
+        .link(hops[1].0, hops[1].1, 0.0, true)
+        .build()
+        .unwrap();
     let path = exact.path(s, t).unwrap();
     assert_eq!(path.links().collect::<Vec<_>>(), [LinkId(0), LinkId(1)]);
     assert!((path.length() - (1.0 + 0.5 + 2f64.sqrt() + 1.0)).abs() < 1e-12);
@@ -281,5 +317,3 @@ fn bad_links_are_refused_before_the_build() {
     let bad = ExactRooms::builder(&mesh).link(s, s, f64::NAN, false).build();
     assert!(matches!(bad, Err(signposts_rooms::Error::BadLink { link: 0, .. })), "{bad:?}");
 }
-
-
