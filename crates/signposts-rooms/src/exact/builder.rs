@@ -120,10 +120,20 @@ impl<'a> ExactBuilder<'a> {
 
     /// Adds a link from `from` to `to` (both in the walkable area) costing `cost` (in the map's
     /// length units, at least 0), one way or both, as [`RoomsBuilder::link`](crate::RoomsBuilder::link)
-    /// takes it: shortest paths take it where that is shorter, and list it as a
-    /// [`PathStep::Link`](crate::PathStep::Link). Links are numbered in the order they are
-    /// added ([`LinkId`](crate::LinkId)); the build looks up the walk between every two link
-    /// ends (one query per pair).
+    /// takes it. A shortest path walks shortest walks from the start to a link's entrance,
+    /// from its exit to the next entrance, and on to the goal, each link at its cost, and lists
+    /// each as a [`PathStep::Link`](crate::PathStep::Link);
+    /// [`ExactRooms::distance`] is the walked length plus the links' costs;
+    /// [`ExactRooms::next_waypoint`] heads for the first link's entrance, and gives its exit
+    /// to an entity at the entrance, as [`Rooms::next_waypoint`](crate::Rooms::next_waypoint)
+    /// does. Links are numbered in the order they are added ([`LinkId`](crate::LinkId)); a
+    /// [`Rooms`]' links come with it (`From<&Rooms>`).
+    ///
+    /// The build looks up the walk between every two link ends (`2l² - l` queries for `l`
+    /// links), and a closed or opened door rebuilds them with the index;
+    /// [`ExactRooms::set_link_open`] rebuilds nothing. A query searches over the link ends by
+    /// A*, each walk from the start or to the goal looked up only when its straight-line
+    /// bound could beat the best so far: without an open link a query costs what it did.
     ///
     /// ```
     /// use signposts::grid::Grid;

@@ -30,24 +30,9 @@
 //! `f64`: an answer's length is the shortest within a relative 1e-9 (the sums' rounding, far
 //! smaller in practice) — two paths closer than that may be ranked either way. The compact
 //! tier keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6. Areas
-//! are walked at cost 1 (the exact path is the geometric one), and one-way doors are
-//! refused: the shortest path that crosses doors only their way need not turn only at
-//! corners the visibility graph holds.
-//!
-//! ## Links
-//!
-//! Links ([`ExactBuilder::link`], or a [`crate::Rooms`]' own) are taken wherever that is
-//! shorter: a path walks shortest walks from the start to a link's entrance, from its exit
-//! to the next entrance, and on to the goal, each link at its cost, one way or both, and lists
-//! each as a [`PathStep::Link`](crate::PathStep::Link); [`ExactRooms::distance`] is the
-//! walked length plus the links' costs. [`ExactRooms::next_waypoint`] heads for the first
-//! link's entrance as it heads for the goal, and gives the link's exit to an entity standing
-//! at the entrance, as [`Rooms::next_waypoint`](crate::Rooms::next_waypoint) does. The build
-//! keeps the walk between every two link ends (`2l² - l` queries for `l` links); a query
-//! searches over the link ends by A*, each walk from the start or to the goal looked up only
-//! when its straight-line bound comes first (the `links` module's source). Without an open
-//! link a query costs what it did; [`ExactRooms::set_link_open`] rebuilds nothing, and a
-//! closed or opened door rebuilds the walks with the index.
+//! are walked at cost 1 (the exact path is the geometric one). Links are taken wherever
+//! shorter, as [`ExactBuilder::link`] says. One-way doors are refused: the shortest path that
+//! crosses doors only their way need not turn only at corners the visibility graph holds.
 //!
 //! ## Doors
 //!
@@ -381,8 +366,8 @@ impl ExactRooms {
         Ok(())
     }
 
-    /// The length of a shortest path from `from` to `to`; `None` when either is outside the
-    /// walkable area or no path joins them.
+    /// The length of a shortest path from `from` to `to` (with the costs of the links it
+    /// takes); `None` when either is outside the walkable area or no path joins them.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -451,8 +436,8 @@ impl ExactRooms {
         true
     }
 
-    /// Where to head now: the first corner of a shortest path from `from` to `to`, or `to`
-    /// when it is in sight; `None` when either is outside the walkable area or no path joins
+    /// Where to head now: the first corner of a shortest path from `from` to `to`, `to` when
+    /// it is in sight, or the first link's entrance (its exit when `from` is there); `None` when either is outside the walkable area or no path joins
     /// them. An entity standing on a corner is sent on to the next.
     ///
     /// ```
