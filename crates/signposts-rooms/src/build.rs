@@ -35,7 +35,7 @@ mod sealed {
 /// let mut options = BuildOptions::new();
 /// options.memory_limit(1 << 20).progress(|_| { reports.fetch_add(1, Ordering::Relaxed); }).cancel(&token);
 /// let rooms = options.build_rooms(&Rooms::builder(&mesh))?;
-/// let exact = options.build_exact(&rooms)?; // the rooms' mesh and door states
+/// let exact = options.build_exact(&rooms)?; // the rooms' mesh, door states and links
 /// let (a, b) = (Point::new(0.5, 1.5), Point::new(3.5, 1.5));
 /// assert!(exact.distance(a, b).unwrap() <= rooms.distance(a, b).unwrap());
 /// assert!(reports.load(Ordering::Relaxed) >= 2); // both builds reported

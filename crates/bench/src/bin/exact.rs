@@ -2,14 +2,16 @@
 //! exact index, the time of `next_waypoint` (one entity, and a crowd sharing a goal), of a
 //! whole shortest path, and of polyanya's optimal search, with every length compared.
 //!
-//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [--write-scen DIR] [--peer-results FILE ...] MAP.map ...]`
+//! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--links N] [--sizes] [--write-scen DIR] [--peer-results FILE ...] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of maps,
 //! 2,000 queries between cell centres, the fastest of 10 rounds, crowds of 250 entities;
 //! `--budgets`: each map again at the two smaller tiers' budgets; `--sizes`: only the index
-//! of every shared 512×512 map under the default budget; `--write-scen DIR`: each map's
-//! queries as `DIR/<map>.map.scen` for other programs; `--peer-results FILE`, repeatable:
-//! another program's lengths and times on those queries, compared and printed beside
-//! `ExactRooms`: see the `gppc` module of the bench library)
+//! of every shared 512×512 map under the default budget; `--links N`: each map again with `N`
+//! two-way teleporters between random open cell centres, costing a tenth of their straight
+//! length, timed on the same queries beside the index without them; `--write-scen DIR`: each
+//! map's queries as `DIR/<map>.map.scen` for other programs; `--peer-results FILE`,
+//! repeatable: another program's lengths and times on those queries, compared and printed
+//! beside `ExactRooms`: see the `gppc` module of the bench library)
 //!
 //! Both sides get the same walkable area, the union of the open cells' closed squares (see
 //! the `rooms` bench for polyanya's mesh). Lengths are compared within 1e-5 of polyanya's
@@ -44,6 +46,8 @@ struct Options {
     rounds: usize,
     crowd: usize,
     budgets: bool,
+    /// Teleporters added for a second run of each map (`--links`).
+    links: usize,
     /// Where to write each map's queries (`--write-scen`).
     write_scen: Option<PathBuf>,
     /// Other programs' answers (`--peer-results`).
@@ -199,6 +203,9 @@ struct Row {
     peers: Vec<(String, PeerResults, PeerCompared)>,
     /// `(tier, bytes, next_waypoint µs, path µs)` at smaller budgets.
     smaller: Vec<(Tier, usize, f64, f64)>,
+    /// With `--links`: the extra build seconds, `next_waypoint` µs, path µs, and how many
+    /// paths take a link.
+    linked: Option<(f64, f64, f64, usize)>,
 }
 
 fn measure(path: &std::path::Path, options: &Options) -> Row {
@@ -223,6 +230,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
     let wrong = polyanya_cover_errors(&grid, &pa);
     assert_eq!(wrong, 0, "{name}: polyanya's mesh disagrees with the grid at {wrong} cell centres");
     let components = closed_components(&grid);
+    let link_ends = queries(&grid, &components, options.links, 29);
     let queries = queries(&grid, &components, options.count, 17);
     let compared = compare(&grid, &exact, &pa, &labels, &queries);
     eprintln!(
@@ -280,7 +288,27 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
             smaller.push((small.tier(), small.memory_bytes(), w, p));
         }
     }
+    let linked = (options.links > 0).then(|| {
+        let mut builder = ExactRooms::builder(&mesh);
+        for &(a, b) in &link_ends {
+            builder = builder.link(a, b, a.distance(b) / 10.0, true);
+        }
+        let start = Instant::now();
+        let linked = builder.build().expect("fits the default budget");
+        let extra = start.elapsed().as_secs_f64() - build_sp;
+        let (w, _, p) = time_index(&linked, &queries, options.rounds, options.crowd);
+        let taken = queries
+            .iter()
+            .filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0))
+            .count();
+        eprintln!(
+            "  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one",
+            options.links
+        );
+        (extra, w, p, taken)
+    });
     Row {
+        linked,
         name,
         regions: mesh.regions_len(),
         corners: exact.corners_len(),
@@ -328,7 +356,7 @@ fn sizes() {
 
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--sizes] [--write-scen DIR] [--peer-results FILE ...] [MAP.map ...]"
+        "{problem}\nusage: exact [--queries N] [--rounds N] [--crowd N] [--budgets] [--links N] [--sizes] [--write-scen DIR] [--peer-results FILE ...] [MAP.map ...]"
     );
     std::process::exit(2)
 }
@@ -336,17 +364,18 @@ fn usage(problem: &str) -> ! {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut options =
-        Options { count: 2000, rounds: 10, crowd: 250, budgets: false, write_scen: None, peers: Vec::new() };
+        Options { count: 2000, rounds: 10, crowd: 250, budgets: false, links: 0, write_scen: None, peers: Vec::new() };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            flag @ ("--queries" | "--rounds" | "--crowd") => {
+            flag @ ("--queries" | "--rounds" | "--crowd" | "--links") => {
                 let value = args.get(i + 1).and_then(|v| v.parse::<usize>().ok()).filter(|&v| v > 0);
                 let Some(value) = value else { usage(&format!("{flag} needs a positive number")) };
                 match flag {
                     "--queries" => options.count = value,
                     "--rounds" => options.rounds = value,
+                    "--links" => options.links = value,
                     _ => options.crowd = value,
                 }
                 i += 1;
@@ -464,6 +493,20 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
                     bytes as f64 / f64::from(1 << 20)
                 );
             }
+        }
+    }
+    if options.links > 0 {
+        println!();
+        println!(
+            "| map | links | build, more | next_waypoint | with links | path | with links | paths taking a link |"
+        );
+        println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for r in rows {
+            let Some((extra, w, p, taken)) = r.linked else { continue };
+            println!(
+                "| {} | {} | {:+.3} s | {:.3} µs | {w:.3} µs | {:.3} µs | {p:.3} µs | {taken} of {} |",
+                r.name, options.links, extra, r.waypoint_us, r.path_us, options.count
+            );
         }
     }
 }

@@ -10,12 +10,13 @@ use rayon::prelude::*;
 
 use super::cells::{CellGrid, Raster};
 use super::expand::{Piece, Sink, Sweep, sweep};
+use super::links::{Links, Spec};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
 use crate::mesh::NONE;
-use crate::{DoorState, Error, NavMesh, Rooms};
+use crate::{DoorState, Error, NavMesh, Point, Rooms};
 use signposts::{BuildOptions, Progress};
 
 /// Corners swept at a time.
@@ -44,6 +45,7 @@ pub struct ExactBuilder<'a> {
     mesh: &'a NavMesh,
     states: Option<Vec<DoorState>>,
     budget: u64,
+    pub(super) links: Vec<Spec>,
 }
 
 impl<'a> From<&'a NavMesh> for ExactBuilder<'a> {
@@ -54,10 +56,14 @@ impl<'a> From<&'a NavMesh> for ExactBuilder<'a> {
 }
 
 impl<'a> From<&'a Rooms> for ExactBuilder<'a> {
-    /// The rooms' mesh and door states (a one-way door is refused at build), the default
-    /// budget.
+    /// The rooms' mesh, door states (a one-way door is refused at build) and links (open or
+    /// closed as the rooms have them), the default budget.
     fn from(rooms: &'a Rooms) -> ExactBuilder<'a> {
-        ExactBuilder::new(rooms.mesh()).door_states(rooms.states.clone())
+        let mut builder = ExactBuilder::new(rooms.mesh()).door_states(rooms.states.clone());
+        builder.links = (rooms.links.iter().zip(&rooms.link_open))
+            .map(|(l, &open)| Spec { ends: l.ends, cost: l.cost, two_way: l.two_way, open })
+            .collect();
+        builder
     }
 }
 
@@ -100,7 +106,7 @@ struct Corner {
 
 impl<'a> ExactBuilder<'a> {
     pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
-        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET }
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, links: Vec::new() }
     }
 
     /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
@@ -109,6 +115,43 @@ impl<'a> ExactBuilder<'a> {
     #[must_use]
     pub fn door_states(mut self, states: Vec<DoorState>) -> Self {
         self.states = Some(states);
+        self
+    }
+
+    /// Adds a link from `from` to `to` (both in the walkable area) costing `cost` (in the map's
+    /// length units, at least 0), one way or both, as [`RoomsBuilder::link`](crate::RoomsBuilder::link)
+    /// takes it. A shortest path walks shortest walks from the start to a link's entrance,
+    /// from its exit to the next entrance, and on to the goal, each link at its cost, and lists
+    /// each as a [`PathStep::Link`](crate::PathStep::Link);
+    /// [`ExactRooms::distance`] is the walked length plus the links' costs;
+    /// [`ExactRooms::next_waypoint`] heads for the first link's entrance, and gives its exit
+    /// to an entity at the entrance, as [`Rooms::next_waypoint`](crate::Rooms::next_waypoint)
+    /// does. Links are numbered in the order they are added ([`LinkId`](crate::LinkId)); a
+    /// [`Rooms`]' links come with it (`From<&Rooms>`).
+    ///
+    /// The build looks up the walk between every two link ends (`2l² - l` queries for `l`
+    /// links), and a closed or opened door rebuilds them with the index;
+    /// [`ExactRooms::set_link_open`] rebuilds nothing. A query searches over the link ends by
+    /// A*, each walk from the start or to the goal looked up only when its straight-line
+    /// bound could beat the best so far: without an open link a query costs what it did.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, LinkId, NavMesh, Point};
+    /// // Two rooms with no door between them, and a two-way teleporter costing 1.
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n..@..")?)?;
+    /// let (a, b) = (Point::new(1.5, 0.5), Point::new(3.5, 0.5));
+    /// let exact = ExactRooms::builder(&mesh).link(a, b, 1.0, true).build()?;
+    /// let (left, right) = (Point::new(0.5, 0.5), Point::new(4.5, 0.5));
+    /// let path = exact.path(left, right).expect("through the teleporter");
+    /// assert_eq!(path.points(), [left, a, b, right]);
+    /// assert_eq!(path.links().collect::<Vec<_>>(), [LinkId(0)]);
+    /// assert_eq!(exact.distance(right, left), Some(3.0)); // 1 walked, 1 for it, 1 walked
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn link(mut self, from: Point, to: Point, cost: f64, two_way: bool) -> Self {
+        self.links.push(Spec { ends: [from, to], cost, two_way, open: true });
         self
     }
 
@@ -127,7 +170,8 @@ impl<'a> ExactBuilder<'a> {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] when the door states are not one per door; [`Error::NotExact`]
-    /// for a one-way door; [`Error::OverBudget`] when even the smallest tier does not fit the
+    /// for a one-way door; [`Error::BadLink`] for a link end outside the walkable area or a
+    /// cost negative or not finite; [`Error::OverBudget`] when even the smallest tier does not fit the
     /// budget (it says the bytes needed); [`Error::Core`] when the table's allocation fails
     /// (the views, graph and cells are counted against the budget as the sweeps find them: the
     /// build stops with [`Error::OverBudget`] as soon as they pass it, holding at most the
@@ -136,7 +180,8 @@ impl<'a> ExactBuilder<'a> {
     /// # Complexity
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
     /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
-    /// for `c` corners and `e` edges) and `c²` pairs stored.
+    /// for `c` corners and `e` edges) and `c²` pairs stored; with `l` links, `2l² - l` queries
+    /// between their ends.
     pub fn build(self) -> Result<ExactRooms, Error> {
         use crate::BuildRooms as _;
         BuildOptions::new().build_exact(self)
@@ -162,6 +207,7 @@ impl<'a> ExactBuilder<'a> {
         if states.iter().any(|s| matches!(s, DoorState::OneWay { .. })) {
             return Err(Error::NotExact { why: "a one-way door" });
         }
+        super::links::checked(mesh, &self.links)?;
         let topo = Topology::new(mesh, &states);
         let (corners, corner_of) = ordered_corners(&topo);
         // Progress over both stages: a step per corner swept, then per table row.
@@ -255,6 +301,7 @@ impl<'a> ExactBuilder<'a> {
             table: None,
             tier: Tier::Graph,
             file: super::io::Origin::default(),
+            links: Links::default(),
         };
         // Every tier holds this much; the table's size is known before it is allocated.
         let base = exact.base_bytes() as u64;
@@ -282,6 +329,7 @@ impl<'a> ExactBuilder<'a> {
         } else if total > 0 {
             options.report(Progress::new(total, total));
         }
+        exact.links = Links::build(&exact, &self.links, &cancelled)?;
         Ok(exact)
     }
 }

@@ -13,6 +13,8 @@
 //!         | region across each ring edge u32 (u32::MAX: a wall) | areas u8×r
 //! | door states u8×doors (0 open, 2 closed)
 //! | checksum u64 over every byte before it but the file's length (checked at every open)
+//! | links: x0 y0 x1 y1 cost f64×5l | flags u8×l (1 two-way, 2 open) | walks between their
+//!          ends f64×(2l)² (infinite: no walk)
 //! | corners (their vertices) u32×c
 //! | views: piece starts u32×(c+1) | pieces (right, left, wall ×2: u32 ×4) | piece keys f64
 //!          | spike starts u32×(c+1) | spikes | spike keys f64
@@ -26,7 +28,8 @@
 //! checksum (over the header, the mesh and the door states), the mesh (put together from its
 //! regions and their neighbours, every index in range, every shared edge in both rings; with
 //! [`Check::Full`] also every region as [`NavMesh::from_regions`] checks it, which must come
-//! out as saved), the door states, the topology and corners (which must be those saved), the
+//! out as saved), the door states, the links (each end in the walkable area, each cost and
+//! walk a length), the topology and corners (which must be those saved), the
 //! visibility graph (decoded into memory: every head a corner, every length finite and not
 //! negative), and every array's size against the file's length and the counts. That is
 //! `O(mesh + edges)`; a damaged file is refused there, not a panic (every single flipped byte
@@ -54,7 +57,7 @@ use crate::{DoorState, Error, NavMesh, Point};
 
 const MAGIC: &[u8; 8] = b"SPEXACT\0";
 /// The exact index's format version.
-pub const EXACT_FORMAT_VERSION: u32 = 1;
+pub const EXACT_FORMAT_VERSION: u32 = 2;
 /// Magic, version, tier, length.
 const HEADER: usize = 24;
 
@@ -295,6 +298,10 @@ impl ExactRooms {
         // The small parts' own checksum, checked at every open.
         let sum = prefix_checksum(&w.0);
         w.u64(sum);
+        let (numbers, flags, walks) = self.links.saved();
+        w.array(&numbers);
+        w.array(&flags);
+        w.array(walks);
         w.array(&self.corners);
         let views = &self.views;
         w.array(&views.start);
@@ -387,6 +394,8 @@ impl ExactRooms {
             return Err(corrupt("a cell grid of no cells, or not finite"));
         }
         let (mesh, states) = read_mesh(&mut s, check)?;
+        let links = super::links::Links::read(&mesh, &s.array()?, &s.array()?, &s.array()?)
+            .map_err(|why| corrupt(&why))?;
         let topo = Topology::new(&mesh, &states);
         let (corners, corner_of) = super::builder::ordered_corners(&topo);
         let saved: Buf<u32> = s.array()?;
@@ -447,6 +456,7 @@ impl ExactRooms {
             table,
             tier,
             file: Origin(Some(bytes)),
+            links,
         };
         if check == Check::Full {
             exact.verify()?;

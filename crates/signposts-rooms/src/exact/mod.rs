@@ -30,9 +30,9 @@
 //! `f64`: an answer's length is the shortest within a relative 1e-9 (the sums' rounding, far
 //! smaller in practice) — two paths closer than that may be ranked either way. The compact
 //! tier keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6. Areas
-//! are walked at cost 1 (the exact path is the geometric one), links are not taken, and
-//! one-way doors are refused: the shortest path that crosses doors only their way need not
-//! turn only at corners the visibility graph holds.
+//! are walked at cost 1 (the exact path is the geometric one). Links are taken wherever
+//! shorter, as [`ExactBuilder::link`] says. One-way doors are refused: the shortest path that
+//! crosses doors only their way need not turn only at corners the visibility graph holds.
 //!
 //! ## Doors
 //!
@@ -72,6 +72,7 @@ mod cells;
 mod crowd;
 mod expand;
 mod io;
+mod links;
 mod search;
 mod table;
 mod topology;
@@ -181,6 +182,7 @@ pub struct ExactRooms {
     tier: Tier,
     /// The saved file the large arrays are read from in place, if they are.
     file: io::Origin,
+    links: links::Links,
 }
 
 /// Buffers an [`ExactRooms`] query reuses: keep one per thread and pass it to the `_with`
@@ -208,6 +210,7 @@ pub struct ExactScratch {
     totals: Vec<(f64, u32)>,
     /// The goal as located (moved inside its region when it lay a rounding outside).
     goal_at: Point,
+    links: links::LinkScratch,
 }
 
 /// A corner that a query's end may see: its distance, and whether it sees it (decided only
@@ -310,7 +313,7 @@ impl ExactRooms {
     /// Bytes held by the index, its copy of the mesh included.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes)
+        self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes) + self.links.memory_bytes()
     }
 
     /// Bytes held besides the table.
@@ -357,12 +360,14 @@ impl ExactRooms {
         self.door_state(d)?;
         let mut states = self.states.clone();
         states[d.0 as usize] = if open { DoorState::Open } else { DoorState::Closed };
-        *self = ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget).build()?;
+        let mut builder = ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget);
+        builder.links = self.links.specs();
+        *self = builder.build()?;
         Ok(())
     }
 
-    /// The length of a shortest path from `from` to `to`; `None` when either is outside the
-    /// walkable area or no path joins them.
+    /// The length of a shortest path from `from` to `to` (with the costs of the links it
+    /// takes); `None` when either is outside the walkable area or no path joins them.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -376,7 +381,7 @@ impl ExactRooms {
     /// ```
     #[must_use]
     pub fn distance(&self, from: Point, to: Point) -> Option<f64> {
-        self.path(from, to).map(|p| p.walked())
+        self.path(from, to).map(|p| p.length())
     }
 
     /// A shortest path from `from` to `to` (both included); `None` when either is outside the
@@ -399,6 +404,14 @@ impl ExactRooms {
 
     /// [`ExactRooms::path`] into `path` with explicit buffers; `false` when there is none.
     pub fn path_with(&self, from: Point, to: Point, scratch: &mut ExactScratch, path: &mut Path) -> bool {
+        if self.links.any_open() {
+            return self.linked_path(from, to, scratch, path);
+        }
+        self.walk_path(from, to, scratch, path)
+    }
+
+    /// The shortest path walked, links not taken; `false` when there is none.
+    fn walk_path(&self, from: Point, to: Point, scratch: &mut ExactScratch, path: &mut Path) -> bool {
         path.points.clear();
         path.links.clear();
         if !self.goal(to, scratch) {
@@ -423,8 +436,8 @@ impl ExactRooms {
         true
     }
 
-    /// Where to head now: the first corner of a shortest path from `from` to `to`, or `to`
-    /// when it is in sight; `None` when either is outside the walkable area or no path joins
+    /// Where to head now: the first corner of a shortest path from `from` to `to`, `to` when
+    /// it is in sight, or the first link's entrance (its exit when `from` is there); `None` when either is outside the walkable area or no path joins
     /// them. An entity standing on a corner is sent on to the next.
     ///
     /// ```
@@ -445,6 +458,9 @@ impl ExactRooms {
 
     /// [`ExactRooms::next_waypoint`] with explicit buffers.
     pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
+        if self.links.any_open() {
+            return self.linked_waypoint(from, to, scratch);
+        }
         if !self.goal(to, scratch) {
             return None;
         }
@@ -499,6 +515,11 @@ impl ExactRooms {
         scratch: &mut ExactScratch,
     ) {
         out.clear();
+        if self.links.any_open() {
+            // One search per entity: the links' walks are the goal's own.
+            out.extend(froms.iter().map(|&s| self.linked_waypoint(s, to, scratch)));
+            return;
+        }
         if !self.goal(to, scratch) {
             out.resize(froms.len(), None);
             return;

@@ -90,13 +90,19 @@ proptest! {
     }
 }
 
-/// A small index with a table: a ring round a block, a closed door.
+/// A small index with a table: a ring round a block, a closed door, an open and a closed
+/// link.
 fn small() -> (ExactRooms, Vec<u8>, Vec<Point>) {
     let grid = Grid::from_ascii("....\n.@@.\n....").unwrap();
     let mesh = NavMesh::from_grid(&grid).unwrap();
     let mut states = vec![DoorState::Open; mesh.doors_len()];
     states[0] = DoorState::Closed;
-    let exact = ExactRooms::builder(&mesh).door_states(states).build().unwrap();
+    let mut exact = (ExactRooms::builder(&mesh).door_states(states))
+        .link(Point::new(0.5, 0.5), Point::new(3.5, 2.5), 0.5, false)
+        .link(Point::new(3.5, 0.5), Point::new(0.5, 2.5), 0.5, true)
+        .build()
+        .unwrap();
+    exact.set_link_open(signposts_rooms::LinkId(1), false).unwrap();
     assert_eq!(exact.tier(), Tier::Table);
     let bytes = saved(&exact);
     (exact, bytes, sample(&grid, 7, 6))

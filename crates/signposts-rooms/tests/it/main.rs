@@ -10,6 +10,7 @@ mod areas;
 mod build;
 mod exact;
 mod exact_io;
+mod exact_links;
 mod io;
 mod links;
 mod polygons;
