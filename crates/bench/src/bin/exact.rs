@@ -208,6 +208,39 @@ struct Row {
     linked: Option<(f64, f64, f64, usize)>,
 }
 
+/// `--write-scen` and `--peer-results` for one map: writes its queries, and compares every
+/// other program's lengths on them with ours.
+fn write_and_compare(
+    name: &str,
+    grid: &Grid,
+    queries: &[(Point, Point)],
+    compared: &Compared,
+    options: &Options,
+) -> Vec<(String, PeerResults, PeerCompared)> {
+    if let Some(dir) = &options.write_scen {
+        let file = dir.join(format!("{name}.map.scen"));
+        let text = scen_text(name, grid.width(), grid.height(), queries, &compared.ours);
+        std::fs::create_dir_all(dir)
+            .and_then(|()| std::fs::write(&file, text))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+        eprintln!("  queries written to {}", file.display());
+    }
+    options
+        .peers
+        .iter()
+        .filter(|p| p.map == name)
+        .map(|p| {
+            let c =
+                compare_peer(&compared.ours, &compared.polyanya, &compared.pinched, &p.lengths, TOLERANCE);
+            eprintln!(
+                "  {}: {} equal, {} through a pinch, {} longer, {} shorter, {} none, {} missing",
+                p.peer, c.equal, c.pinch, c.longer, c.shorter, c.none, c.missing
+            );
+            (p.peer.clone(), p.clone(), c)
+        })
+        .collect()
+}
+
 fn measure(path: &std::path::Path, options: &Options) -> Row {
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
@@ -243,28 +276,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
         compared.none_cap,
         compared.invalid
     );
-    if let Some(dir) = &options.write_scen {
-        let file = dir.join(format!("{name}.map.scen"));
-        let text = scen_text(&name, grid.width(), grid.height(), &queries, &compared.ours);
-        std::fs::create_dir_all(dir)
-            .and_then(|()| std::fs::write(&file, text))
-            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
-        eprintln!("  queries written to {}", file.display());
-    }
-    let peers: Vec<_> = options
-        .peers
-        .iter()
-        .filter(|p| p.map == name)
-        .map(|p| {
-            let c =
-                compare_peer(&compared.ours, &compared.polyanya, &compared.pinched, &p.lengths, TOLERANCE);
-            eprintln!(
-                "  {}: {} equal, {} through a pinch, {} longer, {} shorter, {} none, {} missing",
-                p.peer, c.equal, c.pinch, c.longer, c.shorter, c.none, c.missing
-            );
-            (p.peer.clone(), p.clone(), c)
-        })
-        .collect();
+    let peers = write_and_compare(&name, &grid, &queries, &compared, options);
     let (waypoint_us, crowd_us, path_us) = time_index(&exact, &queries, options.rounds, options.crowd);
     let polyanya_us = fastest(options.rounds, &queries, |s, t| {
         pa.path(Vec2::new(s.x as f32, s.y as f32), Vec2::new(t.x as f32, t.y as f32))
@@ -363,8 +375,15 @@ fn usage(problem: &str) -> ! {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options =
-        Options { count: 2000, rounds: 10, crowd: 250, budgets: false, links: 0, write_scen: None, peers: Vec::new() };
+    let mut options = Options {
+        count: 2000,
+        rounds: 10,
+        crowd: 250,
+        budgets: false,
+        links: 0,
+        write_scen: None,
+        peers: Vec::new(),
+    };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
