@@ -1,6 +1,7 @@
 //! Repairs spread over calls: [`RepairJob`], the repair of [`Graph::apply`] cut into units of
-//! work (a column repaired, written or searched) that [`RepairJob::step`] advances a budget at
-//! a time, on a copy of the table, while the table before the edit keeps answering.
+//! work (a column written or searched, a slice of a column's local repair) that
+//! [`RepairJob::step`] advances a budget at a time, on a copy of the table, while the table
+//! before the edit keeps answering.
 //!
 //! The job goes as [`Graph::apply`] goes (the same plan, the same local repairs, the same
 //! searches; the same table at the end), on the calling thread, with two differences:
@@ -12,7 +13,11 @@
 //!   entry width, a forest) stay. Either way the table answers as a fresh build's, and where
 //!   neither rebuilds the two tables are equal.
 //! - The lane repairs of one node opened or blocked on a unit-cost graph (`opened.rs`,
-//!   `blocked.rs`) and a rebuild are one unit each: they are not cut.
+//!   `blocked.rs`) and a rebuild are one unit each: they are not cut. Nor is a column's local
+//!   repair on a unit-cost graph (`repair.rs`): there a column is one unit. The weighted one
+//!   (`weighted.rs`: octile grids, integer weights) stops when its unit's slice of steps runs
+//!   out and goes on in the next unit, its queue and region kept in the job, so that a column
+//!   whose region is half the map spreads over several units.
 
 use core::time::Duration;
 use std::collections::BTreeMap;
@@ -22,7 +27,7 @@ use super::clock::{Started, now, since};
 use super::driver::{Column, Scratch};
 use super::repair::Local;
 use super::search::Incoming;
-use super::weighted::WeightedLocal;
+use super::weighted::{Outcome, WeightedLocal};
 use super::{Change, Prepared, Start, Update};
 use crate::{Error, Graph, Progress};
 
@@ -31,9 +36,10 @@ use crate::{Error, Graph, Progress};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Budget {
-    /// At most this many units: a column of the table repaired, written or searched (the
-    /// plan, a lane repair and a rebuild are one unit each). The same on every run and
-    /// platform: what tests and a caller that calibrates its own budget use.
+    /// At most this many units: a column of the table written or searched, a column's local
+    /// repair or, on weighted graphs, a slice of it (a few hundred nodes; a column whose
+    /// region is large takes several), the plan, a lane repair, a rebuild. The same on every
+    /// run and platform: what tests and a caller that calibrates its own budget use.
     Work(usize),
     /// Units until this much time has passed (checked after each unit, so a step may run
     /// past it by one unit). On targets without a clock (`wasm32-unknown-unknown`) a step
@@ -52,6 +58,11 @@ impl Budget {
     }
 }
 
+/// Steps of a weighted local repair in one unit of work: a node out of a queue, a member of
+/// the region handled, a walk's step (about 0.1 ms natively, under a millisecond in a
+/// browser's WebAssembly).
+const SLICE: usize = 512;
+
 /// A repair of a [`Graph`]'s table after an edit, done a budget at a time: see
 /// [`Graph::repair_job`]. The job owns the copy it repairs; [`RepairJob::finish`] hands it
 /// over once [`RepairJob::is_done`].
@@ -62,6 +73,8 @@ pub struct RepairJob {
     update: Update,
     done: usize,
     total: usize,
+    /// Steps of a weighted local repair per unit ([`SLICE`]).
+    slice: usize,
 }
 
 /// Where a job is.
@@ -116,6 +129,16 @@ impl core::fmt::Debug for Columns {
     }
 }
 
+/// Where a unit of the local repairs left them.
+enum Went {
+    /// In the middle of a column (its slice ran out).
+    Paused,
+    /// At the next column.
+    Next,
+    /// All repaired.
+    Over,
+}
+
 /// The job's own scratch, kept between steps.
 enum Scratches {
     Unit(Box<Local>),
@@ -165,7 +188,16 @@ impl RepairJob {
         edited.retain(|&u, arcs| *arcs != graph.out_arcs(u));
         let stage = if edited.is_empty() { Stage::Done } else { Stage::Plan(edited) };
         let total = usize::from(!matches!(stage, Stage::Done));
-        Ok(RepairJob { graph, stage, update: Update::default(), done: 0, total })
+        Ok(RepairJob { graph, stage, update: Update::default(), done: 0, total, slice: SLICE })
+    }
+
+    /// Test hook: `steps` steps of a weighted local repair per unit of work instead of a few
+    /// hundred, so that small graphs' columns pause and go on too (1: after every step).
+    #[cfg(feature = "test-support")]
+    #[must_use]
+    pub fn with_slice(mut self, steps: usize) -> RepairJob {
+        self.slice = steps.max(1);
+        self
     }
 
     /// Whether the repair is over: [`RepairJob::finish`] returns the repaired graph.
@@ -239,13 +271,15 @@ impl RepairJob {
                 let update = self.graph.repair_blocked(c, &edited);
                 self.end(update)
             }
-            Stage::Local(mut columns) => {
-                if self.local(&mut columns) {
+            Stage::Local(mut columns) => match self.local(&mut columns) {
+                Went::Paused => {
+                    // The column takes one more unit at least.
+                    self.total += 1;
                     Stage::Local(columns)
-                } else {
-                    self.after_local(columns)
                 }
-            }
+                Went::Next => Stage::Local(columns),
+                Went::Over => self.after_local(columns),
+            },
             Stage::Write(mut columns) => {
                 let at = columns.next;
                 let from = if at == 0 { 0 } else { columns.ends[at - 1] };
@@ -324,11 +358,10 @@ impl RepairJob {
         }
     }
 
-    /// Repairs the next column locally; `false` once they are all done.
-    fn local(&self, columns: &mut Columns) -> bool {
+    /// Repairs the next column locally, or a slice of it.
+    fn local(&self, columns: &mut Columns) -> Went {
         let graph = &self.graph;
         let col = columns.columns[columns.next];
-        columns.next += 1;
         if graph.cut_off(&columns.prepared.plan, col) {
             let by_component = columns.by_component.get_or_insert_with(|| graph.nodes_by_component());
             let mut cut: Vec<u32> =
@@ -345,7 +378,11 @@ impl RepairJob {
                 Column { col, t: graph.table.order[col] as usize, seeds: plan.seeds(col), inserted, ends };
             let (repaired, replays) = match &mut columns.scratch {
                 Scratches::Unit(local) => repair_one(graph, column, local.as_mut()),
-                Scratches::Weighted(local) => repair_one(graph, column, local.as_mut()),
+                Scratches::Weighted(local) => match graph.resume_weighted(column, local, self.slice) {
+                    Outcome::Paused => return Went::Paused,
+                    Outcome::Repaired => (Some(local.writes.as_slice()), 0),
+                    Outcome::Search => (None, 0),
+                },
             };
             columns.replayed += replays;
             match repaired {
@@ -354,7 +391,8 @@ impl RepairJob {
             }
         }
         columns.ends.push(columns.writes.len());
-        columns.next < columns.columns.len()
+        columns.next += 1;
+        if columns.next < columns.columns.len() { Went::Next } else { Went::Over }
     }
 
     /// After the local repairs: their writes, then the searches.

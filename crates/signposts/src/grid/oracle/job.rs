@@ -112,6 +112,16 @@ impl GridRepairJob {
         &self.oracle.grid
     }
 
+    /// Test hook: [`RepairJob::with_slice`] for the table's repair.
+    #[cfg(feature = "test-support")]
+    #[must_use]
+    pub fn with_slice(mut self, steps: usize) -> GridRepairJob {
+        if let Work::Repair(job) = self.work {
+            self.work = Work::Repair(Box::new(job.with_slice(steps)));
+        }
+        self
+    }
+
     /// Whether the repair is over: [`GridRepairJob::finish`] returns the repaired oracle.
     #[must_use]
     pub fn is_done(&self) -> bool {
