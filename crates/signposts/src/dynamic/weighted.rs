@@ -97,6 +97,11 @@ impl WeightedLocal {
             },
         )
     }
+
+    /// Steps left of the fuel the last [`Graph::resume_weighted`] was given.
+    pub(super) fn fuel_left(&self) -> usize {
+        self.queue.fuel
+    }
 }
 
 impl Walks {
@@ -172,9 +177,9 @@ impl Graph {
             local.queue.heap.clear();
             local.queue.integer = self.model == CostModel::Integer;
             at = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
-                (false, true) if self.seed_lost(column, local).is_some() => At::Grow,
+                (false, true) if Self::seed_lost(column, local).is_some() => At::Grow,
                 (true, false) => {
-                    self.seed_shorter(column, local);
+                    Self::seed_shorter(column, local);
                     At::Drop
                 }
                 _ => return Outcome::Search,
@@ -289,7 +294,7 @@ impl Graph {
 
     /// Removals, the seeds: the nodes that lost their last optimal move. `None` when an old
     /// distance is not known exactly (the column is left to a search).
-    fn seed_lost(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
+    fn seed_lost(column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
         for &Lost { u, old, .. } in column.seeds.lost {
             let Old::Exact(old) = old else { return None };
             if old == Cost::INFINITE {
@@ -410,7 +415,7 @@ impl Graph {
     }
 
     /// Insertions, the seeds: the nodes an inserted arc brings closer.
-    fn seed_shorter(&self, column: Column<'_>, local: &mut WeightedLocal) {
+    fn seed_shorter(column: Column<'_>, local: &mut WeightedLocal) {
         for &Shorter { u, v, new, old, old_v, .. } in column.seeds.shorter {
             local.set_old(u, old);
             local.set_old(v, old_v);
@@ -444,7 +449,6 @@ impl Graph {
 
     /// Insertions, the region grown; see the module docs.
     fn shorter_grow(&self, column: Column<'_>, local: &mut WeightedLocal) -> Phase {
-        let t = column.t;
         loop {
             if local.queue.out() {
                 return Self::pause(local, At::Drop);
@@ -456,7 +460,7 @@ impl Graph {
             }
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
-                if y == t {
+                if y == column.t {
                     continue;
                 }
                 let c = self.slot_cost(x, i);
