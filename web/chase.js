@@ -334,8 +334,9 @@ slider.addEventListener('input', () => {
 });
 
 // A frame's share of a repair under way: about REPAIR_MS of its time, in calls of `units`
-// units of work each (columns of the table repaired, written or searched), calibrated as it
-// goes so that one call takes a fraction of the share (the module has no clock of its own).
+// units of work each (a unit: about 4,096 nodes handled or entries written, whichever part of
+// the repair they are in), calibrated as it goes so that one call takes a fraction of the share
+// (the module has no clock of its own).
 const REPAIR_MS = 6;
 let units = 4;
 function repairFrame() {

@@ -345,7 +345,7 @@ pub extern "C" fn toggle_job(x: u32, y: u32) -> i32 {
     }
 }
 
-/// Advances the repair under way by at most `units` units of work ([`Game::repair_step`]):
+/// Advances the repair under way by about `units` units of work ([`Game::repair_step`]):
 /// the units it has left as far as known (at least 1) while it runs, 0 once the repaired table
 /// is in use (or when none runs), -1 on error.
 #[unsafe(no_mangle)]

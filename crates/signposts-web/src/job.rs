@@ -59,7 +59,7 @@ impl Game {
         Ok(blocked)
     }
 
-    /// Advances the repair under way by at most `units` units of work (at least one; see
+    /// Advances the repair under way by about `units` units of work (at least one; see
     /// [`Budget::Work`]); when it ends, the repaired table takes the old one's place and the
     /// clicks received meanwhile start the next repair. Returns whether a repair is still
     /// under way.
@@ -105,7 +105,7 @@ impl Game {
         self.repair.job.is_some()
     }
 
-    /// The repair under way's units of work done and in all (as far as known), or `(0, 0)`.
+    /// The repair under way's parts done and in all (as far as known), or `(0, 0)`.
     #[must_use]
     pub fn repair_progress(&self) -> (usize, usize) {
         self.repair.job.as_ref().map_or((0, 0), |job| {

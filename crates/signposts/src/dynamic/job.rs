@@ -1,6 +1,9 @@
-//! Repairs spread over calls: [`RepairJob`], the repair of [`Graph::apply`] cut into units of
-//! work (a column repaired, written or searched) that [`RepairJob::step`] advances a budget at
-//! a time, on a copy of the table, while the table before the edit keeps answering.
+//! Repairs spread over calls: [`RepairJob`], the repair of [`Graph::apply`] cut into parts (the
+//! plan, each column repaired, written or searched) that [`RepairJob::step`] advances a
+//! [`Budget`] at a time, on a copy of the table, while the table before the edit keeps
+//! answering. A budget of work counts steps (a node out of a queue, an entry written), so
+//! that a budget costs about the same time whichever parts it meets; a column's local repair
+//! stops where the budget runs out and goes on in the next step.
 //!
 //! The job goes as [`Graph::apply`] goes (the same plan, the same local repairs, the same
 //! searches; the same table at the end), on the calling thread, with two differences:
@@ -12,7 +15,11 @@
 //!   entry width, a forest) stay. Either way the table answers as a fresh build's, and where
 //!   neither rebuilds the two tables are equal.
 //! - The lane repairs of one node opened or blocked on a unit-cost graph (`opened.rs`,
-//!   `blocked.rs`) and a rebuild are one unit each: they are not cut.
+//!   `blocked.rs`), a rebuild, the plan, a column's search or writes are not cut. Nor is a
+//!   column's local repair on a unit-cost graph (`repair.rs`). The weighted one (`weighted.rs`:
+//!   octile grids, integer weights) stops when the step's budget runs out and goes on in the
+//!   next step, its queue and region kept in the job, so that a column whose region is half
+//!   the map spreads over several steps.
 
 use core::time::Duration;
 use std::collections::BTreeMap;
@@ -22,35 +29,56 @@ use super::clock::{Started, now, since};
 use super::driver::{Column, Scratch};
 use super::repair::Local;
 use super::search::Incoming;
-use super::weighted::WeightedLocal;
+use super::weighted::{Outcome, WeightedLocal};
 use super::{Change, Prepared, Start, Update};
-use crate::{Error, Graph, Progress};
+use crate::{Error, Graph, NodeId, Progress};
 
-/// How much of a [`RepairJob`] one [`RepairJob::step`] may do. A step always does at least
-/// one unit of work.
+/// How much of a [`RepairJob`] one [`RepairJob::step`] may do. A step always does some work
+/// (at least one part of the repair, or a slice of a column's local repair).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Budget {
-    /// At most this many units: a column of the table repaired, written or searched (the
-    /// plan, a lane repair and a rebuild are one unit each). The same on every run and
-    /// platform: what tests and a caller that calibrates its own budget use.
+    /// About this many units of work, a unit being 4,096 steps: a node out of a queue, a
+    /// member of a region handled or an entry written (about 0.1 ms natively, under a
+    /// millisecond in a browser's WebAssembly). A weighted column's local repair (octile grids,
+    /// integer weights) stops where the budget runs out and goes on in the next step; the other
+    /// parts are not cut, so a step runs past its budget by one part at most: a search (about
+    /// twice as many steps as the graph has nodes), the plan (four times as many), a column's
+    /// writes, a unit-cost column's local repair, a lane repair, a rebuild. The same on every
+    /// run and platform: what tests and a caller that calibrates its own budget use (each
+    /// unit costs about the same, whichever parts the steps meet).
     Work(usize),
-    /// Units until this much time has passed (checked after each unit, so a step may run
-    /// past it by one unit). On targets without a clock (`wasm32-unknown-unknown`) a step
-    /// does one unit: there, time the steps outside (`performance.now()`) and pass
-    /// [`Budget::Work`].
+    /// Work until this much time has passed (checked after each part, and every unit of a
+    /// local repair, so a step may run past it by one). On targets without a clock
+    /// (`wasm32-unknown-unknown`) a step does one part or unit: there, time the steps outside
+    /// (`performance.now()`) and pass [`Budget::Work`].
     Time(Duration),
 }
 
 impl Budget {
-    /// Whether a step that started at `started` and has done `units` may do no more.
-    fn spent(self, started: Started, units: usize) -> bool {
+    /// Whether a step that started at `started` and has done `steps` (in units of `unit`
+    /// steps) may do no more.
+    fn spent(self, started: Started, steps: usize, unit: usize) -> bool {
         match self {
-            Budget::Work(most) => units >= most.max(1),
+            Budget::Work(most) => steps >= most.max(1).saturating_mul(unit),
             Budget::Time(most) => since(started).is_none_or(|took| took >= most),
         }
     }
+
+    /// Steps the next part of a step may take, after `steps`: what is left of a work budget,
+    /// a unit for a time budget (whose clock is read between parts).
+    fn fuel(self, steps: usize, unit: usize) -> usize {
+        match self {
+            Budget::Work(most) => most.max(1).saturating_mul(unit).saturating_sub(steps).max(1),
+            Budget::Time(_) => unit,
+        }
+    }
 }
+
+/// Steps in a unit of [`Budget::Work`]: a node out of a queue, a member of a region handled, a
+/// walk's step, an entry written (each 25–40 ns natively on the web page's maze; a unit about
+/// 0.1 ms natively, under a millisecond in a browser's WebAssembly).
+const UNIT: usize = 4096;
 
 /// A repair of a [`Graph`]'s table after an edit, done a budget at a time: see
 /// [`Graph::repair_job`]. The job owns the copy it repairs; [`RepairJob::finish`] hands it
@@ -62,6 +90,8 @@ pub struct RepairJob {
     update: Update,
     done: usize,
     total: usize,
+    /// Steps in a unit of work ([`UNIT`]).
+    unit: usize,
 }
 
 /// Where a job is.
@@ -95,9 +125,9 @@ struct Columns {
     columns: Vec<usize>,
     next: usize,
     scratch: Scratches,
-    /// New entries `(column, node, mask)`, and where each column's end.
-    writes: Vec<(usize, usize, u64)>,
-    ends: Vec<usize>,
+    /// Each repaired column's new entries `(node, mask)`, one list a column: no one large
+    /// list whose growth copies it all within a unit.
+    writes: Vec<(usize, Vec<(NodeId, u64)>)>,
     /// Columns left to a search: the first `near` the targets at the edited nodes, then the
     /// ones the local repair could not read.
     failed: Vec<usize>,
@@ -114,6 +144,16 @@ impl core::fmt::Debug for Columns {
             .field("writes", &self.writes.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Where a unit of the local repairs left them.
+enum Went {
+    /// In the middle of a column (its slice ran out).
+    Paused,
+    /// At the next column.
+    Next,
+    /// All repaired.
+    Over,
 }
 
 /// The job's own scratch, kept between steps.
@@ -165,7 +205,16 @@ impl RepairJob {
         edited.retain(|&u, arcs| *arcs != graph.out_arcs(u));
         let stage = if edited.is_empty() { Stage::Done } else { Stage::Plan(edited) };
         let total = usize::from(!matches!(stage, Stage::Done));
-        Ok(RepairJob { graph, stage, update: Update::default(), done: 0, total })
+        Ok(RepairJob { graph, stage, update: Update::default(), done: 0, total, unit: UNIT })
+    }
+
+    /// Test hook: `steps` steps in a unit of [`Budget::Work`] instead of 4,096, so that small
+    /// graphs' columns pause and go on too (1: after every step, with a budget of one unit).
+    #[cfg(feature = "test-support")]
+    #[must_use]
+    pub fn with_unit(mut self, steps: usize) -> RepairJob {
+        self.unit = steps.max(1);
+        self
     }
 
     /// Whether the repair is over: [`RepairJob::finish`] returns the repaired graph.
@@ -174,23 +223,25 @@ impl RepairJob {
         matches!(self.stage, Stage::Done | Stage::Failed(_))
     }
 
-    /// How far the job has come, in units of work: `total` is what is known to be left plus
-    /// what is done, and grows as the job learns more (after the plan, after the local
-    /// repairs); `done == total` once it [`is_done`](RepairJob::is_done).
+    /// How far the job has come, in parts: the plan, each column repaired (each piece of a
+    /// column's local repair that a step ended), written or searched. `total` is what is known
+    /// to be left plus what is done, and grows as the job learns more (after the plan, after
+    /// the local repairs, when a column's repair stops); `done == total` once it
+    /// [`is_done`](RepairJob::is_done).
     #[must_use]
     pub fn progress(&self) -> Progress {
         Progress::new(self.done, self.total)
     }
 
-    /// Does the next units of work, within `budget` (at least one unit, unless the job is
-    /// done), and says how far the job has come. An error (a rebuild that does not fit)
-    /// ends the job; [`RepairJob::finish`] returns it.
+    /// Does the next work, within `budget` (some at least, unless the job is done), and says
+    /// how far the job has come. An error (a rebuild that does not fit) ends the job;
+    /// [`RepairJob::finish`] returns it.
     pub fn step(&mut self, budget: Budget) -> Progress {
         let started = now();
-        let mut units = 0;
-        while !(self.is_done() || units > 0 && budget.spent(started, units)) {
-            self.unit();
-            units += 1;
+        let (mut parts, mut steps) = (0, 0);
+        while !(self.is_done() || parts > 0 && budget.spent(started, steps, self.unit)) {
+            steps += self.part(budget.fuel(steps, self.unit));
+            parts += 1;
         }
         self.progress()
     }
@@ -201,7 +252,7 @@ impl RepairJob {
     /// [`Error::AllocationFailed`] if a rebuild was needed and did not fit.
     pub fn finish(mut self) -> Result<(Graph, Update), Error> {
         while !self.is_done() {
-            self.unit();
+            self.part(usize::MAX);
         }
         match self.stage {
             Stage::Failed(e) => Err(e),
@@ -216,17 +267,25 @@ impl RepairJob {
         &self.graph
     }
 
-    /// One unit of work.
-    fn unit(&mut self) {
+    /// One part of the repair, a local repair for at most `fuel` steps; returns the steps it
+    /// took.
+    fn part(&mut self, fuel: usize) -> usize {
         self.done += 1;
+        // A rebuild, a lane repair: as many steps as the graph has nodes (they are not cut).
+        let mut took = self.graph.nodes_len();
         let stage = core::mem::replace(&mut self.stage, Stage::Done);
         self.stage = match stage {
-            Stage::Plan(edited) => match self.graph.start_repair(edited, false) {
-                Start::Rebuild(edited) => Stage::Rebuild(edited),
-                Start::Opened(c, edited) => Stage::Opened(c, edited),
-                Start::Blocked(c, edited) => Stage::Blocked(c, edited),
-                Start::Columns(prepared) => self.columns(prepared),
-            },
+            Stage::Plan(edited) => {
+                // The plan reads the edited nodes' entries in every column and searches from
+                // the ends of inserted arcs: about four steps' time a node (measured).
+                took *= 4;
+                match self.graph.start_repair(edited, false) {
+                    Start::Rebuild(edited) => Stage::Rebuild(edited),
+                    Start::Opened(c, edited) => Stage::Opened(c, edited),
+                    Start::Blocked(c, edited) => Stage::Blocked(c, edited),
+                    Start::Columns(prepared) => self.columns(prepared),
+                }
+            }
             Stage::Rebuild(edited) => match self.graph.rebuild(&edited) {
                 Ok(update) => self.end(update),
                 Err(e) => Stage::Failed(e),
@@ -239,21 +298,23 @@ impl RepairJob {
                 let update = self.graph.repair_blocked(c, &edited);
                 self.end(update)
             }
-            Stage::Local(mut columns) => {
-                if self.local(&mut columns) {
+            Stage::Local(mut columns) => match self.local(&mut columns, fuel, &mut took) {
+                Went::Paused => {
+                    // The column takes one more unit at least.
+                    self.total += 1;
                     Stage::Local(columns)
-                } else {
-                    self.after_local(columns)
                 }
-            }
+                Went::Next => Stage::Local(columns),
+                Went::Over => self.after_local(columns),
+            },
             Stage::Write(mut columns) => {
-                let at = columns.next;
-                let from = if at == 0 { 0 } else { columns.ends[at - 1] };
-                for &(col, u, mask) in &columns.writes[from..columns.ends[at]] {
-                    self.graph.table.set_entry(u, col, &[mask]);
+                let (col, writes) = core::mem::take(&mut columns.writes[columns.next]);
+                took = writes.len();
+                for (u, mask) in writes {
+                    self.graph.table.set_entry(u as usize, col, &[mask]);
                 }
                 columns.next += 1;
-                if columns.next < columns.ends.len() {
+                if columns.next < columns.writes.len() {
                     Stage::Write(columns)
                 } else {
                     self.searches(*columns)
@@ -261,6 +322,8 @@ impl RepairJob {
             }
             Stage::Search { columns, next, mut value } => {
                 self.graph.search_column(columns[next], &Incoming::new(), &mut value);
+                // A node settled and an entry written for each node.
+                took *= 2;
                 if next + 1 < columns.len() {
                     Stage::Search { columns, next: next + 1, value }
                 } else {
@@ -270,9 +333,11 @@ impl RepairJob {
             }
             done @ (Stage::Done | Stage::Failed(_)) => {
                 self.done -= 1;
+                took = 0;
                 done
             }
         };
+        took.max(1)
     }
 
     /// The job's end with `update`.
@@ -311,7 +376,6 @@ impl RepairJob {
             next: 0,
             scratch,
             writes: Vec::new(),
-            ends: Vec::new(),
             near: near.len(),
             failed: near,
             replayed: 0,
@@ -324,37 +388,52 @@ impl RepairJob {
         }
     }
 
-    /// Repairs the next column locally; `false` once they are all done.
-    fn local(&self, columns: &mut Columns) -> bool {
+    /// Repairs the next column locally, a weighted one for at most `fuel` steps; the steps
+    /// it took in `took`.
+    fn local(&self, columns: &mut Columns, fuel: usize, took: &mut usize) -> Went {
         let graph = &self.graph;
         let col = columns.columns[columns.next];
-        columns.next += 1;
         if graph.cut_off(&columns.prepared.plan, col) {
             let by_component = columns.by_component.get_or_insert_with(|| graph.nodes_by_component());
             let mut cut: Vec<u32> =
                 columns.prepared.plan.seeds(col).lost.iter().map(|s| graph.component[s.u]).collect();
             cut.sort_unstable();
             cut.dedup();
-            for c in cut {
-                let nodes = &by_component[c as usize];
-                columns.writes.extend(nodes.iter().map(|&x| (col, x as usize, 0)));
-            }
+            let cleared = cut.into_iter().flat_map(|c| by_component[c as usize].iter().map(|&x| (x, 0)));
+            columns.writes.push((col, cleared.collect()));
+            *took = columns.writes.last().map_or(0, |(_, writes)| writes.len());
         } else {
             let Prepared { plan, ends, inserted, .. } = &columns.prepared;
             let column =
                 Column { col, t: graph.table.order[col] as usize, seeds: plan.seeds(col), inserted, ends };
             let (repaired, replays) = match &mut columns.scratch {
-                Scratches::Unit(local) => repair_one(graph, column, local.as_mut()),
-                Scratches::Weighted(local) => repair_one(graph, column, local.as_mut()),
+                Scratches::Unit(local) => {
+                    let (repaired, replays, work) = repair_one(graph, column, local.as_mut());
+                    *took = work;
+                    (repaired, replays)
+                }
+                Scratches::Weighted(local) => {
+                    let outcome = graph.resume_weighted(column, local, fuel);
+                    *took = fuel.saturating_sub(local.fuel_left());
+                    match outcome {
+                        Outcome::Paused => return Went::Paused,
+                        Outcome::Repaired => (Some(local.writes.as_slice()), 0),
+                        Outcome::Search => (None, 0),
+                    }
+                }
             };
             columns.replayed += replays;
             match repaired {
-                Some(writes) => columns.writes.extend(writes.iter().map(|&(u, mask)| (col, u, mask))),
+                // Columns without writes need no unit.
+                Some([]) => {}
+                Some(writes) => {
+                    columns.writes.push((col, writes.iter().map(|&(u, mask)| (u as NodeId, mask)).collect()));
+                }
                 None => columns.failed.push(col),
             }
         }
-        columns.ends.push(columns.writes.len());
-        columns.next < columns.columns.len()
+        columns.next += 1;
+        if columns.next < columns.columns.len() { Went::Next } else { Went::Over }
     }
 
     /// After the local repairs: their writes, then the searches.
@@ -368,20 +447,10 @@ impl RepairJob {
             rows: prepared.rows,
             rebuilt: false,
         };
-        // Columns without writes need no unit.
-        let mut ends = Vec::with_capacity(columns.ends.len());
-        ends.extend(columns.ends.iter().copied().filter({
-            let mut last = 0;
-            move |&end| {
-                let some = end > last;
-                last = end;
-                some
-            }
-        }));
-        columns.ends = ends;
+        columns.writes.retain(|(_, writes)| !writes.is_empty());
         columns.next = 0;
-        self.total = self.done + columns.ends.len() + columns.failed.len();
-        if columns.ends.is_empty() { self.searches(*columns) } else { Stage::Write(columns) }
+        self.total = self.done + columns.writes.len() + columns.failed.len();
+        if columns.writes.is_empty() { self.searches(*columns) } else { Stage::Write(columns) }
     }
 
     /// After the writes: the searches of the columns the local repair left.
@@ -402,15 +471,15 @@ impl RepairJob {
     }
 }
 
-/// One column's local repair with `local`: its writes (`None`: left to a search) and whether
-/// it was a replay.
+/// One column's local repair with `local`: its writes (`None`: left to a search), whether it
+/// was a replay, and its work (nodes handled).
 fn repair_one<'s, S: Scratch>(
     graph: &Graph,
     column: Column<'_>,
     local: &'s mut S,
-) -> (Option<&'s [(usize, u64)]>, usize) {
-    let replays = local.replayed();
+) -> (Option<&'s [(usize, u64)]>, usize, usize) {
+    let (replays, work) = (local.replayed(), local.work());
     let repaired = local.repair(graph, column);
-    let replays = local.replayed() - replays;
-    (repaired.then(|| local.writes()), replays)
+    let (replays, work) = (local.replayed() - replays, local.work() - work);
+    (repaired.then(|| local.writes()), replays, work)
 }

@@ -12,16 +12,23 @@
 //! order of old distance, deciding each node when it leaves the queue (by then all its moves,
 //! which are closer, are decided); insertions grow the region whose distance drops, in order
 //! of new distance. Costs compare exactly ([`Cost`]), so the new entries are exact.
+//!
+//! A column's repair can stop between two steps (a node out of a queue, a member of the
+//! region handled) and go on later from where it stopped: a [`RepairJob`](super::RepairJob)
+//! gives each of its units a slice of steps ([`Graph::resume_weighted`]), so that the column
+//! of a large region (half a maze behind a wall) spreads over several. The scratch keeps the
+//! queue, the region and where the repair is; it does the same steps in the same order either
+//! way, so the entries are the same.
 
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::driver::Column;
 use super::plan::{Lost, Old, Seeds, Shorter};
-use super::workspace::Workspace;
+use super::workspace::{Record, Workspace};
 use crate::builder::CostModel;
 use crate::dense::table::Entry;
-use crate::{Cost, Graph, NodeId};
+use crate::{Cost, Graph};
 
 /// The weighted repair's own scratch: its queue and the walk it is following.
 pub(super) struct Walks {
@@ -33,7 +40,45 @@ pub(super) struct Walks {
     path: Vec<(usize, Cost)>,
     /// Walk steps allowed per column before the column is left to a search.
     limit: usize,
+    /// Where the column's repair is (stopped when its slice ran out).
+    at: At,
+    /// Steps left in this slice of the repair: a node out of a queue, a member of the region
+    /// handled, a walk's step.
+    fuel: usize,
 }
+
+/// Where a column's weighted repair is, to go on from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// Not started: the next call starts the column.
+    Start,
+    /// Removals: the region grown from the queue.
+    Grow,
+    /// Removals: the region's members from this one given a new distance across its border.
+    Border(usize),
+    /// Removals: the new distances settled inside the region.
+    Settle,
+    /// Insertions: the region whose distance drops grown from the queue.
+    Drop,
+    /// Insertions: the old distances around the region, from this member's neighbours on.
+    Around(usize),
+    /// The new entries recorded.
+    Record(Record),
+}
+
+/// What a call of [`Graph::resume_weighted`] did with its column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Repaired: the new entries are in the scratch's writes.
+    Repaired,
+    /// Left to a search (see [`Graph::repair_weighted`]).
+    Search,
+    /// The slice ran out: the next call goes on.
+    Paused,
+}
+
+/// The end of a phase of the repair: the next one, or the call's end.
+type Phase = Result<At, Outcome>;
 
 /// Scratch for weighted repairs: distances as exact [`Cost`]s.
 pub(super) type WeightedLocal = Workspace<Cost, Walks>;
@@ -42,8 +87,20 @@ impl WeightedLocal {
     pub(super) fn new(n: usize) -> WeightedLocal {
         Workspace::with_queue(
             n,
-            Walks { heap: BinaryHeap::new(), integer: true, path: Vec::new(), limit: (n / 4).max(64) },
+            Walks {
+                heap: BinaryHeap::new(),
+                integer: true,
+                path: Vec::new(),
+                limit: (n / 4).max(64),
+                at: At::Start,
+                fuel: usize::MAX,
+            },
         )
+    }
+
+    /// Steps left of the fuel the last [`Graph::resume_weighted`] was given.
+    pub(super) fn fuel_left(&self) -> usize {
+        self.queue.fuel
     }
 }
 
@@ -60,6 +117,13 @@ impl Walks {
     /// The key `push` gives `cost`.
     fn key(&self, cost: Cost) -> u64 {
         cost.queue_key(self.integer)
+    }
+
+    /// Takes one step of the slice; `true` when none is left (the step is not to be taken).
+    fn out(&mut self) -> bool {
+        let out = self.fuel == 0;
+        self.fuel = self.fuel.saturating_sub(1);
+        out
     }
 }
 
@@ -91,16 +155,62 @@ impl Graph {
     /// when the seeds mix removals and insertions, a walk runs too long, or an old distance
     /// cannot be read; the caller then searches.
     pub(super) fn repair_weighted(&self, column: Column<'_>, local: &mut WeightedLocal) -> bool {
-        let Column { seeds, .. } = column;
-        local.start();
-        local.queue.heap.clear();
-        local.queue.integer = self.model == CostModel::Integer;
-        let done = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
-            (false, true) => self.weighted_lost(column, local),
-            (true, false) => self.weighted_shorter(column, local),
-            _ => None,
+        local.queue.at = At::Start;
+        self.resume_weighted(column, local, usize::MAX) == Outcome::Repaired
+    }
+
+    /// [`Graph::repair_weighted`] a slice at a time: goes on with the repair of `column` for
+    /// at most `fuel` steps (at least one). After [`Outcome::Paused`], the next call is to
+    /// pass the same column and scratch; any other outcome ends the column, and the next call
+    /// starts the one it is given.
+    pub(super) fn resume_weighted(
+        &self,
+        column: Column<'_>,
+        local: &mut WeightedLocal,
+        fuel: usize,
+    ) -> Outcome {
+        local.queue.fuel = fuel.max(1);
+        let mut at = local.queue.at;
+        if at == At::Start {
+            let Column { seeds, .. } = column;
+            local.start();
+            local.queue.heap.clear();
+            local.queue.integer = self.model == CostModel::Integer;
+            at = match (seeds.lost.is_empty(), seeds.shorter.is_empty()) {
+                (false, true) if Self::seed_lost(column, local).is_some() => At::Grow,
+                (true, false) => {
+                    Self::seed_shorter(column, local);
+                    At::Drop
+                }
+                _ => return Outcome::Search,
+            };
+        }
+        let outcome = loop {
+            let phase = match at {
+                At::Start => unreachable!("started above"),
+                At::Grow => self.lost_grow(column, local),
+                At::Border(from) => self.lost_border(column, local, from),
+                At::Settle => self.settle_region(local),
+                At::Drop => self.shorter_grow(column, local),
+                At::Around(from) => self.shorter_around(column, local, from),
+                At::Record(record) => self.weighted_write(column, local, record),
+            };
+            match phase {
+                Ok(next) => at = next,
+                Err(outcome) => break outcome,
+            }
         };
-        done.is_some()
+        // A pause leaves its place in `at`.
+        if outcome != Outcome::Paused {
+            local.queue.at = At::Start;
+        }
+        outcome
+    }
+
+    /// Pauses at `at` (the slice ran out).
+    fn pause(local: &mut WeightedLocal, at: At) -> Phase {
+        local.queue.at = at;
+        Err(Outcome::Paused)
     }
 
     /// The cost of the arc in slot `slot` of `x`.
@@ -141,6 +251,7 @@ impl Graph {
                 .unwrap_or(moves.trailing_zeros() as usize);
             local.queue.path.push((at, self.slot_cost(at, slot)));
             local.work += 1;
+            local.queue.fuel = local.queue.fuel.saturating_sub(1);
             if local.queue.path.len() > local.queue.limit {
                 return None;
             }
@@ -181,10 +292,10 @@ impl Graph {
         self.walk_old(local, y, column)
     }
 
-    /// Removals; see the module docs.
-    fn weighted_lost(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
-        let Column { col, t, seeds: Seeds { lost, add, .. }, inserted, .. } = column;
-        for &Lost { u, old, .. } in lost {
+    /// Removals, the seeds: the nodes that lost their last optimal move. `None` when an old
+    /// distance is not known exactly (the column is left to a search).
+    fn seed_lost(column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
+        for &Lost { u, old, .. } in column.seeds.lost {
             let Old::Exact(old) = old else { return None };
             if old == Cost::INFINITE {
                 return None;
@@ -194,9 +305,19 @@ impl Graph {
             local.saw(u);
             local.queue.push(old, u);
         }
+        Some(())
+    }
+
+    /// Removals, the region grown; see the module docs.
+    fn lost_grow(&self, column: Column<'_>, local: &mut WeightedLocal) -> Phase {
+        let Column { col, t, inserted, .. } = column;
         // Candidates leave the queue in order of old distance: by then every move of theirs
         // (strictly closer) is decided. A node is queued once, with the old distance it keeps.
-        while let Some(Reverse((_, x))) = local.queue.heap.pop() {
+        loop {
+            if local.queue.out() {
+                return Self::pause(local, At::Grow);
+            }
+            let Some(Reverse((_, x))) = local.queue.heap.pop() else { break };
             let d = local.old(x);
             if !local.in_region(x) {
                 let moves = self.cached_moves(local, x, col);
@@ -221,11 +342,32 @@ impl Graph {
             }
         }
         if inserted.iter().any(|&(a, b)| local.in_region(a) || local.in_region(b)) {
-            return None;
+            return Err(Outcome::Search);
         }
-        // Old distances of the boundary and the region's new distances from it.
+        Ok(At::Border(0))
+    }
+
+    /// Removals, from member `from` on: the old distances of the region's border and the
+    /// members' new distances across it, queued.
+    fn lost_border(&self, column: Column<'_>, local: &mut WeightedLocal, from: usize) -> Phase {
         let members = core::mem::take(&mut local.members);
-        for &x in &members {
+        let phase = self.lost_border_of(column, local, &members, from);
+        local.members = members;
+        phase
+    }
+
+    /// [`Graph::lost_border`] with the members taken out of the scratch.
+    fn lost_border_of(
+        &self,
+        column: Column<'_>,
+        local: &mut WeightedLocal,
+        members: &[usize],
+        from: usize,
+    ) -> Phase {
+        for (at, &x) in members.iter().enumerate().skip(from) {
+            if local.queue.out() {
+                return Self::pause(local, At::Border(at));
+            }
             let mut best = Cost::INFINITE;
             for i in 0..self.table.neighbors(x).len() {
                 let w = self.table.neighbors(x)[i] as usize;
@@ -234,7 +376,7 @@ impl Graph {
                 }
                 let c = self.slot_cost(x, i);
                 if !local.is_known(w) {
-                    let old = self.weighted_across(local, x, w, c, column)?;
+                    let old = self.weighted_across(local, x, w, c, column).ok_or(Outcome::Search)?;
                     local.set_old(w, old);
                 }
                 best = best.min(plus(local.old(w), c));
@@ -244,15 +386,16 @@ impl Graph {
                 local.queue.push(best, x);
             }
         }
-        self.settle_region(local);
-        local.members = members;
-        self.weighted_write(col, t, add, local);
-        Some(())
+        Ok(At::Settle)
     }
 
     /// Dijkstra inside the region from the seeds queued with their new distances.
-    fn settle_region(&self, local: &mut WeightedLocal) {
-        while let Some(Reverse((key, x))) = local.queue.heap.pop() {
+    fn settle_region(&self, local: &mut WeightedLocal) -> Phase {
+        loop {
+            if local.queue.out() {
+                return Self::pause(local, At::Settle);
+            }
+            let Some(Reverse((key, x))) = local.queue.heap.pop() else { break };
             let d = local.new_distance(x);
             if key > local.queue.key(d) {
                 continue; // queued before its distance dropped
@@ -268,13 +411,12 @@ impl Graph {
                 }
             }
         }
+        Ok(At::Record(Record::default()))
     }
 
-    /// Insertions; see the module docs.
-    fn weighted_shorter(&self, column: Column<'_>, local: &mut WeightedLocal) -> Option<()> {
-        let Column { col, t, seeds: Seeds { shorter, add, .. }, inserted, ends } = column;
-        let is_new = |x: usize, y: usize| inserted.contains(&(x, y)) || inserted.contains(&(y, x));
-        for &Shorter { u, v, new, old, old_v, .. } in shorter {
+    /// Insertions, the seeds: the nodes an inserted arc brings closer.
+    fn seed_shorter(column: Column<'_>, local: &mut WeightedLocal) {
+        for &Shorter { u, v, new, old, old_v, .. } in column.seeds.shorter {
             local.set_old(u, old);
             local.set_old(v, old_v);
             if !local.in_region(u) || new < local.new_distance(u) {
@@ -283,24 +425,47 @@ impl Graph {
                 local.queue.push(new, u);
             }
         }
-        while let Some(Reverse((key, x))) = local.queue.heap.pop() {
+    }
+
+    /// The old distance of `y`, a neighbour of `x` across an arc of cost `c`, remembered: from
+    /// the search before the edit across an inserted arc, else as [`Graph::weighted_across`].
+    fn old_beside(
+        &self,
+        local: &mut WeightedLocal,
+        x: usize,
+        y: usize,
+        c: Cost,
+        column: Column<'_>,
+    ) -> Result<(), Outcome> {
+        let inserted = column.inserted.contains(&(x, y)) || column.inserted.contains(&(y, x));
+        let old = if inserted {
+            column.ends.get(&y).map(|from| from.get(column.t))
+        } else {
+            self.weighted_across(local, x, y, c, column)
+        };
+        local.set_old(y, old.ok_or(Outcome::Search)?);
+        Ok(())
+    }
+
+    /// Insertions, the region grown; see the module docs.
+    fn shorter_grow(&self, column: Column<'_>, local: &mut WeightedLocal) -> Phase {
+        loop {
+            if local.queue.out() {
+                return Self::pause(local, At::Drop);
+            }
+            let Some(Reverse((key, x))) = local.queue.heap.pop() else { break };
             let d = local.new_distance(x);
             if key > local.queue.key(d) {
                 continue; // queued before its distance dropped
             }
             for i in 0..self.table.neighbors(x).len() {
                 let y = self.table.neighbors(x)[i] as usize;
-                if y == t {
+                if y == column.t {
                     continue;
                 }
                 let c = self.slot_cost(x, i);
                 if !local.is_known(y) {
-                    let old = if is_new(x, y) {
-                        ends.get(&y)?.get(t)
-                    } else {
-                        self.weighted_across(local, x, y, c, column)?
-                    };
-                    local.set_old(y, old);
+                    self.old_beside(local, x, y, c, column)?;
                 }
                 let dy = d + c;
                 if dy < local.old(y) && (!local.in_region(y) || dy < local.new_distance(y)) {
@@ -310,32 +475,51 @@ impl Graph {
                 }
             }
         }
-        // Every neighbour of the region needs a known old distance.
+        Ok(At::Around(0))
+    }
+
+    /// Insertions, from member `from` on: every neighbour of the region needs a known old
+    /// distance.
+    fn shorter_around(&self, column: Column<'_>, local: &mut WeightedLocal, from: usize) -> Phase {
         let members = core::mem::take(&mut local.members);
-        for &x in &members {
+        let phase = self.shorter_around_of(column, local, &members, from);
+        local.members = members;
+        phase
+    }
+
+    /// [`Graph::shorter_around`] with the members taken out of the scratch.
+    fn shorter_around_of(
+        &self,
+        column: Column<'_>,
+        local: &mut WeightedLocal,
+        members: &[usize],
+        from: usize,
+    ) -> Phase {
+        for (at, &x) in members.iter().enumerate().skip(from) {
+            if local.queue.out() {
+                return Self::pause(local, At::Around(at));
+            }
             for i in 0..self.table.neighbors(x).len() {
                 let z = self.table.neighbors(x)[i] as usize;
                 if !local.is_known(z) {
-                    let c = self.slot_cost(x, i);
-                    let old = if is_new(x, z) {
-                        ends.get(&z)?.get(t)
-                    } else {
-                        self.weighted_across(local, x, z, c, column)?
-                    };
-                    local.set_old(z, old);
+                    self.old_beside(local, x, z, self.slot_cost(x, i), column)?;
                 }
             }
         }
-        local.members = members;
-        self.weighted_write(col, t, add, local);
-        Some(())
+        Ok(At::Record(Record::default()))
     }
 
     /// Records the repaired entries: a move is optimal when its cost and the distance it
     /// leads to add up to the node's distance, compared exactly.
-    fn weighted_write(&self, col: usize, t: usize, add: &[(u32, u32, NodeId)], local: &mut WeightedLocal) {
-        self.record_region(col, t, add, local, |from, to, node, slot| {
-            from != Cost::INFINITE && to != Cost::INFINITE && to + self.slot_cost(node, slot) == from
-        });
+    /// From `record` on, within the slice.
+    fn weighted_write(&self, column: Column<'_>, local: &mut WeightedLocal, mut record: Record) -> Phase {
+        let Column { col, t, seeds: Seeds { add, .. }, .. } = column;
+        let mut fuel = local.queue.fuel;
+        let done =
+            self.record_region_from(col, t, add, local, &mut record, &mut fuel, |from, to, node, slot| {
+                from != Cost::INFINITE && to != Cost::INFINITE && to + self.slot_cost(node, slot) == from
+            });
+        local.queue.fuel = fuel;
+        if done { Err(Outcome::Repaired) } else { Self::pause(local, At::Record(record)) }
     }
 }

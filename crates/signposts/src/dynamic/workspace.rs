@@ -193,6 +193,15 @@ impl<D: Copy + Default, Q> Workspace<D, Q> {
     }
 }
 
+/// Where recording a region's entries is ([`Graph::record_region_from`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Record {
+    /// In the second pass (the region's outside neighbours), else the first (its members).
+    around: bool,
+    /// The member to go on from.
+    next: usize,
+}
+
 impl Graph {
     /// The entry of `u` toward column `col`, read from the table once per column.
     pub(super) fn cached_moves<D: Copy + Default, Q>(
@@ -220,47 +229,87 @@ impl Graph {
         local: &mut Workspace<D, Q>,
         optimal: impl Fn(D, D, usize, usize) -> bool,
     ) {
+        let mut fuel = usize::MAX;
+        self.record_region_from(col, t, add, local, &mut Record::default(), &mut fuel, optimal);
+    }
+
+    /// [`Graph::record_region`] from `record` on, for at most `fuel` steps (a member of the
+    /// region handled, each of its two passes): returns whether it is done, else leaves in
+    /// `record` where to go on.
+    #[expect(clippy::too_many_arguments, reason = "record_region's, and where it is")]
+    pub(super) fn record_region_from<D: Copy + Default, Q>(
+        &self,
+        col: usize,
+        t: usize,
+        add: &[(u32, u32, NodeId)],
+        local: &mut Workspace<D, Q>,
+        record: &mut Record,
+        fuel: &mut usize,
+        optimal: impl Fn(D, D, usize, usize) -> bool,
+    ) -> bool {
         let members = core::mem::take(&mut local.members);
-        for &y in &members {
-            let dy = local.new_distance(y);
-            let mut mask = 0;
-            for (slot, &z) in self.table.neighbors(y).iter().enumerate() {
-                if optimal(dy, local.distance(z as usize), y, slot) {
-                    mask |= 1 << slot;
-                }
-            }
-            local.store(y, mask);
-        }
-        for &x in &members {
-            for i in 0..self.table.neighbors(x).len() {
-                let w = self.table.neighbors(x)[i] as usize;
-                if w == t {
-                    local.met_target = true;
-                }
-                if local.in_region(w) || w == t || local.patch(w) {
-                    continue;
-                }
-                let dw = local.old(w);
-                let mut mask = self.cached_moves(local, w, col);
-                for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
-                    if local.in_region(z as usize) {
-                        let bit = optimal(dw, local.new_distance(z as usize), w, slot);
-                        mask = mask & !(1 << slot) | u32::from(bit) << slot;
+        let mut out = || {
+            let out = *fuel == 0;
+            *fuel = fuel.saturating_sub(1);
+            out
+        };
+        let done = 'passes: {
+            if !record.around {
+                for (at, &y) in members.iter().enumerate().skip(record.next) {
+                    if out() {
+                        record.next = at;
+                        break 'passes false;
                     }
+                    let dy = local.new_distance(y);
+                    let mut mask = 0;
+                    for (slot, &z) in self.table.neighbors(y).iter().enumerate() {
+                        if optimal(dy, local.distance(z as usize), y, slot) {
+                            mask |= 1 << slot;
+                        }
+                    }
+                    local.store(y, mask);
                 }
-                local.store(w, mask);
+                *record = Record { around: true, next: 0 };
             }
-        }
-        for &(_, u, v) in add {
-            let u = u as usize;
-            if !local.in_region(u)
-                && !local.in_region(v as usize)
-                && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
-            {
-                let mask = self.cached_moves(local, u, col) | 1 << slot;
-                local.store(u, mask);
+            for (at, &x) in members.iter().enumerate().skip(record.next) {
+                if out() {
+                    record.next = at;
+                    break 'passes false;
+                }
+                for i in 0..self.table.neighbors(x).len() {
+                    let w = self.table.neighbors(x)[i] as usize;
+                    if w == t {
+                        local.met_target = true;
+                    }
+                    if local.in_region(w) || w == t || local.patch(w) {
+                        continue;
+                    }
+                    let dw = local.old(w);
+                    let mut mask = self.cached_moves(local, w, col);
+                    for (slot, &z) in self.table.neighbors(w).iter().enumerate() {
+                        if local.in_region(z as usize) {
+                            let bit = optimal(dw, local.new_distance(z as usize), w, slot);
+                            mask = mask & !(1 << slot) | u32::from(bit) << slot;
+                        }
+                    }
+                    local.store(w, mask);
+                }
+            }
+            true
+        };
+        if done {
+            for &(_, u, v) in add {
+                let u = u as usize;
+                if !local.in_region(u)
+                    && !local.in_region(v as usize)
+                    && let Ok(slot) = self.table.neighbors(u).binary_search(&v)
+                {
+                    let mask = self.cached_moves(local, u, col) | 1 << slot;
+                    local.store(u, mask);
+                }
             }
         }
         local.members = members;
+        done
     }
 }

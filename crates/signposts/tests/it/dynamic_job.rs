@@ -1,6 +1,7 @@
 //! Repairs spread over calls (`RepairJob`, `GridRepairJob`): stepped with random budgets, one
-//! unit included, each ends with the table of a one-shot repair and a fresh build's answers;
-//! the old table answers as before while a job runs.
+//! unit included, and units of random numbers of steps (one step included: weighted columns'
+//! repairs paused after each), each ends with the table of a one-shot repair and a fresh build's answers; the old
+//! table answers as before while a job runs.
 
 use crate::common;
 use crate::dynamic::{change, grids::same_grid_answers, mirror, same_answers, to_change};
@@ -9,18 +10,20 @@ use common::any_case;
 use proptest::prelude::*;
 use signposts::dynamic::{Budget, Change, RepairJob};
 use signposts::generate::{Connectivity, walled_grid};
-use signposts::grid::{Cell, Grid, GridOracle};
+use signposts::grid::{Cell, Grid, GridOracle, GridRepairJob};
 use signposts::{Graph, GraphBuilder};
 
 /// Runs `job` to its end with the budgets in turn (cycled), checking that progress only
-/// grows and ends at `done == total`.
-fn run(mut job: RepairJob, budgets: &[usize]) -> (Graph, signposts::dynamic::Update) {
+/// grows (with units of one step, by at most the budget: each part takes a step at least)
+/// and ends at `done == total`.
+fn run(mut job: RepairJob, budgets: &[usize], single: bool) -> (Graph, signposts::dynamic::Update) {
     let mut last = job.progress().done;
     let mut steps = 0;
     while !job.is_done() {
         let budget = budgets[steps % budgets.len()];
         let p = job.step(Budget::Work(budget));
-        assert!(p.done > last && p.done - last <= budget.max(1), "{p:?} after {last}, budget {budget}");
+        assert!(p.done > last, "{p:?} after {last}, budget {budget}");
+        assert!(!single || p.done - last <= budget.max(1), "{p:?} after {last}, budget {budget}");
         assert!(p.done <= p.total, "{p:?}");
         last = p.done;
         steps += 1;
@@ -30,20 +33,28 @@ fn run(mut job: RepairJob, budgets: &[usize]) -> (Graph, signposts::dynamic::Upd
     job.finish().unwrap()
 }
 
+/// A job for `batch` on `graph`, with units of `unit` steps (0: the default).
+fn job(graph: &Graph, batch: &[Change], unit: usize) -> RepairJob {
+    let job = graph.repair_job(batch).unwrap();
+    if unit == 0 { job } else { job.with_unit(unit) }
+}
+
 /// Edits one at a time three ways: one-shot, job, fresh build. A chain of jobs and a chain of
-/// one-shot repairs answer as the fresh build after each edit; and a job started from the
-/// one-shot chain's graph ends with its table (bytes) where neither rebuilds (a rebuild orders
-/// the columns anew; a job never gives way to one on cost).
-fn three_ways(builder: &GraphBuilder, batches: &[Vec<Change>], budgets: &[usize]) {
+/// one-shot repairs answer as the fresh build after each edit; and jobs started from the
+/// one-shot chain's graph (with `budgets` and `unit`, and with the smallest budget: one step a
+/// step) end with its table (bytes) where neither rebuilds (a
+/// rebuild orders the columns anew; a job never gives way to one on cost).
+fn three_ways(builder: &GraphBuilder, batches: &[Vec<Change>], budgets: &[usize], unit: usize) {
     let mut reference = builder.clone();
     let mut once = reference.build();
     let mut stepped = once.clone();
     for (step, batch) in batches.iter().enumerate() {
         let before = stepped.clone();
-        let job = stepped.repair_job(batch).unwrap();
+        let started = job(&stepped, batch, unit);
         assert_eq!(stepped, before, "step {step}: the job changed the old graph");
-        stepped = run(job, budgets).0;
-        let (beside, by_job) = run(once.repair_job(batch).unwrap(), budgets);
+        stepped = run(started, budgets, unit == 1).0;
+        let (beside, by_job) = run(job(&once, batch, unit), budgets, unit == 1);
+        let (smallest, by_smallest) = run(job(&once, batch, 1), &[1], true);
         let by_once = once.apply(batch).unwrap();
         for &c in batch {
             mirror(&mut reference, c);
@@ -51,9 +62,13 @@ fn three_ways(builder: &GraphBuilder, batches: &[Vec<Change>], budgets: &[usize]
         if !by_job.rebuilt && !by_once.rebuilt {
             assert_eq!(beside, once, "step {step}: {batch:?}, job {by_job:?}, one-shot {by_once:?}");
         }
+        if !by_smallest.rebuilt && !by_once.rebuilt {
+            assert_eq!(smallest, once, "step {step}: {batch:?}, smallest steps {by_smallest:?}");
+        }
         let fresh = reference.build();
         same_answers(&stepped, &fresh, step);
         same_answers(&beside, &fresh, step);
+        same_answers(&smallest, &fresh, step);
         same_answers(&once, &fresh, step);
     }
 }
@@ -67,13 +82,14 @@ proptest! {
         changes in proptest::collection::vec(change(6), 1..8),
         budgets in proptest::collection::vec(1usize..6, 1..6),
         batched in any::<bool>(),
+        unit in 0usize..5,
     ) {
         let n = case.builder.nodes_len();
         prop_assume!(n > 0 && n <= 60);
         let changes: Vec<Change> = changes.into_iter().map(|c| to_change(n, c)).collect();
         let batches: Vec<Vec<Change>> =
             if batched { vec![changes] } else { changes.into_iter().map(|c| vec![c]).collect() };
-        three_ways(&case.builder, &batches, &budgets);
+        three_ways(&case.builder, &batches, &budgets, unit);
     }
 
     #[test]
@@ -82,22 +98,25 @@ proptest! {
         edges in proptest::collection::vec((any::<usize>(), any::<usize>(), 1u32..6), 0..90),
         changes in proptest::collection::vec(change(4), 1..10),
         budgets in proptest::collection::vec(1usize..4, 1..4),
+        unit in 0usize..9,
     ) {
         let mut builder = GraphBuilder::new(n);
         for (a, b, w) in edges {
             builder.connect_weighted((a % n) as u32, (b % n) as u32, w);
         }
         let batches: Vec<Vec<Change>> = changes.into_iter().map(|c| vec![to_change(n, c)]).collect();
-        three_ways(&builder, &batches, &budgets);
+        three_ways(&builder, &batches, &budgets, unit);
     }
 
-    /// Cells toggled on random grids (4- and 8-connected), by jobs with random budgets: the
-    /// oracle after each equals `set_blocked`'s (saved bytes) and answers as a fresh build.
+    /// Cells toggled on random grids (4- and 8-connected), by jobs with random budgets and
+    /// units: the oracle after each equals `set_blocked`'s (saved bytes) and answers as a
+    /// fresh build.
     #[test]
     fn stepped_cell_toggles_match_set_blocked_and_fresh_builds(
         w in 1u32..9, h in 1u32..9, walls in proptest::collection::vec(any::<bool>(), 64),
         eight in any::<bool>(), toggles in proptest::collection::vec((any::<u32>(), any::<u32>()), 1..8),
         budgets in proptest::collection::vec(1usize..8, 1..5),
+        unit in 1usize..6,
     ) {
         let connectivity = if eight { signposts::grid::Connectivity::Eight } else { signposts::grid::Connectivity::Four };
         let grid = Grid::from_fn(w, h, |c| !walls[(c.y * 8 + c.x) as usize % 64] || (c.x + c.y) % 3 == 0);
@@ -108,7 +127,7 @@ proptest! {
             let blocked = stepped.grid().is_passable(cell);
             // From the one-shot's oracle too: the same bytes where neither rebuilds.
             let (beside, by_job) = once.set_blocked_job(cell, blocked).unwrap().finish().unwrap();
-            let mut job = stepped.set_blocked_job(cell, blocked).unwrap();
+            let mut job = stepped.set_blocked_job(cell, blocked).unwrap().with_unit(unit);
             prop_assert_eq!(job.grid().is_passable(cell), !blocked);
             let mut k = 0;
             while !job.is_done() {
@@ -164,9 +183,27 @@ fn door_toggles_stepped_one_unit_at_a_time() {
     assert!(steps_seen > 10, "the repairs took at most {steps_seen} steps");
 }
 
+/// Units of work `job` takes one a step, and its oracle.
+fn steps_of(mut job: GridRepairJob) -> (usize, GridOracle) {
+    let mut steps = 0;
+    while !job.is_done() {
+        job.step(Budget::Work(1));
+        steps += 1;
+    }
+    (steps, job.finish().unwrap().0)
+}
+
+/// The saved bytes of `oracle`.
+fn bytes(oracle: &GridOracle) -> Vec<u8> {
+    let mut out = Vec::new();
+    oracle.save(&mut out).unwrap();
+    out
+}
+
 /// A wall of the web page's maze (octile, the weighted local repair) closed by a job of one
 /// unit a step: the old oracle answers unchanged until the swap, and the result is the
-/// one-shot's.
+/// one-shot's. Its largest columns' repairs (half the maze behind the wall) take several
+/// steps: pausing them, where a step's budget runs out or after every node, changes no byte.
 #[test]
 fn a_maze_wall_closed_by_a_job() {
     let grid = signposts::generate::maze_grid(20, 14, 8, 42);
@@ -186,14 +223,21 @@ fn a_maze_wall_closed_by_a_job() {
         steps += 1;
     }
     let (stepped, update) = job.finish().unwrap();
-    assert!(steps > 1 && update.repaired > 0, "{steps} steps, {update:?}");
+    assert!(steps > 10 && update.repaired > 0, "{steps} steps, {update:?}");
     let mut once = oracle.clone();
     if !once.set_blocked(cell, true).unwrap().rebuilt {
-        let (mut x, mut y) = (Vec::new(), Vec::new());
-        stepped.save(&mut x).unwrap();
-        once.save(&mut y).unwrap();
-        assert!(x == y, "the job's table differs from the one-shot repair's");
+        assert!(bytes(&stepped) == bytes(&once), "the job's table differs from the one-shot repair's");
     }
+    // A budget that never runs out (one step, no column paused), the default unit, units of
+    // one step (every weighted column paused after each): the same table.
+    let (whole, by_whole) = steps_of(oracle.set_blocked_job(cell, true).unwrap().with_unit(usize::MAX));
+    let (single, by_single) = steps_of(oracle.set_blocked_job(cell, true).unwrap().with_unit(1));
+    assert!(
+        whole == 1 && steps < single,
+        "steps: {whole} unbounded, {steps} of a unit, {single} of one step"
+    );
+    assert!(bytes(&by_whole) == bytes(&stepped), "the job's table differs from one step's");
+    assert!(bytes(&by_single) == bytes(&stepped), "the job's table differs from one of single steps");
     same_grid_answers(
         &stepped,
         &GridOracle::build(stepped.grid(), signposts::grid::Connectivity::Eight).unwrap(),

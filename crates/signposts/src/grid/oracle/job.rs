@@ -45,7 +45,7 @@ impl GridOracle {
     /// ([`GridRepairJob::grid`] is the map as the edits leave it); [`GridRepairJob::finish`]
     /// returns the repaired oracle to swap in, which answers exactly as
     /// [`GridOracle::apply`]'s. A cell opened that has no node (blocked when the table was
-    /// built) rebuilds the table, in one unit of work.
+    /// built) rebuilds the table, in one part of the repair (not cut).
     ///
     /// # Errors
     /// [`Error::CellOutOfBounds`] for a cell outside the grid, [`Error::Unsupported`] for a
@@ -112,6 +112,16 @@ impl GridRepairJob {
         &self.oracle.grid
     }
 
+    /// Test hook: [`RepairJob::with_unit`] for the table's repair.
+    #[cfg(feature = "test-support")]
+    #[must_use]
+    pub fn with_unit(mut self, steps: usize) -> GridRepairJob {
+        if let Work::Repair(job) = self.work {
+            self.work = Work::Repair(Box::new(job.with_unit(steps)));
+        }
+        self
+    }
+
     /// Whether the repair is over: [`GridRepairJob::finish`] returns the repaired oracle.
     #[must_use]
     pub fn is_done(&self) -> bool {
@@ -119,7 +129,7 @@ impl GridRepairJob {
             || matches!(&self.work, Work::Repair(job) if job.is_done())
     }
 
-    /// How far the job has come, in units of work (see [`RepairJob::progress`]).
+    /// How far the job has come, in parts (see [`RepairJob::progress`]).
     #[must_use]
     pub fn progress(&self) -> Progress {
         match &self.work {
@@ -129,7 +139,7 @@ impl GridRepairJob {
         }
     }
 
-    /// Does the next units of work within `budget` (see [`RepairJob::step`]).
+    /// Does the next work within `budget` (see [`RepairJob::step`]).
     pub fn step(&mut self, budget: Budget) -> Progress {
         match &mut self.work {
             Work::Repair(job) => {
