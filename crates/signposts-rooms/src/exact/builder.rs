@@ -13,10 +13,17 @@ use super::expand::{Piece, Sink, Sweep, sweep};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
-use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
+use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier, labels};
 use crate::mesh::NONE;
 use crate::{DoorState, Error, NavMesh, Rooms};
 use signposts::{BuildOptions, Progress};
+
+/// The tiers from the largest to the smallest: a tier asked for
+/// ([`ExactBuilder::tier`]) falls back along this order when it does not fit.
+const BY_SIZE: [Tier; 4] = [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::Graph];
+
+/// The tiers from the fastest to the slowest: without a tier asked for, the first that fits.
+const BY_SPEED: [Tier; 4] = [Tier::Labels, Tier::Table, Tier::CompactTable, Tier::Graph];
 
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
@@ -44,6 +51,7 @@ pub struct ExactBuilder<'a> {
     mesh: &'a NavMesh,
     states: Option<Vec<DoorState>>,
     budget: u64,
+    tier: Option<Tier>,
 }
 
 impl<'a> From<&'a NavMesh> for ExactBuilder<'a> {
@@ -100,7 +108,7 @@ struct Corner {
 
 impl<'a> ExactBuilder<'a> {
     pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
-        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET }
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, tier: None }
     }
 
     /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
@@ -119,6 +127,24 @@ impl<'a> ExactBuilder<'a> {
     #[must_use]
     pub fn memory_budget(mut self, bytes: u64) -> Self {
         self.budget = bytes;
+        self
+    }
+
+    /// Asks for `tier` whatever else would fit: the build makes it when it fits the budget,
+    /// else the next smaller tier that does ([`Tier::Graph`] at the least). Without it the
+    /// build takes the fastest tier within the budget.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Tier};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
+    /// let exact = ExactRooms::builder(&mesh).tier(Tier::CompactTable).build()?;
+    /// assert_eq!(exact.tier(), Tier::CompactTable);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tier(mut self, tier: Tier) -> Self {
+        self.tier = Some(tier);
         self
     }
 
@@ -253,6 +279,7 @@ impl<'a> ExactBuilder<'a> {
             cell_list: cell_list.into(),
             graph,
             table: None,
+            labels: None,
             tier: Tier::Graph,
             file: super::io::Origin::default(),
         };
@@ -265,21 +292,38 @@ impl<'a> ExactBuilder<'a> {
         let pairs = (n as u64) * (n as u64);
         let bounds = n as u64 * mesh.regions_len() as u64 * BOUND;
         let left = budget - base;
-        exact.tier = if n >= 1 << 16 {
-            Tier::Graph
-        } else if pairs * WIDE_PAIR + bounds <= left {
-            Tier::Table
-        } else if pairs * NARROW_PAIR + bounds <= left {
-            Tier::CompactTable
-        } else {
-            Tier::Graph
+        let order = match self.tier {
+            Some(wanted) => &BY_SIZE[BY_SIZE.iter().position(|&t| t == wanted).unwrap_or(0)..],
+            None => &BY_SPEED[..],
         };
-        if exact.tier != Tier::Graph {
-            let wide = exact.tier == Tier::Table;
-            let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report())?;
-            table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
-            exact.table = Some(table);
-        } else if total > 0 {
+        for &tier in order {
+            exact.tier = tier;
+            match tier {
+                Tier::Table | Tier::CompactTable => {
+                    let pair = if tier == Tier::Table { WIDE_PAIR } else { NARROW_PAIR };
+                    if n >= 1 << 16 || pairs * pair + bounds > left {
+                        continue;
+                    }
+                    let mut table = fill_table(&exact.graph, n, tier == Tier::Table, &cancelled, |_| report())?;
+                    table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
+                    exact.table = Some(table);
+                    return Ok(exact);
+                }
+                Tier::Labels => {
+                    // Their size is known only as they grow: stopped as soon as they pass.
+                    if let Some(labels) = labels::build(&exact.graph, n, left, &cancelled, &report) {
+                        exact.labels = Some(labels);
+                        return Ok(exact);
+                    }
+                    if cancelled() {
+                        return Err(Error::Cancelled);
+                    }
+                }
+                Tier::Graph => break,
+            }
+        }
+        exact.tier = Tier::Graph;
+        if total > 0 {
             options.report(Progress::new(total, total));
         }
         Ok(exact)

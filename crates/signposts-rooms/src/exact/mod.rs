@@ -72,6 +72,7 @@ mod cells;
 mod crowd;
 mod expand;
 mod io;
+mod labels;
 mod search;
 mod table;
 mod topology;
@@ -83,11 +84,13 @@ pub use builder::{DEFAULT_BUDGET, ExactBuilder};
 pub use io::EXACT_FORMAT_VERSION;
 
 use self::cells::CellGrid;
+use self::labels::Labels;
 use self::search::Astar;
 use self::table::{Graph, Lengths, Table};
 use self::topology::{Kind, Topology};
 use self::view::Views;
 use crate::buf::Buf;
+use crate::mesh::NONE;
 use crate::path::Path;
 use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
 
@@ -132,6 +135,9 @@ pub enum Tier {
     CompactTable,
     /// No table: an A* search over the visibility graph per query.
     Graph,
+    /// Hub labels over the visibility graph: each corner's hubs with their lengths (`f64`)
+    /// and next corners; a query scans the labels of the corners its ends see.
+    Labels,
 }
 
 /// Exactly shortest paths between any two points of a [`NavMesh`]; see the [module
@@ -178,6 +184,7 @@ pub struct ExactRooms {
     cell_list: Buf<u32>,
     graph: Graph,
     table: Option<Table>,
+    labels: Option<Labels>,
     tier: Tier,
     /// The saved file the large arrays are read from in place, if they are.
     file: io::Origin,
@@ -208,6 +215,8 @@ pub struct ExactScratch {
     totals: Vec<(f64, u32)>,
     /// The goal as located (moved inside its region when it lay a rounding outside).
     goal_at: Point,
+    /// The labels tier's fold of the goal's corners, per hub.
+    hubs: labels::HubFold,
 }
 
 /// A corner that a query's end may see: its distance, and whether it sees it (decided only
@@ -216,8 +225,11 @@ pub struct ExactScratch {
 struct End {
     corner: u32,
     distance: f64,
-    /// A lower bound of a path through this corner (set per query).
+    /// A lower bound of a path through this corner (set per query; the labels tier sets the
+    /// shortest path's length through it).
     bound: f64,
+    /// The hub (rank) of that shortest path, for the labels tier.
+    via: u32,
     seen: Seen,
 }
 
@@ -233,8 +245,9 @@ enum Seen {
 enum Answer {
     /// The goal is in sight.
     Straight,
-    /// Through corner `first` (seen from the start) to corner `last` (seen from the goal).
-    Route { first: u32, last: u32 },
+    /// Through corner `first` (seen from the start) to corner `last` (seen from the goal),
+    /// meeting at hub rank `hub` in the labels tier (`NONE` in the others).
+    Route { first: u32, last: u32, hub: u32 },
 }
 
 impl ExactRooms {
@@ -310,7 +323,9 @@ impl ExactRooms {
     /// Bytes held by the index, its copy of the mesh included.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes)
+        self.base_bytes()
+            + self.table.as_ref().map_or(0, Table::memory_bytes)
+            + self.labels.as_ref().map_or(0, Labels::memory_bytes)
     }
 
     /// Bytes held besides the table.
@@ -406,9 +421,9 @@ impl ExactRooms {
         }
         let Some((answer, _)) = self.solve(from, scratch) else { return false };
         path.points.push(from);
-        if let Answer::Route { first, last } = answer {
+        if let Answer::Route { first, last, hub } = answer {
             scratch.route.clear();
-            self.route(first, last, scratch);
+            self.route(first, last, hub, scratch);
             for &c in &scratch.route {
                 let p = self.topo.at(self.corners[c as usize]);
                 if path.points.last() != Some(&p) {
@@ -520,7 +535,7 @@ impl ExactRooms {
         let (answer, from) = self.solve(from, scratch)?;
         match answer {
             Answer::Straight => Some(to),
-            Answer::Route { first, last } => {
+            Answer::Route { first, last, hub } => {
                 let p = self.topo.at(self.corners[first as usize]);
                 if p != from {
                     return Some(p);
@@ -528,9 +543,10 @@ impl ExactRooms {
                 if first == last {
                     return Some(to);
                 }
-                let next = match &self.table {
-                    Some(table) => table.hop(first, last),
-                    None => {
+                let next = match (&self.table, &self.labels) {
+                    (Some(table), _) => table.hop(first, last),
+                    (None, Some(labels)) => labels.step(first, last, hub),
+                    (None, None) => {
                         scratch.route.clear();
                         scratch.astar.route(last, &mut scratch.route);
                         scratch.route[1]
@@ -541,8 +557,13 @@ impl ExactRooms {
         }
     }
 
-    /// The corners from `first` to `last` into `scratch.route`.
-    fn route(&self, first: u32, last: u32, scratch: &mut ExactScratch) {
+    /// The corners from `first` to `last` (through hub rank `hub` in the labels tier) into
+    /// `scratch.route`.
+    fn route(&self, first: u32, last: u32, hub: u32, scratch: &mut ExactScratch) {
+        if let Some(labels) = &self.labels {
+            labels.route(first, last, hub, &mut scratch.route);
+            return;
+        }
         match &self.table {
             Some(table) => {
                 let mut at = first;
@@ -605,7 +626,7 @@ impl ExactRooms {
                 continue;
             }
             let seen = if e & FULL == 0 { Seen::Unknown } else { Seen::Yes };
-            out.push(End { corner: c, distance: length(p, geo.at), bound: 0.0, seen });
+            out.push(End { corner: c, distance: length(p, geo.at), bound: 0.0, via: NONE, seen });
         }
     }
 
@@ -690,8 +711,39 @@ impl ExactRooms {
         scratch.goal_at = t;
         let mut to_corners = core::mem::take(&mut scratch.to);
         self.ends(t, &mut to_corners);
+        if let Some(labels) = &self.labels {
+            // Every corner the goal sees, folded per hub once for all the starts.
+            scratch.hubs.reset(self.corners.len());
+            to_corners.retain_mut(|e| self.sees_end(t, e));
+            for e in &to_corners {
+                scratch.hubs.fold(labels, e.corner, e.distance);
+            }
+        }
         scratch.to = to_corners;
         true
+    }
+
+    /// The labels tier's best `(first, last, hub)`: each corner the start may see gets the
+    /// shortest path through it (one scan of its label against the goal's fold, made by
+    /// [`ExactRooms::goal`]); then, shortest first, the first the start sees.
+    fn best_by_labels(&self, labels: &Labels, s: Point, scratch: &mut ExactScratch) -> Option<(u32, u32, u32)> {
+        let from = &mut scratch.from;
+        for e in from.iter_mut() {
+            let (through, hub) = scratch.hubs.through(labels, e.corner);
+            e.bound = e.distance + through;
+            e.via = hub;
+        }
+        from.retain(|e| e.bound.is_finite());
+        // Not negative: the bits order as the values.
+        from.sort_unstable_by_key(|e| e.bound.to_bits());
+        for i in 0..from.len() {
+            let mut e = from[i];
+            if self.sees_end(s, &mut e) {
+                let last = scratch.hubs.best[e.via as usize].1;
+                return Some((e.corner, last, e.via));
+            }
+        }
+        None
     }
 
     /// The query from `from` once the goal's side is ready, and the point it was answered
@@ -710,6 +762,10 @@ impl ExactRooms {
         let mut from_corners = core::mem::take(&mut scratch.from);
         self.ends(from, &mut from_corners);
         scratch.from = from_corners;
+        if let Some(labels) = &self.labels {
+            let (first, last, hub) = self.best_by_labels(labels, from, scratch)?;
+            return Some((Answer::Route { first, last, hub }, from));
+        }
         let (first, last) = match &self.table {
             Some(table) => match &table.lengths {
                 Lengths::Wide(l) => self.best_pair(table, l, (from, to), scratch)?,
@@ -746,7 +802,7 @@ impl ExactRooms {
                 (scratch.route[0], last)
             }
         };
-        Some((Answer::Route { first, last }, from))
+        Some((Answer::Route { first, last, hub: NONE }, from))
     }
 
     /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.
