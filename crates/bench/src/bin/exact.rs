@@ -224,7 +224,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
     );
     let mut smaller = Vec::new();
     if options.budgets {
-        for tier in [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::Graph] {
+        for tier in [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::CompactLabels, Tier::Graph] {
             if tier == exact.tier() {
                 continue;
             }

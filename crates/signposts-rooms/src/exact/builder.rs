@@ -20,10 +20,10 @@ use signposts::{BuildOptions, Progress};
 
 /// The tiers from the largest to the smallest: a tier asked for
 /// ([`ExactBuilder::tier`]) falls back along this order when it does not fit.
-const BY_SIZE: [Tier; 4] = [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::Graph];
+const BY_SIZE: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::CompactLabels, Tier::Graph];
 
 /// The tiers from the fastest to the slowest: without a tier asked for, the first that fits.
-const BY_SPEED: [Tier; 4] = [Tier::Labels, Tier::Table, Tier::CompactTable, Tier::Graph];
+const BY_SPEED: [Tier; 5] = [Tier::Labels, Tier::Table, Tier::CompactTable, Tier::CompactLabels, Tier::Graph];
 
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
@@ -309,9 +309,16 @@ impl<'a> ExactBuilder<'a> {
                     exact.table = Some(table);
                     return Ok(exact);
                 }
-                Tier::Labels => {
+                Tier::Labels | Tier::CompactLabels => {
+                    let hops = if tier == Tier::Labels { pairs * 2 } else { 0 };
+                    if (tier == Tier::Labels && n >= 1 << 16) || hops > left {
+                        continue;
+                    }
                     // Their size is known only as they grow: stopped as soon as they pass.
-                    if let Some(labels) = labels::build(&exact.graph, n, left, &cancelled, &report) {
+                    if let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &cancelled, &report) {
+                        if tier == Tier::Labels {
+                            labels.hop = Some(fill_hops(&exact.graph, n, &cancelled)?.into());
+                        }
                         exact.labels = Some(labels);
                         return Ok(exact);
                     }
@@ -446,6 +453,27 @@ fn fill_table(
         return Err(Error::Cancelled);
     }
     Ok(Table { n, hop: hop.into(), lengths, bounds: Vec::new().into() })
+}
+
+/// The table's first steps alone (for [`Tier::Labels`]), one search per target corner on all
+/// cores.
+fn fill_hops(graph: &Graph, n: usize, cancelled: &(dyn Fn() -> bool + Sync)) -> Result<Vec<u16>, Error> {
+    let pairs = n * n;
+    let mut hop: Vec<u16> = Vec::new();
+    hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
+    hop.resize(pairs, 0);
+    hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(
+        || (vec![0f64; n], BinaryHeap::<Reverse<(u64, u32)>>::new()),
+        |(row, heap), (b, hop)| {
+            if !cancelled() {
+                search(graph, b as u32, row, hop, heap);
+            }
+        },
+    );
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
+    Ok(hop)
 }
 
 /// For each region and corner, a lower bound of the length of any path from the corner to a

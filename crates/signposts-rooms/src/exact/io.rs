@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! magic "SPEXACT\0" | format version u32
-//! | tier u32 (0 table, 1 compact table, 2 graph, 3 labels)
+//! | tier u32 (0 table, 1 compact table, 2 graph, 3 labels, 4 compact labels)
 //! | file length u64 (every byte, the checksum's included) | budget u64
 //! | cell grid: corner x f64, y f64, cell size f64, columns u32, rows u32
 //! | mesh: vertices f64×2v | region ring starts u32×(r+1) | rings u32
@@ -20,8 +20,8 @@
 //! | visibility graph: starts u32×(c+1) | heads u32×e | lengths f64×e
 //! | cells: starts u32×(cells+1) | candidates u32
 //! | table (tiers 0 and 1): hops u16×c² | lengths f64 or f32 ×c² | bounds f32×(c·r)
-//! | labels (tier 3): hub corners u32×c | label starts u32×(c+1) | hubs (ranks) u32
-//!                    | lengths f64 | next corners u32
+//! | labels (tiers 3 and 4): hub corners u32×c | label starts u32×(c+1) | hubs (ranks) u32
+//!                          | lengths f64 | next corners u32 | (tier 3) hops u16×c²
 //! | checksum u64 over every byte before it
 //! ```
 //!
@@ -273,6 +273,7 @@ impl ExactRooms {
             Tier::CompactTable => 1,
             Tier::Graph => 2,
             Tier::Labels => 3,
+            Tier::CompactLabels => 4,
         });
         w.u64(0); // the length, once known
         w.u64(self.budget);
@@ -328,6 +329,9 @@ impl ExactRooms {
             w.array(&labels.hubs);
             w.array(&labels.lengths);
             w.array(&labels.next);
+            if let Some(hop) = &labels.hop {
+                w.array(hop);
+            }
         }
         let len = (w.0.len() + 8) as u64;
         w.0[16..24].copy_from_slice(&len.to_le_bytes());
@@ -422,8 +426,8 @@ impl ExactRooms {
         let graph = read_graph(&mut s, c)?;
         let cell_start: Buf<u32> = s.array_of(cells + 1, "cell starts")?;
         let cell_list: Buf<u32> = s.array()?;
-        let tier = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels][tier as usize];
-        let table = if matches!(tier, Tier::Graph | Tier::Labels) {
+        let tier = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
+        let table = if matches!(tier, Tier::Graph | Tier::Labels | Tier::CompactLabels) {
             None
         } else {
             if c >= 1 << 16 {
@@ -440,16 +444,25 @@ impl ExactRooms {
             let bounds = s.array_of(c * mesh.regions_len(), "bounds")?;
             Some(Table { n: c, hop, lengths, bounds })
         };
-        let labels = if tier == Tier::Labels {
-            let labels = Labels {
+        let labels = if matches!(tier, Tier::Labels | Tier::CompactLabels) {
+            let mut labels = Labels {
                 hub_corner: s.array_of(c, "hub corners")?,
                 start: s.array_of(c + 1, "label starts")?,
                 hubs: s.array()?,
                 lengths: s.array()?,
                 next: s.array()?,
+                hop: None,
             };
             if labels.lengths.len() != labels.hubs.len() || labels.next.len() != labels.hubs.len() {
                 return Err(corrupt("a length and a next corner for every label entry"));
+            }
+            if tier == Tier::Labels {
+                if c >= 1 << 16 {
+                    return Err(corrupt(&format!(
+                        "first steps of {c} corners (at most 65,535 are numbered in 16 bits)"
+                    )));
+                }
+                labels.hop = Some(s.array_of(c * c, "hops")?);
             }
             Some(labels)
         } else {
@@ -517,6 +530,9 @@ impl ExactRooms {
             // Each label's hubs ascending (a path's unpacking searches them).
             if (0..c as u32).any(|a| labels.hubs[labels.range(a)].windows(2).any(|w| w[0] >= w[1])) {
                 return Err(corrupt("a label's hubs are not in order"));
+            }
+            if labels.hop.as_ref().is_some_and(|hop| hop.iter().any(|&h| usize::from(h) >= c)) {
+                return Err(corrupt("a hop is no corner"));
             }
         }
         Ok(())
@@ -668,8 +684,8 @@ fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
         )));
     }
     let tier = word(12);
-    if tier > 3 {
-        return Err(corrupt(&format!("tier {tier} (0 to 3 are known)")));
+    if tier > 4 {
+        return Err(corrupt(&format!("tier {tier} (0 to 4 are known)")));
     }
     let len = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
     if len < HEADER as u64 + 8 {

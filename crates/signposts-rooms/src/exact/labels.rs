@@ -42,6 +42,9 @@ pub(crate) struct Labels {
     pub(crate) lengths: Buf<f64>,
     /// The corner after this one on that path (the corner itself at the hub).
     pub(crate) next: Buf<u32>,
+    /// [`Tier::Labels`](super::Tier) only: `hop[b * n + a]`, the corner after `a` on a shortest
+    /// path from `a` to `b`, as the table has it (a path is then a walk along one row).
+    pub(crate) hop: Option<Buf<u16>>,
 }
 
 impl Labels {
@@ -63,6 +66,19 @@ impl Labels {
     /// file's next corners could go round).
     pub(crate) fn route(&self, a: u32, b: u32, h: u32, out: &mut Vec<u32>) {
         let (hub, n) = (self.hub_corner[h as usize], self.hub_corner.len());
+        if let Some(hop) = &self.hop {
+            let row = &hop[b as usize * n..(b as usize + 1) * n];
+            let mut x = a;
+            out.push(x);
+            for _ in 0..n {
+                if x == b {
+                    break;
+                }
+                x = u32::from(row[x as usize]);
+                out.push(x);
+            }
+            return;
+        }
         let mut x = a;
         out.push(x);
         for _ in 0..n {
@@ -88,6 +104,9 @@ impl Labels {
     /// The corner after `a` on a shortest path from `a` to `b` through hub rank `h`.
     pub(crate) fn step(&self, a: u32, b: u32, h: u32) -> u32 {
         let hub = self.hub_corner[h as usize];
+        if let Some(hop) = &self.hop {
+            return u32::from(hop[b as usize * self.hub_corner.len() + a as usize]);
+        }
         if a != hub {
             return self.next_of(a, h);
         }
@@ -103,12 +122,14 @@ impl Labels {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        (self.hub_corner.len() + self.start.len()) * 4 + self.hubs.len() * ENTRY as usize
+        (self.hub_corner.len() + self.start.len()) * 4
+            + self.hubs.len() * ENTRY as usize
+            + self.hop.as_ref().map_or(0, |h| h.len() * 2)
     }
 }
 
 /// A query's per-hub array: the best `d(b, h) + |b t|` over the goal's corners `b`, with
-/// that `b`, and the hubs touched (reset by them).
+/// where `b` is in the goal's list, and the hubs touched (reset by them).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HubFold {
     pub(crate) best: Vec<(f64, u32)>,
@@ -129,9 +150,9 @@ impl HubFold {
         self.touched.clear();
     }
 
-    /// Folds goal corner `b`, at `db` from the goal, into the array.
+    /// Folds goal corner `b`, at `db` from the goal and at `at` in its list, into the array.
     #[inline]
-    pub(crate) fn fold(&mut self, labels: &Labels, b: u32, db: f64) {
+    pub(crate) fn fold(&mut self, labels: &Labels, b: u32, db: f64, at: u32) {
         let range = labels.range(b);
         for (&h, &d) in labels.hubs[range.clone()].iter().zip(&labels.lengths[range]) {
             let slot = &mut self.best[h as usize];
@@ -140,7 +161,7 @@ impl HubFold {
                 if slot.1 == NONE {
                     self.touched.push(h);
                 }
-                *slot = (total, b);
+                *slot = (total, at);
             }
         }
     }
@@ -246,6 +267,7 @@ pub(crate) fn build(
         hubs: hubs.into(),
         lengths: lengths.into(),
         next: next.into(),
+        hop: None,
     })
 }
 

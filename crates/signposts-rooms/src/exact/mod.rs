@@ -135,9 +135,14 @@ pub enum Tier {
     CompactTable,
     /// No table: an A* search over the visibility graph per query.
     Graph,
-    /// Hub labels over the visibility graph: each corner's hubs with their lengths (`f64`)
-    /// and next corners; a query scans the labels of the corners its ends see.
+    /// Hub labels over the visibility graph (each corner's hubs with their lengths in `f64`;
+    /// a query scans the labels of the corners its ends see) and the table's first steps (2
+    /// bytes per pair of corners) for the paths: the fastest, and a fraction of the table's
+    /// memory.
     Labels,
+    /// The hub labels alone, their next corners giving the paths (one search of a label per
+    /// corner of a path): the smallest tier but the graph.
+    CompactLabels,
 }
 
 /// Exactly shortest paths between any two points of a [`NavMesh`]; see the [module
@@ -711,39 +716,62 @@ impl ExactRooms {
         scratch.goal_at = t;
         let mut to_corners = core::mem::take(&mut scratch.to);
         self.ends(t, &mut to_corners);
+        scratch.to = to_corners;
         if let Some(labels) = &self.labels {
-            // Every corner the goal sees, folded per hub once for all the starts.
-            scratch.hubs.reset(self.corners.len());
-            to_corners.retain_mut(|e| self.sees_end(t, e));
-            for e in &to_corners {
-                scratch.hubs.fold(labels, e.corner, e.distance);
+            // Every corner the goal may see, folded per hub once for all the starts; whether
+            // it sees them is decided only for the one an answer goes through.
+            self.fold_goal(labels, scratch);
+        }
+        true
+    }
+
+    /// The goal's corners not known unseen, folded per hub.
+    fn fold_goal(&self, labels: &Labels, scratch: &mut ExactScratch) {
+        scratch.hubs.reset(self.corners.len());
+        for (i, e) in scratch.to.iter().enumerate() {
+            if e.seen != Seen::No {
+                scratch.hubs.fold(labels, e.corner, e.distance, i as u32);
             }
         }
-        scratch.to = to_corners;
-        true
     }
 
     /// The labels tier's best `(first, last, hub)`: each corner the start may see gets the
     /// shortest path through it (one scan of its label against the goal's fold, made by
-    /// [`ExactRooms::goal`]); then, shortest first, the first the start sees.
-    fn best_by_labels(&self, labels: &Labels, s: Point, scratch: &mut ExactScratch) -> Option<(u32, u32, u32)> {
-        let from = &mut scratch.from;
-        for e in from.iter_mut() {
-            let (through, hub) = scratch.hubs.through(labels, e.corner);
-            e.bound = e.distance + through;
-            e.via = hub;
-        }
-        from.retain(|e| e.bound.is_finite());
-        // Not negative: the bits order as the values.
-        from.sort_unstable_by_key(|e| e.bound.to_bits());
-        for i in 0..from.len() {
-            let mut e = from[i];
-            if self.sees_end(s, &mut e) {
-                let last = scratch.hubs.best[e.via as usize].1;
-                return Some((e.corner, last, e.via));
+    /// [`ExactRooms::goal`]); then, shortest first, the first the start sees. When the goal
+    /// does not see the goal corner of that path, the fold is made again without it, and the
+    /// start's corners scanned again: the first answer whose both ends are seen is the best,
+    /// as every pair not ruled out was in the running.
+    fn best_by_labels(&self, labels: &Labels, s: Point, t: Point, scratch: &mut ExactScratch) -> Option<(u32, u32, u32)> {
+        loop {
+            let from = &mut scratch.from;
+            for e in from.iter_mut() {
+                let (through, hub) = scratch.hubs.through(labels, e.corner);
+                e.bound = e.distance + through;
+                e.via = hub;
             }
+            from.retain(|e| e.bound.is_finite() && e.seen != Seen::No);
+            // Not negative: the bits order as the values.
+            from.sort_unstable_by_key(|e| e.bound.to_bits());
+            let mut found = None;
+            for i in 0..from.len() {
+                let mut e = from[i];
+                let seen = self.sees_end(s, &mut e);
+                from[i].seen = e.seen;
+                if seen {
+                    found = Some(e);
+                    break;
+                }
+            }
+            let first = found?;
+            let at = scratch.hubs.best[first.via as usize].1 as usize;
+            let mut end = scratch.to[at];
+            let seen = self.sees_end(t, &mut end);
+            scratch.to[at].seen = end.seen;
+            if seen {
+                return Some((first.corner, end.corner, first.via));
+            }
+            self.fold_goal(labels, scratch);
         }
-        None
     }
 
     /// The query from `from` once the goal's side is ready, and the point it was answered
@@ -763,7 +791,7 @@ impl ExactRooms {
         self.ends(from, &mut from_corners);
         scratch.from = from_corners;
         if let Some(labels) = &self.labels {
-            let (first, last, hub) = self.best_by_labels(labels, from, scratch)?;
+            let (first, last, hub) = self.best_by_labels(labels, from, to, scratch)?;
             return Some((Answer::Route { first, last, hub }, from));
         }
         let (first, last) = match &self.table {

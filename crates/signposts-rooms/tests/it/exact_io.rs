@@ -49,7 +49,7 @@ proptest! {
         grid in grid_strategy(),
         seed in any::<u64>(),
         polygons in any::<bool>(),
-        tier in 0usize..4,
+        tier in 0usize..5,
         bits in proptest::collection::vec(any::<u8>(), 1..40),
     ) {
         prop_assume!(!crate::common::open_cells(&grid).is_empty());
@@ -86,7 +86,7 @@ proptest! {
 }
 
 /// Every tier.
-const TIERS: [Tier; 4] = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels];
+const TIERS: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels];
 
 /// A small index in `tier` (a table or labels): a ring round a block, a closed door.
 fn small(tier: Tier) -> (ExactRooms, Vec<u8>, Vec<Point>) {
@@ -102,7 +102,7 @@ fn small(tier: Tier) -> (ExactRooms, Vec<u8>, Vec<Point>) {
 
 #[test]
 fn every_truncation_and_flipped_byte_is_refused() {
-    for tier in [Tier::Table, Tier::Labels] {
+    for tier in [Tier::Table, Tier::Labels, Tier::CompactLabels] {
         every_truncation_and_flipped_byte_is_refused_in(tier);
     }
 }
