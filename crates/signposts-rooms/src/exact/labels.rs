@@ -54,6 +54,34 @@ impl Labels {
         self.start[a as usize] as usize..self.start[a as usize + 1] as usize
     }
 
+    /// The length of a shortest path from `a` to `b`: the two labels merged (infinite when
+    /// they share no hub, out of reach).
+    pub(crate) fn distance(&self, a: u32, b: u32) -> f64 {
+        let (ra, rb) = (self.range(a), self.range(b));
+        let (ha, hb) = (&self.hubs[ra.clone()], &self.hubs[rb.clone()]);
+        let (la, lb) = (&self.lengths[ra], &self.lengths[rb]);
+        let (mut i, mut j, mut best) = (0, 0, f64::INFINITY);
+        while i < ha.len() && j < hb.len() {
+            match ha[i].cmp(&hb[j]) {
+                core::cmp::Ordering::Less => i += 1,
+                core::cmp::Ordering::Greater => j += 1,
+                core::cmp::Ordering::Equal => {
+                    best = best.min(la[i] + lb[j]);
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        best
+    }
+
+    /// The length from `a` to hub rank `h`, if `a`'s label holds it.
+    #[inline]
+    pub(crate) fn length_to(&self, a: u32, h: u32) -> Option<f64> {
+        let range = self.range(a);
+        self.hubs[range.clone()].binary_search(&h).ok().map(|i| self.lengths[range.start + i])
+    }
+
     /// The corner after `a` on its shortest path to hub rank `h` (which `a`'s label holds).
     pub(crate) fn next_of(&self, a: u32, h: u32) -> u32 {
         let range = self.range(a);
@@ -128,11 +156,11 @@ impl Labels {
     }
 }
 
-/// A query's per-hub array: the best `d(b, h) + |b t|` over the goal's corners `b`, with
-/// where `b` is in the goal's list, and the hubs touched (reset by them).
+/// A query's per-hub array: the best `d(b, h) + |b t|` over the goal's corners `b`, and the
+/// hubs written (reset by them).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HubFold {
-    pub(crate) best: Vec<(f64, u32)>,
+    pub(crate) best: Vec<f64>,
     touched: Vec<u32>,
 }
 
@@ -141,28 +169,25 @@ impl HubFold {
     pub(crate) fn reset(&mut self, n: usize) {
         if self.best.len() == n {
             for &h in &self.touched {
-                self.best[h as usize] = (f64::INFINITY, NONE);
+                self.best[h as usize] = f64::INFINITY;
             }
         } else {
             self.best.clear();
-            self.best.resize(n, (f64::INFINITY, NONE));
+            self.best.resize(n, f64::INFINITY);
         }
         self.touched.clear();
     }
 
-    /// Folds goal corner `b`, at `db` from the goal and at `at` in its list, into the array.
+    /// Folds goal corner `b`, at `db` from the goal, into the array: a plain minimum per
+    /// entry (which goal corner gave a hub its length is found again only for the answer's).
     #[inline]
-    pub(crate) fn fold(&mut self, labels: &Labels, b: u32, db: f64, at: u32) {
+    pub(crate) fn fold(&mut self, labels: &Labels, b: u32, db: f64) {
         let range = labels.range(b);
-        for (&h, &d) in labels.hubs[range.clone()].iter().zip(&labels.lengths[range]) {
+        let hubs = &labels.hubs[range.clone()];
+        self.touched.extend_from_slice(hubs);
+        for (&h, &d) in hubs.iter().zip(&labels.lengths[range]) {
             let slot = &mut self.best[h as usize];
-            let total = d + db;
-            if total < slot.0 {
-                if slot.1 == NONE {
-                    self.touched.push(h);
-                }
-                *slot = (total, at);
-            }
+            *slot = slot.min(d + db);
         }
     }
 
@@ -172,7 +197,7 @@ impl HubFold {
         let range = labels.range(a);
         let mut best = (f64::INFINITY, NONE);
         for (&h, &d) in labels.hubs[range.clone()].iter().zip(&labels.lengths[range]) {
-            let total = d + self.best[h as usize].0;
+            let total = d + self.best[h as usize];
             if total < best.0 {
                 best = (total, h);
             }

@@ -230,11 +230,8 @@ pub struct ExactScratch {
 struct End {
     corner: u32,
     distance: f64,
-    /// A lower bound of a path through this corner (set per query; the labels tier sets the
-    /// shortest path's length through it).
+    /// A lower bound of a path through this corner (set per query).
     bound: f64,
-    /// The hub (rank) of that shortest path, for the labels tier.
-    via: u32,
     seen: Seen,
 }
 
@@ -631,7 +628,7 @@ impl ExactRooms {
                 continue;
             }
             let seen = if e & FULL == 0 { Seen::Unknown } else { Seen::Yes };
-            out.push(End { corner: c, distance: length(p, geo.at), bound: 0.0, via: NONE, seen });
+            out.push(End { corner: c, distance: length(p, geo.at), bound: 0.0, seen });
         }
     }
 
@@ -717,60 +714,95 @@ impl ExactRooms {
         let mut to_corners = core::mem::take(&mut scratch.to);
         self.ends(t, &mut to_corners);
         scratch.to = to_corners;
-        if let Some(labels) = &self.labels {
-            // Every corner the goal may see, folded per hub once for all the starts; whether
-            // it sees them is decided only for the one an answer goes through.
-            self.fold_goal(labels, scratch);
-        }
         true
     }
 
-    /// The goal's corners not known unseen, folded per hub.
-    fn fold_goal(&self, labels: &Labels, scratch: &mut ExactScratch) {
+    /// The goal's corners not known unseen whose bound is at most `limit`, folded per hub.
+    fn fold_goal(&self, labels: &Labels, scratch: &mut ExactScratch, limit: f64) {
         scratch.hubs.reset(self.corners.len());
-        for (i, e) in scratch.to.iter().enumerate() {
-            if e.seen != Seen::No {
-                scratch.hubs.fold(labels, e.corner, e.distance, i as u32);
+        for e in &scratch.to {
+            if e.seen != Seen::No && e.bound <= limit {
+                scratch.hubs.fold(labels, e.corner, e.distance);
             }
         }
     }
 
-    /// The labels tier's best `(first, last, hub)`: each corner the start may see gets the
-    /// shortest path through it (one scan of its label against the goal's fold, made by
-    /// [`ExactRooms::goal`]); then, shortest first, the first the start sees. When the goal
-    /// does not see the goal corner of that path, the fold is made again without it, and the
-    /// start's corners scanned again: the first answer whose both ends are seen is the best,
-    /// as every pair not ruled out was in the running.
+    /// The labels tier's best `(first, last, hub)`. Each end's corners get a lower bound of a
+    /// path through them (`|s a| + |a t|`), and an upper bound comes from the first corner
+    /// of each end, in that order, that the end sees: the goal's corners with a bound
+    /// past it are left out of the fold per hub. The start's corners are then taken in
+    /// the order of their bounds, until one is no shorter than the best so far; each gets
+    /// the shortest path through it (one scan of its label against the fold), and whether
+    /// the start sees it is decided when that would be the best so far. The goal's corner
+    /// on the best path (found again from the hub) is then checked: when the goal does not
+    /// see it, the fold is made again without it and the start's corners taken again. The
+    /// first answer whose both ends are seen is the best, as every pair not ruled out was in
+    /// the running.
     fn best_by_labels(&self, labels: &Labels, s: Point, t: Point, scratch: &mut ExactScratch) -> Option<(u32, u32, u32)> {
+        for e in &mut scratch.from {
+            e.bound = e.distance + length(self.geo[e.corner as usize].at, t);
+        }
+        for e in &mut scratch.to {
+            e.bound = e.distance + length(self.geo[e.corner as usize].at, s);
+        }
+        // Not negative: the bits order as the values.
+        scratch.from.sort_unstable_by_key(|e| e.bound.to_bits());
+        scratch.to.sort_unstable_by_key(|e| e.bound.to_bits());
+        let a = scratch.from.iter_mut().position(|e| self.sees_end(s, e))?;
+        let b = scratch.to.iter_mut().position(|e| self.sees_end(t, e))?;
+        let (a, b) = (&scratch.from[a], &scratch.to[b]);
+        let limit = a.distance + labels.distance(a.corner, b.corner) + b.distance;
+        if !limit.is_finite() {
+            return None;
+        }
+        self.fold_goal(labels, scratch, limit);
         loop {
-            let from = &mut scratch.from;
-            for e in from.iter_mut() {
-                let (through, hub) = scratch.hubs.through(labels, e.corner);
-                e.bound = e.distance + through;
-                e.via = hub;
-            }
-            from.retain(|e| e.bound.is_finite() && e.seen != Seen::No);
-            // Not negative: the bits order as the values.
-            from.sort_unstable_by_key(|e| e.bound.to_bits());
-            let mut found = None;
-            for i in 0..from.len() {
-                let mut e = from[i];
-                let seen = self.sees_end(s, &mut e);
-                from[i].seen = e.seen;
-                if seen {
-                    found = Some(e);
+            let mut best = (f64::INFINITY, NONE, NONE);
+            for i in 0..scratch.from.len() {
+                let e = &mut scratch.from[i];
+                if e.bound >= best.0 || e.bound > limit {
                     break;
                 }
+                if e.seen == Seen::No {
+                    continue;
+                }
+                let (through, hub) = scratch.hubs.through(labels, e.corner);
+                let total = e.distance + through;
+                if total < best.0 {
+                    let mut end = *e;
+                    let seen = self.sees_end(s, &mut end);
+                    scratch.from[i].seen = end.seen;
+                    if seen {
+                        best = (total, i as u32, hub);
+                    }
+                }
             }
-            let first = found?;
-            let at = scratch.hubs.best[first.via as usize].1 as usize;
-            let mut end = scratch.to[at];
+            let (_, i, hub) = best;
+            if i == NONE {
+                return None;
+            }
+            // The goal's corner that gave the hub its length.
+            let mut last = (f64::INFINITY, NONE);
+            for (k, e) in scratch.to.iter().enumerate() {
+                if e.seen != Seen::No
+                    && e.bound <= limit
+                    && let Some(d) = labels.length_to(e.corner, hub)
+                    && d + e.distance < last.0
+                {
+                    last = (d + e.distance, k as u32);
+                }
+            }
+            if last.1 == NONE {
+                return None; // not for labels as built: the hub came from one of these
+            }
+            let k = last.1 as usize;
+            let mut end = scratch.to[k];
             let seen = self.sees_end(t, &mut end);
-            scratch.to[at].seen = end.seen;
+            scratch.to[k].seen = end.seen;
             if seen {
-                return Some((first.corner, end.corner, first.via));
+                return Some((scratch.from[i as usize].corner, end.corner, hub));
             }
-            self.fold_goal(labels, scratch);
+            self.fold_goal(labels, scratch, limit);
         }
     }
 
