@@ -751,10 +751,10 @@ impl ExactRooms {
         let a = scratch.from.iter_mut().position(|e| self.sees_end(s, e))?;
         let b = scratch.to.iter_mut().position(|e| self.sees_end(t, e))?;
         let (a, b) = (&scratch.from[a], &scratch.to[b]);
-        let limit = a.distance + labels.distance(a.corner, b.corner) + b.distance;
-        if !limit.is_finite() {
-            return None;
-        }
+        // Grown by a rounding's worth: the bounds of that pair's own corners (at most it by
+        // the triangle inequality) are summed in another order. Infinite when the graph,
+        // which keeps only edges taut at both ends, joins no path from one to the other.
+        let limit = (a.distance + labels.distance(a.corner, b.corner) + b.distance) * (1.0 + 1e-12);
         self.fold_goal(labels, scratch, limit);
         loop {
             let mut best = (f64::INFINITY, NONE, NONE);
