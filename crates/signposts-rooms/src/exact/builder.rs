@@ -40,10 +40,10 @@ pub const DEFAULT_BUDGET: u64 = 2 << 30;
 /// use signposts_rooms::{ExactRooms, NavMesh, Tier};
 /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
 /// let exact = ExactRooms::builder(&mesh).memory_budget(1 << 20).build()?;
-/// assert_eq!(exact.tier(), Tier::Table);
-/// // Too small for the table: the index answers by searching the visibility graph instead.
+/// assert_eq!(exact.tier(), Tier::Labels);
+/// // Too small for the first steps: the labels alone, a path unpacked along them.
 /// let small = ExactRooms::builder(&mesh).memory_budget(exact.memory_bytes() as u64 - 1).build()?;
-/// assert_ne!(small.tier(), Tier::Table);
+/// assert_eq!(small.tier(), Tier::CompactLabels);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -121,7 +121,7 @@ impl<'a> ExactBuilder<'a> {
     }
 
     /// The most bytes the index may hold (default [`DEFAULT_BUDGET`], 2 GiB). Within it the
-    /// index keeps the fastest tier that fits ([`Tier`]); a budget below the visibility graph
+    /// index keeps the first tier of the [module docs](super)' list that fits ([`Tier`]); a budget below the visibility graph
     /// and the views, which every tier needs, is an [`Error::OverBudget`] saying how many
     /// bytes would do.
     #[must_use]
@@ -132,7 +132,7 @@ impl<'a> ExactBuilder<'a> {
 
     /// Asks for `tier` whatever else would fit: the build makes it when it fits the budget,
     /// else the next smaller tier that does ([`Tier::Graph`] at the least). Without it the
-    /// build takes the fastest tier within the budget.
+    /// build takes the first tier of the [module docs](super)' list within the budget.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -161,8 +161,9 @@ impl<'a> ExactBuilder<'a> {
     ///
     /// # Complexity
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
-    /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
-    /// for `c` corners and `e` edges) and `c²` pairs stored.
+    /// tiers and the labels' first steps, one Dijkstra search per corner over the visibility
+    /// graph (`O(c · (e + c log c))` for `c` corners and `e` edges) and `c²` pairs stored; for
+    /// the labels, one search per corner pruned by the labels so far (on one thread).
     pub fn build(self) -> Result<ExactRooms, Error> {
         use crate::BuildRooms as _;
         BuildOptions::new().build_exact(self)
@@ -304,7 +305,8 @@ impl<'a> ExactBuilder<'a> {
                     if n >= 1 << 16 || pairs * pair + bounds > left {
                         continue;
                     }
-                    let mut table = fill_table(&exact.graph, n, tier == Tier::Table, &cancelled, |_| report())?;
+                    let mut table =
+                        fill_table(&exact.graph, n, tier == Tier::Table, &cancelled, |_| report())?;
                     table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
                     exact.table = Some(table);
                     return Ok(exact);
@@ -315,7 +317,8 @@ impl<'a> ExactBuilder<'a> {
                         continue;
                     }
                     // Their size is known only as they grow: stopped as soon as they pass.
-                    if let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &cancelled, &report) {
+                    if let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &cancelled, &report)
+                    {
                         if tier == Tier::Labels {
                             labels.hop = Some(fill_hops(&exact.graph, n, &cancelled)?.into());
                         }

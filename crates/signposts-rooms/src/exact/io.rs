@@ -426,7 +426,8 @@ impl ExactRooms {
         let graph = read_graph(&mut s, c)?;
         let cell_start: Buf<u32> = s.array_of(cells + 1, "cell starts")?;
         let cell_list: Buf<u32> = s.array()?;
-        let tier = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
+        let tier =
+            [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
         let table = if matches!(tier, Tier::Graph | Tier::Labels | Tier::CompactLabels) {
             None
         } else {
@@ -445,26 +446,7 @@ impl ExactRooms {
             Some(Table { n: c, hop, lengths, bounds })
         };
         let labels = if matches!(tier, Tier::Labels | Tier::CompactLabels) {
-            let mut labels = Labels {
-                hub_corner: s.array_of(c, "hub corners")?,
-                start: s.array_of(c + 1, "label starts")?,
-                hubs: s.array()?,
-                lengths: s.array()?,
-                next: s.array()?,
-                hop: None,
-            };
-            if labels.lengths.len() != labels.hubs.len() || labels.next.len() != labels.hubs.len() {
-                return Err(corrupt("a length and a next corner for every label entry"));
-            }
-            if tier == Tier::Labels {
-                if c >= 1 << 16 {
-                    return Err(corrupt(&format!(
-                        "first steps of {c} corners (at most 65,535 are numbered in 16 bits)"
-                    )));
-                }
-                labels.hop = Some(s.array_of(c * c, "hops")?);
-            }
-            Some(labels)
+            Some(read_labels(&mut s, c, tier == Tier::Labels)?)
         } else {
             None
         };
@@ -639,6 +621,30 @@ fn read_graph(s: &mut Sections, c: usize) -> Result<Graph, Error> {
         return Err(corrupt("a visibility edge to no corner, or of a length not finite"));
     }
     Ok(Graph { start: start.to_vec(), edges: heads.iter().copied().zip(lengths.iter().copied()).collect() })
+}
+
+/// The labels of `c` corners (and with `hops` their first steps), their sizes checked.
+fn read_labels(s: &mut Sections, c: usize, hops: bool) -> Result<Labels, Error> {
+    let mut labels = Labels {
+        hub_corner: s.array_of(c, "hub corners")?,
+        start: s.array_of(c + 1, "label starts")?,
+        hubs: s.array()?,
+        lengths: s.array()?,
+        next: s.array()?,
+        hop: None,
+    };
+    if labels.lengths.len() != labels.hubs.len() || labels.next.len() != labels.hubs.len() {
+        return Err(corrupt("a length and a next corner for every label entry"));
+    }
+    if hops {
+        if c >= 1 << 16 {
+            return Err(corrupt(&format!(
+                "first steps of {c} corners (at most 65,535 are numbered in 16 bits)"
+            )));
+        }
+        labels.hop = Some(s.array_of(c * c, "hops")?);
+    }
+    Ok(labels)
 }
 
 /// `starts` (empty, or from 0 up to `len`, in order) delimit lists of a `len`-long array.

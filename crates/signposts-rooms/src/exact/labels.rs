@@ -92,6 +92,7 @@ impl Labels {
     /// The corners of a shortest path from `a` to `b` through hub rank `h` into `out`
     /// (appended, both ends included). Each half takes at most one step per corner (a damaged
     /// file's next corners could go round).
+    #[expect(clippy::many_single_char_names, reason = "corners a b, hub h, the walk x, count n")]
     pub(crate) fn route(&self, a: u32, b: u32, h: u32, out: &mut Vec<u32>) {
         let (hub, n) = (self.hub_corner[h as usize], self.hub_corner.len());
         if let Some(hop) = &self.hop {
@@ -130,6 +131,7 @@ impl Labels {
     }
 
     /// The corner after `a` on a shortest path from `a` to `b` through hub rank `h`.
+    #[expect(clippy::many_single_char_names, reason = "corners a b, hub h, the walk x y")]
     pub(crate) fn step(&self, a: u32, b: u32, h: u32) -> u32 {
         let hub = self.hub_corner[h as usize];
         if let Some(hop) = &self.hop {

@@ -12,16 +12,19 @@
 //!   side);
 //! - per region, the **candidate corners**: those that see some of the region (and could be
 //!   turned at from there), each marked when it sees all of it;
-//! - as the memory budget allows, the **corner table**: for every pair of corners the first
-//!   corner of a shortest path between them and its length.
+//! - as the memory budget allows, **hub labels** over the visibility graph (each corner's
+//!   hubs, the length of a shortest path to each and its next corner), with the first corner
+//!   of a shortest path for every pair of corners; or the **corner table**: for every pair
+//!   of corners that first corner and the path's length.
 //!
 //! A query from `s` to `t` is answered as End Point Search (Shen, Cheema, Harabor & Stuckey,
 //! IJCAI 2020) and Euclidean Hub Labeling (Du, Shen & Cheema, AAAI 2023) answer it: `t` in
 //! sight of `s` (one ray walked through the mesh) is the straight segment; otherwise the
 //! shortest `|s a| + d(a, b) + |b t|` over the corners `a` that `s` sees and the corners `b`
-//! that `t` sees, read from the table (or searched for on the visibility graph when the
-//! table does not fit). [`ExactRooms::next_waypoint`] is `a` (or `t`): what an entity steers
-//! for each tick.
+//! that `t` sees: from the labels (the goal's corners folded per hub, then one scan of the
+//! label of each corner the start may see), read from the table, or searched for on the
+//! visibility graph when neither fits. [`ExactRooms::next_waypoint`] is `a` (or `t`): what
+//! an entity steers for each tick.
 //!
 //! ## What is exact
 //!
@@ -29,7 +32,8 @@
 //! a path may run along a wall, touch a corner, and pass a pinch point. Lengths are summed in
 //! `f64`: an answer's length is the shortest within a relative 1e-9 (the sums' rounding, far
 //! smaller in practice) — two paths closer than that may be ranked either way. The compact
-//! tier keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6. Areas
+//! table keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6 (the
+//! labels keep theirs in `f64`). Areas
 //! are walked at cost 1 (the exact path is the geometric one), links are not taken, and
 //! one-way doors are refused: the shortest path that crosses doors only their way need not
 //! turn only at corners the visibility graph holds.
@@ -47,18 +51,24 @@
 //!
 //! ## Tiers and memory
 //!
-//! | tier | holds | query |
-//! | --- | --- | --- |
-//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair of corners | pairs of seen corners, one table read each |
-//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same |
-//! | [`Tier::Graph`] | no table | A* over the visibility graph |
+//! | tier | holds | query | maze512-4-0 (7,970 corners) |
+//! | --- | --- | --- | ---: |
+//! | [`Tier::Labels`] (default) | hub labels (16 bytes an entry, ~130 a corner on the maze) and the first steps: 2 bytes per pair of corners | the goal's corners folded per hub, a label scan per corner the start may see | 152 MiB |
+//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair, and a bound per corner and region | pairs of seen corners, one table read each | 819 MiB |
+//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same | 577 MiB |
+//! | [`Tier::CompactLabels`] | the hub labels alone | as labels; a path by a label search per corner | 31 MiB |
+//! | [`Tier::Graph`] | neither | A* over the visibility graph | 15 MiB |
 //!
 //! Every tier holds the views, the graph and the candidates (their size is known only after
-//! the sweeps, and is refused then if over budget). The table's size, `c²` pairs for `c`
-//! corners, is decided before it is allocated: the build takes the fastest tier within the
-//! budget ([`ExactBuilder::memory_budget`], 2 GiB by default). The table numbers corners in
-//! 16 bits: a map of 65,536 corners or more gets the graph tier whatever the budget (its
-//! table would take 40 GiB).
+//! the sweeps, and is refused then if over budget). The build takes the first tier of the
+//! list that fits the budget ([`ExactBuilder::memory_budget`], 2 GiB by default), or the
+//! tier asked for ([`ExactBuilder::tier`], falling back to smaller ones). The size of a
+//! table or of the first steps, `c²` pairs for `c` corners, is decided before it is
+//! allocated; the labels' size only as they grow (their build stops as soon as they pass
+//! the budget). Tables and first steps number corners in 16 bits: a map of 65,536 corners or
+//! more gets the compact labels or the graph whatever the budget. The table tiers answer
+//! faster than the labels on some maps (docs/benchmarks.md, "Exact paths"), at 3–5 times
+//! the memory.
 //!
 //! ## Saving
 //!
@@ -263,7 +273,7 @@ impl ExactRooms {
     /// use signposts_rooms::{ExactRooms, NavMesh, Point, Tier};
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
     /// let exact = ExactRooms::build(&mesh)?;
-    /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Table));
+    /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Labels));
     /// // Round the block's two lower corners.
     /// let d = exact.distance(Point::new(0.5, 1.5), Point::new(2.5, 1.5)).unwrap();
     /// assert!((d - (2.0 * 0.5f64.hypot(0.5) + 1.0)).abs() < 1e-12);
@@ -532,7 +542,6 @@ impl ExactRooms {
     }
 
     /// The waypoint, the goal's side being ready in `scratch`.
-    #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
         let (answer, from) = self.solve(from, scratch)?;
         match answer {
@@ -738,7 +747,14 @@ impl ExactRooms {
     /// see it, the fold is made again without it and the start's corners taken again. The
     /// first answer whose both ends are seen is the best, as every pair not ruled out was in
     /// the running.
-    fn best_by_labels(&self, labels: &Labels, s: Point, t: Point, scratch: &mut ExactScratch) -> Option<(u32, u32, u32)> {
+    #[expect(clippy::many_single_char_names, reason = "the ends s t, their corners a b, indices i k")]
+    fn best_by_labels(
+        &self,
+        labels: &Labels,
+        s: Point,
+        t: Point,
+        scratch: &mut ExactScratch,
+    ) -> Option<(u32, u32, u32)> {
         for e in &mut scratch.from {
             e.bound = e.distance + length(self.geo[e.corner as usize].at, t);
         }

@@ -118,7 +118,7 @@ fn threads_and_memory_limits_change_how_not_what() {
     assert_eq!(exact.tier(), Tier::Labels);
     let limited =
         BuildOptions::new().memory_limit(exact.memory_bytes() as u64 - 1).build_exact(&mesh).unwrap();
-    assert_eq!(limited.tier(), Tier::Graph);
+    assert_eq!(limited.tier(), Tier::CompactLabels);
     assert!(limited.memory_bytes() < exact.memory_bytes());
     let refused = BuildOptions::new().memory_limit(16).build_exact(&mesh).unwrap_err();
     assert!(

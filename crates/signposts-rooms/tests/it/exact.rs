@@ -454,4 +454,3 @@ fn a_point_a_rounding_outside_its_region_answers_both_ways() {
     let corridor = signposts_rooms::Rooms::build(&mesh).unwrap().distance(s, t).unwrap();
     assert!(there <= corridor + 1e-9, "{there} {corridor}");
 }
-
