@@ -25,6 +25,11 @@ const BY_SIZE: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Labels, Tier:
 /// The tiers from the fastest to the slowest: without a tier asked for, the first that fits.
 const BY_SPEED: [Tier; 5] = [Tier::Labels, Tier::Table, Tier::CompactTable, Tier::CompactLabels, Tier::Graph];
 
+/// The most corners for which the build takes a labels tier unasked: their build is one
+/// pruned search per corner on one thread (and the first steps `c²` searches), past a
+/// minute on maps of some 20,000 corners (8room_000's 22,340; random512-10-0's dense graph).
+const LABELS_UNASKED: usize = 16_384;
+
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
 
@@ -299,6 +304,10 @@ impl<'a> ExactBuilder<'a> {
             None => &BY_SPEED[..],
         };
         for &tier in order {
+            if self.tier.is_none() && matches!(tier, Tier::Labels | Tier::CompactLabels) && n > LABELS_UNASKED
+            {
+                continue;
+            }
             exact.tier = tier;
             match tier {
                 Tier::Table | Tier::CompactTable => {

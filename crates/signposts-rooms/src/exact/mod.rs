@@ -66,9 +66,12 @@
 //! table or of the first steps, `c²` pairs for `c` corners, is decided before it is
 //! allocated; the labels' size only as they grow (their build stops as soon as they pass
 //! the budget). Tables and first steps number corners in 16 bits: a map of 65,536 corners or
-//! more gets the compact labels or the graph whatever the budget. The table tiers answer
-//! faster than the labels on some maps (docs/benchmarks.md, "Exact paths"), at 3–5 times
-//! the memory.
+//! more gets neither whatever the budget. The labels are built on one thread, a pruned
+//! search per corner: a map of more than 16,384 corners gets them only when asked for (their
+//! build passed a minute on 8room_000's 22,340 corners; maze512-1-0's 49,154 took 22 s for
+//! 288 MiB of compact labels), else a table or the graph as the budget allows. The table
+//! tiers answer faster than the labels on some maps (docs/benchmarks.md, "Exact paths"), at
+//! 3–5 times the memory.
 //!
 //! ## Saving
 //!
