@@ -68,7 +68,7 @@
 //! the budget). Tables and first steps number corners in 16 bits: a map of 65,536 corners or
 //! more gets neither whatever the budget. The labels are built on one thread, a pruned
 //! search per corner: a map of more than 16,384 corners gets them only when asked for (their
-//! build passed a minute on 8room_000's 22,340 corners; maze512-1-0's 49,154 took 22 s for
+//! build passed a minute on the 22,340 corners of `8room_000`; the 49,154 of `maze512-1-0` took 22 s for
 //! 288 MiB of compact labels), else a table or the graph as the budget allows. The table
 //! tiers answer faster than the labels on some maps (docs/benchmarks.md, "Exact paths"), at
 //! 3–5 times the memory.
