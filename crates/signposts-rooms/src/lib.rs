@@ -78,8 +78,9 @@
 //! [`ExactRooms::build`] (or [`ExactRooms::builder`], with door states and a memory budget)
 //! indexes the corners of the walls where shortest paths turn: what each corner sees (swept
 //! exactly through the regions), the visibility graph between them, the corners each cell of
-//! a unit grid may see, and, within the budget (2 GiB by default), a table of first corners
-//! and lengths between all pairs of corners. [`ExactRooms::next_waypoint`],
+//! a unit grid may see, and, within the budget (2 GiB by default), hub labels over the
+//! visibility graph with the first corners between all pairs of corners (or a table of
+//! first corners and lengths, or the labels alone). [`ExactRooms::next_waypoint`],
 //! [`ExactRooms::path`] and [`ExactRooms::distance`] then answer with the truly shortest
 //! path, ranked within 1e-9 of its length, as End Point Search and Euclidean Hub Labeling
 //! do; [`ExactRooms::next_waypoint_toward`] answers a crowd heading for one goal from one pass

@@ -5,13 +5,14 @@
 //! `cargo run --release -p signposts-bench --bin exact [-- [--queries N] [--rounds N] [--crowd N] [--budgets] [--links N] [--sizes] [--write-scen DIR] [--peer-results FILE ...] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d, AR0602SR and maze512-4-0 of maps,
 //! 2,000 queries between cell centres, the fastest of 10 rounds, crowds of 250 entities;
-//! `--budgets`: each map again at the two smaller tiers' budgets; `--sizes`: only the index
-//! of every shared 512×512 map under the default budget; `--links N`: each map again with `N`
-//! two-way teleporters between random open cell centres, costing a tenth of their straight
-//! length, timed on the same queries beside the index without them; `--write-scen DIR`: each
-//! map's queries as `DIR/<map>.map.scen` for other programs; `--peer-results FILE`,
-//! repeatable: another program's lengths and times on those queries, compared and printed
-//! beside `ExactRooms`: see the `gppc` module of the bench library)
+//! `--budgets`: each map again in every other tier ([`ExactBuilder::tier`](signposts_rooms::ExactBuilder::tier)),
+//! its lengths checked against the default's; `--sizes`: only the index of every shared
+//! 512×512 map under the default budget; `--links N`: each map again with `N` two-way
+//! teleporters between random open cell centres, costing a tenth of their straight length,
+//! timed on the same queries beside the index without them; `--write-scen DIR`: each map's
+//! queries as `DIR/<map>.map.scen` for other programs; `--peer-results FILE`, repeatable:
+//! another program's lengths and times on those queries, compared and printed beside
+//! `ExactRooms`: see the `gppc` module of the bench library)
 //!
 //! Both sides get the same walkable area, the union of the open cells' closed squares (see
 //! the `rooms` bench for polyanya's mesh). Lengths are compared within 1e-5 of polyanya's
@@ -201,8 +202,8 @@ struct Row {
     compared: Compared,
     /// `(peer, results, comparison)` of every `--peer-results` file of this map.
     peers: Vec<(String, PeerResults, PeerCompared)>,
-    /// `(tier, bytes, next_waypoint µs, path µs)` at smaller budgets.
-    smaller: Vec<(Tier, usize, f64, f64)>,
+    /// `(tier, bytes, build s, next_waypoint µs, path µs)` of the other tiers.
+    smaller: Vec<(Tier, usize, f64, f64, f64)>,
     /// With `--links`: the extra build seconds, `next_waypoint` µs, path µs, and how many
     /// paths take a link.
     linked: Option<(f64, f64, f64, usize)>,
@@ -286,18 +287,28 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
     );
     let mut smaller = Vec::new();
     if options.budgets {
-        let n = exact.corners_len() as u64;
-        let table = match exact.tier() {
-            Tier::Table => 10 * n * n,
-            Tier::CompactTable => 6 * n * n,
-            _ => 0,
-        };
-        let base = exact.memory_bytes() as u64 - table;
-        for budget in [base + 6 * n * n, base] {
-            let small = ExactRooms::builder(&mesh).memory_budget(budget).build().expect("fits");
-            let (w, _, p) = time_index(&small, &queries, options.rounds.min(3), options.crowd);
-            eprintln!("  budget {budget}: {:?}, next_waypoint {w:.3} µs, path {p:.3} µs", small.tier());
-            smaller.push((small.tier(), small.memory_bytes(), w, p));
+        for tier in [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::CompactLabels, Tier::Graph] {
+            if tier == exact.tier() {
+                continue;
+            }
+            let start = Instant::now();
+            let other = ExactRooms::builder(&mesh).tier(tier).build().expect("fits");
+            let secs = start.elapsed().as_secs_f64();
+            let (w, _, p) = time_index(&other, &queries, options.rounds.min(3), options.crowd);
+            let wrong = queries
+                .iter()
+                .filter(|&&(s, t)| {
+                    let (a, b) = (exact.distance(s, t).unwrap(), other.distance(s, t).unwrap());
+                    (a - b).abs() > 1e-6 * a
+                })
+                .count();
+            eprintln!(
+                "  {:?}: {:.1} MiB, built in {secs:.2} s, next_waypoint {w:.3} µs, path {p:.3} µs, {wrong} lengths differ",
+                other.tier(),
+                other.memory_bytes() as f64 / f64::from(1 << 20)
+            );
+            assert_eq!(wrong, 0, "{name}: {:?} answers other lengths than {:?}", other.tier(), exact.tier());
+            smaller.push((other.tier(), other.memory_bytes(), secs, w, p));
         }
     }
     let linked = (options.links > 0).then(|| {
@@ -494,20 +505,21 @@ fn print_tables(rows: &[Row], args: &[String], options: &Options) {
     print_peers(rows);
     if options.budgets {
         println!();
-        println!("| map | budget tier | index | next_waypoint | path |");
-        println!("| --- | --- | ---: | ---: | ---: |");
+        println!("| map | tier | index | build | next_waypoint | path |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: |");
         for r in rows {
             println!(
-                "| {} | {:?} | {:.1} MiB | {:.3} µs | {:.3} µs |",
+                "| {} | {:?} (default) | {:.1} MiB | {:.2} s | {:.3} µs | {:.3} µs |",
                 r.name,
                 r.tier,
                 r.memory_sp as f64 / f64::from(1 << 20),
+                r.build_sp,
                 r.waypoint_us,
                 r.path_us
             );
-            for &(tier, bytes, w, p) in &r.smaller {
+            for &(tier, bytes, secs, w, p) in &r.smaller {
                 println!(
-                    "| {} | {tier:?} | {:.1} MiB | {w:.3} µs | {p:.3} µs |",
+                    "| {} | {tier:?} | {:.1} MiB | {secs:.2} s | {w:.3} µs | {p:.3} µs |",
                     r.name,
                     bytes as f64 / f64::from(1 << 20)
                 );

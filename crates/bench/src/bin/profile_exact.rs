@@ -1,17 +1,28 @@
 //! Where exact queries spend their work, and how long they take: `cargo run --release -p
 //! signposts-bench --bin profile_exact -- MAP.map [REPEATS]` (set `CROWD_ONLY` to time
-//! only crowds, for a profiler).
+//! only crowds, for a profiler; `EXACT_TIER` to a tier's name for that tier).
 use std::time::Instant;
 
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, parse_map};
-use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point};
+use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Point, Tier};
 
 fn main() {
     let path = std::env::args().nth(1).expect("a map");
     let grid = parse_map(&std::fs::read(&path).unwrap()).unwrap();
     let mesh = NavMesh::from_grid(&grid).unwrap();
-    let exact = ExactRooms::build(&mesh).unwrap();
+    // `EXACT_TIER=Table` (or another tier's name) profiles that tier.
+    let tier = match std::env::var("EXACT_TIER").as_deref() {
+        Ok("Table") => Some(Tier::Table),
+        Ok("CompactTable") => Some(Tier::CompactTable),
+        Ok("Labels") => Some(Tier::Labels),
+        Ok("CompactLabels") => Some(Tier::CompactLabels),
+        Ok("Graph") => Some(Tier::Graph),
+        _ => None,
+    };
+    let builder = ExactRooms::builder(&mesh);
+    let exact = tier.map_or(builder.clone(), |t| builder.tier(t)).build().unwrap();
+    println!("{:?}, {:.1} MiB", exact.tier(), exact.memory_bytes() as f64 / f64::from(1 << 20));
     let open: Vec<Point> = (0..grid.height())
         .flat_map(|y| (0..grid.width()).map(move |x| (x, y)))
         .filter(|&(x, y)| grid.is_passable(Cell::new(x, y)))

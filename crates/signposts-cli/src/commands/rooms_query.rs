@@ -36,7 +36,8 @@ pub(crate) struct RoomsQueryArgs {
     /// `--exact-budget`).
     #[arg(long)]
     exact: bool,
-    /// The exact index's memory budget (the fastest tier that fits is kept). Suffixes K, M, G,
+    /// The exact index's memory budget (the first tier that fits: hub labels, the
+    /// tables, the labels alone, the graph; `ExactBuilder::memory_budget`). Suffixes K, M, G,
     /// T (powers of 1024), optionally followed by `B` or `iB`.
     #[arg(long, default_value = "2G", value_parser = crate::cli::parse_bytes, requires = "exact")]
     exact_budget: u64,

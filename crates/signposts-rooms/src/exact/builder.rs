@@ -14,10 +14,24 @@ use super::links::{Links, Spec};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
-use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier};
+use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier, labels};
 use crate::mesh::NONE;
 use crate::{DoorState, Error, NavMesh, Point, Rooms};
 use signposts::{BuildOptions, Progress};
+
+/// The tiers from the largest to the smallest: a tier asked for
+/// ([`ExactBuilder::tier`]) falls back along this order when it does not fit.
+const BY_SIZE: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Labels, Tier::CompactLabels, Tier::Graph];
+
+/// Without a tier asked for, the first of these that fits: the labels first (a quarter of the
+/// table's memory or less, at 1–2× its query time: docs/benchmarks.md), then the tables, then
+/// the smaller tiers.
+const UNASKED: [Tier; 5] = [Tier::Labels, Tier::Table, Tier::CompactTable, Tier::CompactLabels, Tier::Graph];
+
+/// The most corners for which the build takes a labels tier unasked: their build is one
+/// pruned search per corner on one thread (and the first steps `c²` searches), past a
+/// minute on maps of some 20,000 corners (a map of 22,340 corners; a dense graph of 80,494).
+const LABELS_UNASKED: usize = 16_384;
 
 /// Corners swept at a time.
 const CHUNK: usize = 4096;
@@ -34,10 +48,11 @@ pub const DEFAULT_BUDGET: u64 = 2 << 30;
 /// use signposts_rooms::{ExactRooms, NavMesh, Tier};
 /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
 /// let exact = ExactRooms::builder(&mesh).memory_budget(1 << 20).build()?;
-/// assert_eq!(exact.tier(), Tier::Table);
-/// // Too small for the table: the index answers by searching the visibility graph instead.
+/// assert_eq!(exact.tier(), Tier::Labels);
+/// // Too small for the labels and first steps: the next tier of the list that fits.
 /// let small = ExactRooms::builder(&mesh).memory_budget(exact.memory_bytes() as u64 - 1).build()?;
-/// assert_ne!(small.tier(), Tier::Table);
+/// assert_ne!(small.tier(), Tier::Labels);
+/// assert!(small.memory_bytes() < exact.memory_bytes());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -46,6 +61,7 @@ pub struct ExactBuilder<'a> {
     states: Option<Vec<DoorState>>,
     budget: u64,
     pub(super) links: Vec<Spec>,
+    tier: Option<Tier>,
 }
 
 impl<'a> From<&'a NavMesh> for ExactBuilder<'a> {
@@ -106,7 +122,7 @@ struct Corner {
 
 impl<'a> ExactBuilder<'a> {
     pub(crate) fn new(mesh: &'a NavMesh) -> ExactBuilder<'a> {
-        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, links: Vec::new() }
+        ExactBuilder { mesh, states: None, budget: DEFAULT_BUDGET, links: Vec::new(), tier: None }
     }
 
     /// The doors' states (one per door, as [`NavMesh::doors`]); every door is open when not
@@ -156,12 +172,30 @@ impl<'a> ExactBuilder<'a> {
     }
 
     /// The most bytes the index may hold (default [`DEFAULT_BUDGET`], 2 GiB). Within it the
-    /// index keeps the fastest tier that fits ([`Tier`]); a budget below the visibility graph
+    /// index keeps the first tier of the [module docs](super)' list that fits ([`Tier`]); a budget below the visibility graph
     /// and the views, which every tier needs, is an [`Error::OverBudget`] saying how many
     /// bytes would do.
     #[must_use]
     pub fn memory_budget(mut self, bytes: u64) -> Self {
         self.budget = bytes;
+        self
+    }
+
+    /// Asks for `tier` whatever else would fit: the build makes it when it fits the budget,
+    /// else the next smaller tier that does ([`Tier::Graph`] at the least). Without it the
+    /// build takes the first tier of the [module docs](super)' list within the budget.
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{ExactRooms, NavMesh, Tier};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("....\n.@@.\n....")?)?;
+    /// let exact = ExactRooms::builder(&mesh).tier(Tier::CompactTable).build()?;
+    /// assert_eq!(exact.tier(), Tier::CompactTable);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn tier(mut self, tier: Tier) -> Self {
+        self.tier = Some(tier);
         self
     }
 
@@ -179,9 +213,10 @@ impl<'a> ExactBuilder<'a> {
     ///
     /// # Complexity
     /// One sweep per corner, each touching the regions the corner sees; then, for the table
-    /// tiers, one Dijkstra search per corner over the visibility graph (`O(c · (e + c log c))`
-    /// for `c` corners and `e` edges) and `c²` pairs stored; with `l` links, `2l² - l` queries
-    /// between their ends.
+    /// tiers and the labels' first steps, one Dijkstra search per corner over the visibility
+    /// graph (`O(c · (e + c log c))` for `c` corners and `e` edges) and `c²` pairs stored; for
+    /// the labels, one search per corner pruned by the labels so far (on one thread); with `l`
+    /// links, `2l² - l` queries between their ends.
     pub fn build(self) -> Result<ExactRooms, Error> {
         use crate::BuildRooms as _;
         BuildOptions::new().build_exact(self)
@@ -299,6 +334,7 @@ impl<'a> ExactBuilder<'a> {
             cell_list: cell_list.into(),
             graph,
             table: None,
+            labels: None,
             tier: Tier::Graph,
             file: super::io::Origin::default(),
             links: Links::default(),
@@ -312,22 +348,57 @@ impl<'a> ExactBuilder<'a> {
         let pairs = (n as u64) * (n as u64);
         let bounds = n as u64 * mesh.regions_len() as u64 * BOUND;
         let left = budget - base;
-        exact.tier = if n >= 1 << 16 {
-            Tier::Graph
-        } else if pairs * WIDE_PAIR + bounds <= left {
-            Tier::Table
-        } else if pairs * NARROW_PAIR + bounds <= left {
-            Tier::CompactTable
-        } else {
-            Tier::Graph
+        let order = match self.tier {
+            Some(wanted) => &BY_SIZE[BY_SIZE.iter().position(|&t| t == wanted).unwrap_or(0)..],
+            None => &UNASKED[..],
         };
-        if exact.tier != Tier::Graph {
-            let wide = exact.tier == Tier::Table;
-            let mut table = fill_table(&exact.graph, n, wide, &cancelled, |_| report())?;
-            table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
-            exact.table = Some(table);
-        } else if total > 0 {
-            options.report(Progress::new(total, total));
+        let mut chosen = false;
+        for &tier in order {
+            if self.tier.is_none() && matches!(tier, Tier::Labels | Tier::CompactLabels) && n > LABELS_UNASKED
+            {
+                continue;
+            }
+            exact.tier = tier;
+            match tier {
+                Tier::Table | Tier::CompactTable => {
+                    let pair = if tier == Tier::Table { WIDE_PAIR } else { NARROW_PAIR };
+                    if n >= 1 << 16 || pairs * pair + bounds > left {
+                        continue;
+                    }
+                    let mut table =
+                        fill_table(&exact.graph, n, tier == Tier::Table, &cancelled, |_| report())?;
+                    table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
+                    exact.table = Some(table);
+                    chosen = true;
+                    break;
+                }
+                Tier::Labels | Tier::CompactLabels => {
+                    let hops = if tier == Tier::Labels { pairs * 2 } else { 0 };
+                    if (tier == Tier::Labels && n >= 1 << 16) || hops > left {
+                        continue;
+                    }
+                    // Their size is known only as they grow: stopped as soon as they pass.
+                    if let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &cancelled, &report)
+                    {
+                        if tier == Tier::Labels {
+                            labels.hop = Some(fill_hops(&exact.graph, n, &cancelled)?.into());
+                        }
+                        exact.labels = Some(labels);
+                        chosen = true;
+                        break;
+                    }
+                    if cancelled() {
+                        return Err(Error::Cancelled);
+                    }
+                }
+                Tier::Graph => break,
+            }
+        }
+        if !chosen {
+            exact.tier = Tier::Graph;
+            if total > 0 {
+                options.report(Progress::new(total, total));
+            }
         }
         exact.links = Links::build(&exact, &self.links, &cancelled)?;
         Ok(exact)
@@ -450,6 +521,27 @@ fn fill_table(
         return Err(Error::Cancelled);
     }
     Ok(Table { n, hop: hop.into(), lengths, bounds: Vec::new().into() })
+}
+
+/// The table's first steps alone (for [`Tier::Labels`]), one search per target corner on all
+/// cores.
+fn fill_hops(graph: &Graph, n: usize, cancelled: &(dyn Fn() -> bool + Sync)) -> Result<Vec<u16>, Error> {
+    let pairs = n * n;
+    let mut hop: Vec<u16> = Vec::new();
+    hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
+    hop.resize(pairs, 0);
+    hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(
+        || (vec![0f64; n], BinaryHeap::<Reverse<(u64, u32)>>::new()),
+        |(row, heap), (b, hop)| {
+            if !cancelled() {
+                search(graph, b as u32, row, hop, heap);
+            }
+        },
+    );
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
+    Ok(hop)
 }
 
 /// For each region and corner, a lower bound of the length of any path from the corner to a

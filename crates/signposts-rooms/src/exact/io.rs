@@ -6,7 +6,8 @@
 //! they lie):
 //!
 //! ```text
-//! magic "SPEXACT\0" | format version u32 | tier u32 (0 table, 1 compact table, 2 graph)
+//! magic "SPEXACT\0" | format version u32
+//! | tier u32 (0 table, 1 compact table, 2 graph, 3 labels, 4 compact labels)
 //! | file length u64 (every byte, the checksum's included) | budget u64
 //! | cell grid: corner x f64, y f64, cell size f64, columns u32, rows u32
 //! | mesh: vertices f64×2v | region ring starts u32×(r+1) | rings u32
@@ -20,7 +21,9 @@
 //!          | spike starts u32×(c+1) | spikes | spike keys f64
 //! | visibility graph: starts u32×(c+1) | heads u32×e | lengths f64×e
 //! | cells: starts u32×(cells+1) | candidates u32
-//! | table (not for the graph tier): hops u16×c² | lengths f64 or f32 ×c² | bounds f32×(c·r)
+//! | table (tiers 0 and 1): hops u16×c² | lengths f64 or f32 ×c² | bounds f32×(c·r)
+//! | labels (tiers 3 and 4): hub corners u32×c | label starts u32×(c+1) | hubs (ranks) u32
+//!                          | lengths f64 | next corners u32 | (tier 3) hops u16×c²
 //! | checksum u64 over every byte before it
 //! ```
 //!
@@ -47,6 +50,7 @@ use std::io::Read;
 use signposts::format::Check;
 
 use super::expand::Piece;
+use super::labels::Labels;
 use super::table::{Graph, Lengths, Table};
 use super::topology::Topology;
 use super::view::{PLUS_X, Views};
@@ -259,6 +263,7 @@ impl ExactRooms {
         self.cell_list.is_shared()
             && self.views.pieces.is_shared()
             && self.table.as_ref().is_none_or(|t| t.hop.is_shared())
+            && self.labels.as_ref().is_none_or(|l| l.hubs.is_shared())
     }
 
     /// The file's bytes.
@@ -270,6 +275,8 @@ impl ExactRooms {
             Tier::Table => 0,
             Tier::CompactTable => 1,
             Tier::Graph => 2,
+            Tier::Labels => 3,
+            Tier::CompactLabels => 4,
         });
         w.u64(0); // the length, once known
         w.u64(self.budget);
@@ -322,6 +329,16 @@ impl ExactRooms {
                 Lengths::Narrow(l) => w.array(l),
             }
             w.array(&table.bounds);
+        }
+        if let Some(labels) = &self.labels {
+            w.array(&labels.hub_corner);
+            w.array(&labels.start);
+            w.array(&labels.hubs);
+            w.array(&labels.lengths);
+            w.array(&labels.next);
+            if let Some(hop) = &labels.hop {
+                w.array(hop);
+            }
         }
         let len = (w.0.len() + 8) as u64;
         w.0[16..24].copy_from_slice(&len.to_le_bytes());
@@ -418,8 +435,9 @@ impl ExactRooms {
         let graph = read_graph(&mut s, c)?;
         let cell_start: Buf<u32> = s.array_of(cells + 1, "cell starts")?;
         let cell_list: Buf<u32> = s.array()?;
-        let tier = [Tier::Table, Tier::CompactTable, Tier::Graph][tier as usize];
-        let table = if tier == Tier::Graph {
+        let tier =
+            [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
+        let table = if matches!(tier, Tier::Graph | Tier::Labels | Tier::CompactLabels) {
             None
         } else {
             if c >= 1 << 16 {
@@ -435,6 +453,11 @@ impl ExactRooms {
             };
             let bounds = s.array_of(c * mesh.regions_len(), "bounds")?;
             Some(Table { n: c, hop, lengths, bounds })
+        };
+        let labels = if matches!(tier, Tier::Labels | Tier::CompactLabels) {
+            Some(read_labels(&mut s, c, tier == Tier::Labels)?)
+        } else {
+            None
         };
         if s.at != s.end {
             return Err(corrupt(&format!("{} bytes after the data, before the checksum", s.end - s.at)));
@@ -454,6 +477,7 @@ impl ExactRooms {
             cell_list,
             graph,
             table,
+            labels,
             tier,
             file: Origin(Some(bytes)),
             links,
@@ -487,6 +511,21 @@ impl ExactRooms {
             && table.hop.iter().any(|&h| usize::from(h) >= c)
         {
             return Err(corrupt("a table hop is no corner"));
+        }
+        if let Some(labels) = &self.labels {
+            ranges(&labels.start, labels.hubs.len(), "label starts")?;
+            if labels.hub_corner.iter().chain(labels.next.iter()).any(|&x| x as usize >= c)
+                || labels.hubs.iter().any(|&h| h as usize >= c)
+            {
+                return Err(corrupt("a label's hub or next corner is no corner"));
+            }
+            // Each label's hubs ascending (a path's unpacking searches them).
+            if (0..c as u32).any(|a| labels.hubs[labels.range(a)].windows(2).any(|w| w[0] >= w[1])) {
+                return Err(corrupt("a label's hubs are not in order"));
+            }
+            if labels.hop.as_ref().is_some_and(|hop| hop.iter().any(|&h| usize::from(h) >= c)) {
+                return Err(corrupt("a hop is no corner"));
+            }
         }
         Ok(())
     }
@@ -594,6 +633,30 @@ fn read_graph(s: &mut Sections, c: usize) -> Result<Graph, Error> {
     Ok(Graph { start: start.to_vec(), edges: heads.iter().copied().zip(lengths.iter().copied()).collect() })
 }
 
+/// The labels of `c` corners (and with `hops` their first steps), their sizes checked.
+fn read_labels(s: &mut Sections, c: usize, hops: bool) -> Result<Labels, Error> {
+    let mut labels = Labels {
+        hub_corner: s.array_of(c, "hub corners")?,
+        start: s.array_of(c + 1, "label starts")?,
+        hubs: s.array()?,
+        lengths: s.array()?,
+        next: s.array()?,
+        hop: None,
+    };
+    if labels.lengths.len() != labels.hubs.len() || labels.next.len() != labels.hubs.len() {
+        return Err(corrupt("a length and a next corner for every label entry"));
+    }
+    if hops {
+        if c >= 1 << 16 {
+            return Err(corrupt(&format!(
+                "first steps of {c} corners (at most 65,535 are numbered in 16 bits)"
+            )));
+        }
+        labels.hop = Some(s.array_of(c * c, "hops")?);
+    }
+    Ok(labels)
+}
+
 /// `starts` (empty, or from 0 up to `len`, in order) delimit lists of a `len`-long array.
 fn ranges(starts: &[u32], len: usize, what: &str) -> Result<(), Error> {
     if starts.is_empty() && len == 0 {
@@ -637,8 +700,8 @@ fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
         )));
     }
     let tier = word(12);
-    if tier > 2 {
-        return Err(corrupt(&format!("tier {tier} (0 to 2 are known)")));
+    if tier > 4 {
+        return Err(corrupt(&format!("tier {tier} (0 to 4 are known)")));
     }
     let len = u64::from_le_bytes(header[16..24].try_into().expect("8 bytes"));
     if len < HEADER as u64 + 8 {

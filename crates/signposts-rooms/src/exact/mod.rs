@@ -12,16 +12,19 @@
 //!   side);
 //! - per region, the **candidate corners**: those that see some of the region (and could be
 //!   turned at from there), each marked when it sees all of it;
-//! - as the memory budget allows, the **corner table**: for every pair of corners the first
-//!   corner of a shortest path between them and its length.
+//! - as the memory budget allows, **hub labels** over the visibility graph (each corner's
+//!   hubs, the length of a shortest path to each and its next corner), with the first corner
+//!   of a shortest path for every pair of corners; or the **corner table**: for every pair
+//!   of corners that first corner and the path's length.
 //!
 //! A query from `s` to `t` is answered as End Point Search (Shen, Cheema, Harabor & Stuckey,
 //! IJCAI 2020) and Euclidean Hub Labeling (Du, Shen & Cheema, AAAI 2023) answer it: `t` in
 //! sight of `s` (one ray walked through the mesh) is the straight segment; otherwise the
 //! shortest `|s a| + d(a, b) + |b t|` over the corners `a` that `s` sees and the corners `b`
-//! that `t` sees, read from the table (or searched for on the visibility graph when the
-//! table does not fit). [`ExactRooms::next_waypoint`] is `a` (or `t`): what an entity steers
-//! for each tick.
+//! that `t` sees: from the labels (the goal's corners folded per hub, then one scan of the
+//! label of each corner the start may see), read from the table, or searched for on the
+//! visibility graph when neither fits. [`ExactRooms::next_waypoint`] is `a` (or `t`): what
+//! an entity steers for each tick.
 //!
 //! ## What is exact
 //!
@@ -29,10 +32,11 @@
 //! a path may run along a wall, touch a corner, and pass a pinch point. Lengths are summed in
 //! `f64`: an answer's length is the shortest within a relative 1e-9 (the sums' rounding, far
 //! smaller in practice) — two paths closer than that may be ranked either way. The compact
-//! tier keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6. Areas
-//! are walked at cost 1 (the exact path is the geometric one). Links are taken wherever
-//! shorter, as [`ExactBuilder::link`] says. One-way doors are refused: the shortest path that
-//! crosses doors only their way need not turn only at corners the visibility graph holds.
+//! table keeps the table's lengths in `f32`: it ranks paths within a relative 1e-6 (the
+//! labels keep theirs in `f64`). Areas are walked at cost 1 (the exact path is the geometric
+//! one). Links are taken wherever shorter, as [`ExactBuilder::link`] says. One-way doors are
+//! refused: the shortest path that crosses doors only their way need not turn only at
+//! corners the visibility graph holds.
 //!
 //! ## Doors
 //!
@@ -47,18 +51,27 @@
 //!
 //! ## Tiers and memory
 //!
-//! | tier | holds | query |
-//! | --- | --- | --- |
-//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair of corners | pairs of seen corners, one table read each |
-//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same |
-//! | [`Tier::Graph`] | no table | A* over the visibility graph |
+//! | tier | holds | query | maze512-4-0 (7,970 corners) |
+//! | --- | --- | --- | ---: |
+//! | [`Tier::Labels`] (default) | hub labels (16 bytes an entry, ~130 a corner on the maze) and the first steps: 2 bytes per pair of corners | the goal's corners folded per hub, a label scan per corner the start may see | 152 MiB |
+//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair, and a bound per corner and region | pairs of seen corners, one table read each | 819 MiB |
+//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same | 577 MiB |
+//! | [`Tier::CompactLabels`] | the hub labels alone | as labels; a path by a label search per corner | 31 MiB |
+//! | [`Tier::Graph`] | neither | A* over the visibility graph | 15 MiB |
 //!
 //! Every tier holds the views, the graph and the candidates (their size is known only after
-//! the sweeps, and is refused then if over budget). The table's size, `c²` pairs for `c`
-//! corners, is decided before it is allocated: the build takes the fastest tier within the
-//! budget ([`ExactBuilder::memory_budget`], 2 GiB by default). The table numbers corners in
-//! 16 bits: a map of 65,536 corners or more gets the graph tier whatever the budget (its
-//! table would take 40 GiB).
+//! the sweeps, and is refused then if over budget). The build takes the first tier of the
+//! list that fits the budget ([`ExactBuilder::memory_budget`], 2 GiB by default), or the
+//! tier asked for ([`ExactBuilder::tier`], falling back to smaller ones). The size of a
+//! table or of the first steps, `c²` pairs for `c` corners, is decided before it is
+//! allocated; the labels' size only as they grow (their build stops as soon as they pass
+//! the budget). Tables and first steps number corners in 16 bits: a map of 65,536 corners or
+//! more gets neither whatever the budget. The labels are built on one thread, a pruned
+//! search per corner: a map of more than 16,384 corners gets them only when asked for (their
+//! build passed a minute on the 22,340 corners of `8room_000`; the 49,154 of `maze512-1-0` took 22 s for
+//! 288 MiB of compact labels), else a table or the graph as the budget allows. The table
+//! tiers answer faster than the labels on some maps (docs/benchmarks.md, "Exact paths"), at
+//! 3–5 times the memory.
 //!
 //! ## Saving
 //!
@@ -72,6 +85,7 @@ mod cells;
 mod crowd;
 mod expand;
 mod io;
+mod labels;
 mod links;
 mod search;
 mod table;
@@ -84,11 +98,13 @@ pub use builder::{DEFAULT_BUDGET, ExactBuilder};
 pub use io::EXACT_FORMAT_VERSION;
 
 use self::cells::CellGrid;
+use self::labels::Labels;
 use self::search::Astar;
 use self::table::{Graph, Lengths, Table};
 use self::topology::{Kind, Topology};
 use self::view::Views;
 use crate::buf::Buf;
+use crate::mesh::NONE;
 use crate::path::Path;
 use crate::{DoorId, DoorState, Error, NavMesh, Point, RegionId};
 
@@ -133,6 +149,14 @@ pub enum Tier {
     CompactTable,
     /// No table: an A* search over the visibility graph per query.
     Graph,
+    /// Hub labels over the visibility graph (each corner's hubs with their lengths in `f64`;
+    /// a query scans the labels of the corners its ends see) and the table's first steps (2
+    /// bytes per pair of corners) for the paths: the fastest, and a fraction of the table's
+    /// memory.
+    Labels,
+    /// The hub labels alone, their next corners giving the paths (one search of a label per
+    /// corner of a path): the smallest tier but the graph.
+    CompactLabels,
 }
 
 /// Exactly shortest paths between any two points of a [`NavMesh`]; see the [module
@@ -179,6 +203,7 @@ pub struct ExactRooms {
     cell_list: Buf<u32>,
     graph: Graph,
     table: Option<Table>,
+    labels: Option<Labels>,
     tier: Tier,
     /// The saved file the large arrays are read from in place, if they are.
     file: io::Origin,
@@ -211,6 +236,8 @@ pub struct ExactScratch {
     /// The goal as located (moved inside its region when it lay a rounding outside).
     goal_at: Point,
     links: links::LinkScratch,
+    /// The labels tier's fold of the goal's corners, per hub.
+    hubs: labels::HubFold,
 }
 
 /// A corner that a query's end may see: its distance, and whether it sees it (decided only
@@ -236,8 +263,9 @@ enum Seen {
 enum Answer {
     /// The goal is in sight.
     Straight,
-    /// Through corner `first` (seen from the start) to corner `last` (seen from the goal).
-    Route { first: u32, last: u32 },
+    /// Through corner `first` (seen from the start) to corner `last` (seen from the goal),
+    /// meeting at hub rank `hub` in the labels tier (`NONE` in the others).
+    Route { first: u32, last: u32, hub: u32 },
 }
 
 impl ExactRooms {
@@ -251,7 +279,7 @@ impl ExactRooms {
     /// use signposts_rooms::{ExactRooms, NavMesh, Point, Tier};
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
     /// let exact = ExactRooms::build(&mesh)?;
-    /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Table));
+    /// assert_eq!((exact.corners_len(), exact.tier()), (4, Tier::Labels));
     /// // Round the block's two lower corners.
     /// let d = exact.distance(Point::new(0.5, 1.5), Point::new(2.5, 1.5)).unwrap();
     /// assert!((d - (2.0 * 0.5f64.hypot(0.5) + 1.0)).abs() < 1e-12);
@@ -313,7 +341,10 @@ impl ExactRooms {
     /// Bytes held by the index, its copy of the mesh included.
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.base_bytes() + self.table.as_ref().map_or(0, Table::memory_bytes) + self.links.memory_bytes()
+        self.base_bytes()
+            + self.table.as_ref().map_or(0, Table::memory_bytes)
+            + self.labels.as_ref().map_or(0, Labels::memory_bytes)
+            + self.links.memory_bytes()
     }
 
     /// Bytes held besides the table.
@@ -419,9 +450,9 @@ impl ExactRooms {
         }
         let Some((answer, _)) = self.solve(from, scratch) else { return false };
         path.points.push(from);
-        if let Answer::Route { first, last } = answer {
+        if let Answer::Route { first, last, hub } = answer {
             scratch.route.clear();
-            self.route(first, last, scratch);
+            self.route(first, last, hub, scratch);
             for &c in &scratch.route {
                 let p = self.topo.at(self.corners[c as usize]);
                 if path.points.last() != Some(&p) {
@@ -536,12 +567,11 @@ impl ExactRooms {
     }
 
     /// The waypoint, the goal's side being ready in `scratch`.
-    #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
     fn waypoint(&self, from: Point, to: Point, scratch: &mut ExactScratch) -> Option<Point> {
         let (answer, from) = self.solve(from, scratch)?;
         match answer {
             Answer::Straight => Some(to),
-            Answer::Route { first, last } => {
+            Answer::Route { first, last, hub } => {
                 let p = self.topo.at(self.corners[first as usize]);
                 if p != from {
                     return Some(p);
@@ -549,9 +579,10 @@ impl ExactRooms {
                 if first == last {
                     return Some(to);
                 }
-                let next = match &self.table {
-                    Some(table) => table.hop(first, last),
-                    None => {
+                let next = match (&self.table, &self.labels) {
+                    (Some(table), _) => table.hop(first, last),
+                    (None, Some(labels)) => labels.step(first, last, hub),
+                    (None, None) => {
                         scratch.route.clear();
                         scratch.astar.route(last, &mut scratch.route);
                         scratch.route[1]
@@ -562,8 +593,13 @@ impl ExactRooms {
         }
     }
 
-    /// The corners from `first` to `last` into `scratch.route`.
-    fn route(&self, first: u32, last: u32, scratch: &mut ExactScratch) {
+    /// The corners from `first` to `last` (through hub rank `hub` in the labels tier) into
+    /// `scratch.route`.
+    fn route(&self, first: u32, last: u32, hub: u32, scratch: &mut ExactScratch) {
+        if let Some(labels) = &self.labels {
+            labels.route(first, last, hub, &mut scratch.route);
+            return;
+        }
         match &self.table {
             Some(table) => {
                 let mut at = first;
@@ -715,6 +751,102 @@ impl ExactRooms {
         true
     }
 
+    /// The goal's corners not known unseen whose bound is at most `limit`, folded per hub.
+    fn fold_goal(&self, labels: &Labels, scratch: &mut ExactScratch, limit: f64) {
+        scratch.hubs.reset(self.corners.len());
+        for e in &scratch.to {
+            if e.seen != Seen::No && e.bound <= limit {
+                scratch.hubs.fold(labels, e.corner, e.distance);
+            }
+        }
+    }
+
+    /// The labels tier's best `(first, last, hub)`. Each end's corners get a lower bound of a
+    /// path through them (`|s a| + |a t|`), and an upper bound comes from the first corner
+    /// of each end, in that order, that the end sees: the goal's corners with a bound
+    /// past it are left out of the fold per hub. The start's corners are then taken in
+    /// the order of their bounds, until one is no shorter than the best so far; each gets
+    /// the shortest path through it (one scan of its label against the fold), and whether
+    /// the start sees it is decided when that would be the best so far. The goal's corner
+    /// on the best path (found again from the hub) is then checked: when the goal does not
+    /// see it, the fold is made again without it and the start's corners taken again. The
+    /// first answer whose both ends are seen is the best, as every pair not ruled out was in
+    /// the running.
+    #[expect(clippy::many_single_char_names, reason = "the ends s t, their corners a b, indices i k")]
+    fn best_by_labels(
+        &self,
+        labels: &Labels,
+        s: Point,
+        t: Point,
+        scratch: &mut ExactScratch,
+    ) -> Option<(u32, u32, u32)> {
+        for e in &mut scratch.from {
+            e.bound = e.distance + length(self.geo[e.corner as usize].at, t);
+        }
+        for e in &mut scratch.to {
+            e.bound = e.distance + length(self.geo[e.corner as usize].at, s);
+        }
+        // Not negative: the bits order as the values.
+        scratch.from.sort_unstable_by_key(|e| e.bound.to_bits());
+        scratch.to.sort_unstable_by_key(|e| e.bound.to_bits());
+        let a = scratch.from.iter_mut().position(|e| self.sees_end(s, e))?;
+        let b = scratch.to.iter_mut().position(|e| self.sees_end(t, e))?;
+        let (a, b) = (&scratch.from[a], &scratch.to[b]);
+        // Grown by a rounding's worth: the bounds of that pair's own corners (at most it by
+        // the triangle inequality) are summed in another order. Infinite when the graph,
+        // which keeps only edges taut at both ends, joins no path from one to the other.
+        let limit = (a.distance + labels.distance(a.corner, b.corner) + b.distance) * (1.0 + 1e-12);
+        self.fold_goal(labels, scratch, limit);
+        loop {
+            let mut best = (f64::INFINITY, NONE, NONE);
+            for i in 0..scratch.from.len() {
+                let e = &mut scratch.from[i];
+                if e.bound >= best.0 || e.bound > limit {
+                    break;
+                }
+                if e.seen == Seen::No {
+                    continue;
+                }
+                let (through, hub) = scratch.hubs.through(labels, e.corner);
+                let total = e.distance + through;
+                if total < best.0 {
+                    let mut end = *e;
+                    let seen = self.sees_end(s, &mut end);
+                    scratch.from[i].seen = end.seen;
+                    if seen {
+                        best = (total, i as u32, hub);
+                    }
+                }
+            }
+            let (_, i, hub) = best;
+            if i == NONE {
+                return None;
+            }
+            // The goal's corner that gave the hub its length.
+            let mut last = (f64::INFINITY, NONE);
+            for (k, e) in scratch.to.iter().enumerate() {
+                if e.seen != Seen::No
+                    && e.bound <= limit
+                    && let Some(d) = labels.length_to(e.corner, hub)
+                    && d + e.distance < last.0
+                {
+                    last = (d + e.distance, k as u32);
+                }
+            }
+            if last.1 == NONE {
+                return None; // not for labels as built: the hub came from one of these
+            }
+            let k = last.1 as usize;
+            let mut end = scratch.to[k];
+            let seen = self.sees_end(t, &mut end);
+            scratch.to[k].seen = end.seen;
+            if seen {
+                return Some((scratch.from[i as usize].corner, end.corner, hub));
+            }
+            self.fold_goal(labels, scratch, limit);
+        }
+    }
+
     /// The query from `from` once the goal's side is ready, and the point it was answered
     /// from ([`ExactRooms::locate`]).
     #[expect(clippy::single_match_else, reason = "the table and graph tiers read as two cases")]
@@ -731,6 +863,10 @@ impl ExactRooms {
         let mut from_corners = core::mem::take(&mut scratch.from);
         self.ends(from, &mut from_corners);
         scratch.from = from_corners;
+        if let Some(labels) = &self.labels {
+            let (first, last, hub) = self.best_by_labels(labels, from, to, scratch)?;
+            return Some((Answer::Route { first, last, hub }, from));
+        }
         let (first, last) = match &self.table {
             Some(table) => match &table.lengths {
                 Lengths::Wide(l) => self.best_pair(table, l, (from, to), scratch)?,
@@ -767,7 +903,7 @@ impl ExactRooms {
                 (scratch.route[0], last)
             }
         };
-        Some((Answer::Route { first, last }, from))
+        Some((Answer::Route { first, last, hub: NONE }, from))
     }
 
     /// Query work, for profiling: `(candidates of s, corners s sees, candidates of t, corners t sees, t in sight)`.

@@ -114,11 +114,11 @@ fn threads_and_memory_limits_change_how_not_what() {
         matches!(refused, Error::Core(signposts::Error::OverMemoryLimit { limit: 64, .. })),
         "{refused:?}"
     );
-    // The exact index: a limit below the table lowers the tier; below every tier, refused.
-    assert_eq!(exact.tier(), Tier::Table);
+    // The exact index: a limit below the labels lowers the tier; below every tier, refused.
+    assert_eq!(exact.tier(), Tier::Labels);
     let limited =
         BuildOptions::new().memory_limit(exact.memory_bytes() as u64 - 1).build_exact(&mesh).unwrap();
-    assert_ne!(limited.tier(), Tier::Table);
+    assert_eq!(limited.tier(), Tier::CompactLabels);
     assert!(limited.memory_bytes() < exact.memory_bytes());
     let refused = BuildOptions::new().memory_limit(16).build_exact(&mesh).unwrap_err();
     assert!(

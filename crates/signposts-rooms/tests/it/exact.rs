@@ -148,6 +148,9 @@ fn check_crowd(
     Ok(())
 }
 
+/// Every tier.
+const TIERS: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels];
+
 pub(crate) fn sample(grid: &Grid, seed: u64, count: usize) -> Vec<Point> {
     let open = open_cells(grid);
     let mut rng = SplitMix64::new(seed);
@@ -167,16 +170,13 @@ proptest! {
     }
 
     /// Crowds of 20 (past the size where they share one pass over the goal's corners), in
-    /// the table and graph tiers.
+    /// every tier.
     #[test]
-    fn crowd_waypoints_match_the_visibility_graph(grid in grid_strategy(), seed in any::<u64>(), graph in any::<bool>()) {
+    fn crowd_waypoints_match_the_visibility_graph(grid in grid_strategy(), seed in any::<u64>(), tier in 0usize..5) {
         prop_assume!(!open_cells(&grid).is_empty());
         let mesh = NavMesh::from_grid(&grid).unwrap();
-        let full = ExactRooms::build(&mesh).unwrap();
-        let n = full.corners_len() as u64;
-        let budget = if graph { full.memory_bytes() as u64 - 10 * n * n - 4 * n * mesh.regions_len() as u64 } else { full.memory_bytes() as u64 };
-        let exact = ExactRooms::builder(&mesh).memory_budget(budget).build().unwrap();
-        prop_assert_eq!(exact.tier() == Tier::Graph, graph && n > 0);
+        let exact = ExactRooms::builder(&mesh).tier(TIERS[tier]).build().unwrap();
+        prop_assert_eq!(exact.tier(), TIERS[tier]);
         let points = sample(&grid, seed, 23);
         check_crowd(&grid, &exact, &[], &points[..20], &points[20..])?;
     }
@@ -184,17 +184,42 @@ proptest! {
     /// The same walls given as polygons (boundary and square obstacles, united by the
     /// builder), answered in every tier.
     #[test]
-    fn polygon_answers_match_in_every_tier(grid in grid_strategy(), seed in any::<u64>(), tier in 0usize..3) {
+    fn polygon_answers_match_in_every_tier(grid in grid_strategy(), seed in any::<u64>(), tier in 0usize..5) {
         prop_assume!(!open_cells(&grid).is_empty());
         let mesh = polygon_mesh(&grid);
-        let full = ExactRooms::build(&mesh).unwrap();
-        let n = full.corners_len() as u64;
-        prop_assume!(n > 0 || tier == 0);
-        let bounds = 4 * n * mesh.regions_len() as u64;
-        let budget = full.memory_bytes() as u64 - [0, 4 * n * n, 10 * n * n + bounds][tier];
-        let exact = ExactRooms::builder(&mesh).memory_budget(budget).build().unwrap();
-        prop_assert_eq!(exact.tier(), [Tier::Table, Tier::CompactTable, Tier::Graph][tier]);
+        let exact = ExactRooms::builder(&mesh).tier(TIERS[tier]).build().unwrap();
+        prop_assert_eq!(exact.tier(), TIERS[tier]);
         check(&grid, &mesh, &exact, &[], &sample(&grid, seed, 6))?;
+    }
+
+    /// The labels tier answers as the table tier: the same lengths (within the tolerance) on
+    /// grid meshes with doors closed, and its waypoint the first turn of its path.
+    #[test]
+    fn labels_answer_as_the_table(grid in grid_strategy(), seed in any::<u64>(), bits in proptest::collection::vec(any::<u8>(), 1..40)) {
+        prop_assume!(!open_cells(&grid).is_empty());
+        let mesh = NavMesh::from_grid(&grid).unwrap();
+        let states: Vec<DoorState> = (0..mesh.doors_len())
+            .map(|d| if bits[d % bits.len()] % 4 == 0 { DoorState::Closed } else { DoorState::Open })
+            .collect();
+        let builder = ExactRooms::builder(&mesh).door_states(states);
+        let table = builder.clone().tier(Tier::Table).build().unwrap();
+        let labels = builder.tier(Tier::Labels).build().unwrap();
+        prop_assert_eq!(labels.tier(), Tier::Labels);
+        let points = sample(&grid, seed, 8);
+        for &s in &points {
+            for &t in &points {
+                let (want, got) = (table.distance(s, t), labels.distance(s, t));
+                match (want, got) {
+                    (None, None) => {}
+                    (Some(w), Some(g)) => prop_assert!((g - w).abs() <= 1e-9 * (1.0 + w), "{} → {}: {} against {}", s, t, g, w),
+                    _ => prop_assert!(false, "{} → {}: {:?} against {:?}", s, t, got, want),
+                }
+                // The waypoint is the path's first turn (both checked against the brute force in
+                // the tests above).
+                let next = labels.next_waypoint(s, t);
+                prop_assert_eq!(next, labels.path(s, t).map(|p| p.points()[1]), "{} → {}", s, t);
+            }
+        }
     }
 
     /// Closed doors are walls: answers after closing some match the brute force with those

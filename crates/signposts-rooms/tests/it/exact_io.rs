@@ -49,7 +49,7 @@ proptest! {
         grid in grid_strategy(),
         seed in any::<u64>(),
         polygons in any::<bool>(),
-        tier in 0usize..3,
+        tier in 0usize..5,
         bits in proptest::collection::vec(any::<u8>(), 1..40),
     ) {
         prop_assume!(!crate::common::open_cells(&grid).is_empty());
@@ -57,14 +57,9 @@ proptest! {
         let states: Vec<DoorState> = (0..mesh.doors_len())
             .map(|d| if bits[d % bits.len()] % 4 == 0 { DoorState::Closed } else { DoorState::Open })
             .collect();
-        let builder = ExactRooms::builder(&mesh).door_states(states);
-        let full = builder.clone().build().unwrap();
-        let n = full.corners_len() as u64;
-        prop_assume!(n > 0 || tier == 0);
-        let bounds = 4 * n * mesh.regions_len() as u64;
-        let budget = full.memory_bytes() as u64 - [0, 4 * n * n, 10 * n * n + bounds][tier];
-        let built = builder.memory_budget(budget).build().unwrap();
-        prop_assert_eq!(built.tier(), [Tier::Table, Tier::CompactTable, Tier::Graph][tier]);
+        let tier = TIERS[tier];
+        let built = ExactRooms::builder(&mesh).door_states(states).tier(tier).build().unwrap();
+        prop_assert_eq!(built.tier(), tier);
         let bytes = saved(&built);
         let points = sample(&grid, seed, 7);
 
@@ -90,9 +85,12 @@ proptest! {
     }
 }
 
-/// A small index with a table: a ring round a block, a closed door, an open and a closed
-/// link.
-fn small() -> (ExactRooms, Vec<u8>, Vec<Point>) {
+/// Every tier.
+const TIERS: [Tier; 5] = [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels];
+
+/// A small index in `tier` (a table or labels): a ring round a block, a closed door, an open
+/// and a closed link.
+fn small(tier: Tier) -> (ExactRooms, Vec<u8>, Vec<Point>) {
     let grid = Grid::from_ascii("....\n.@@.\n....").unwrap();
     let mesh = NavMesh::from_grid(&grid).unwrap();
     let mut states = vec![DoorState::Open; mesh.doors_len()];
@@ -100,17 +98,24 @@ fn small() -> (ExactRooms, Vec<u8>, Vec<Point>) {
     let mut exact = (ExactRooms::builder(&mesh).door_states(states))
         .link(Point::new(0.5, 0.5), Point::new(3.5, 2.5), 0.5, false)
         .link(Point::new(3.5, 0.5), Point::new(0.5, 2.5), 0.5, true)
+        .tier(tier)
         .build()
         .unwrap();
     exact.set_link_open(signposts_rooms::LinkId(1), false).unwrap();
-    assert_eq!(exact.tier(), Tier::Table);
+    assert_eq!(exact.tier(), tier);
     let bytes = saved(&exact);
     (exact, bytes, sample(&grid, 7, 6))
 }
 
 #[test]
 fn every_truncation_and_flipped_byte_is_refused() {
-    let (exact, bytes, points) = small();
+    for tier in [Tier::Table, Tier::Labels, Tier::CompactLabels] {
+        every_truncation_and_flipped_byte_is_refused_in(tier);
+    }
+}
+
+fn every_truncation_and_flipped_byte_is_refused_in(tier: Tier) {
+    let (exact, bytes, points) = small(tier);
     for len in 0..bytes.len() {
         let cut = &bytes[..len];
         assert!(matches!(ExactRooms::load(cut), Err(Error::Corrupt { .. })), "{len} bytes loaded");
@@ -140,7 +145,7 @@ fn every_truncation_and_flipped_byte_is_refused() {
             }
         }
     }
-    assert!(opened_unverified > 0, "the table's values are not read at open");
+    assert!(opened_unverified > 0, "{tier:?}: the table's or labels' values are not read at open");
     let _ = exact;
 }
 
@@ -169,7 +174,7 @@ fn other_files_say_what_they_are_and_what_loads_them() {
 
 #[test]
 fn lengths_are_checked_before_anything_is_read() {
-    let (exact, bytes, _) = small();
+    let (exact, bytes, _) = small(Tier::Table);
     let path = temp("small.exact");
     exact.save_to(&path).unwrap();
     // A header promising 2^50 bytes: refused against the file's length before any allocation,
