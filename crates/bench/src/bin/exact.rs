@@ -242,6 +242,33 @@ fn write_and_compare(
         .collect()
 }
 
+/// `--links`: the index again with two-way teleporters between `link_ends`' pairs, timed on
+/// `queries`: the extra build seconds, `next_waypoint` µs, path µs, and how many paths take a
+/// link.
+fn with_links(
+    mesh: &NavMesh,
+    link_ends: &[(Point, Point)],
+    queries: &[(Point, Point)],
+    options: &Options,
+    build_sp: f64,
+) -> (f64, f64, f64, usize) {
+    let mut builder = ExactRooms::builder(mesh);
+    for &(a, b) in link_ends {
+        builder = builder.link(a, b, a.distance(b) / 10.0, true);
+    }
+    let start = Instant::now();
+    let linked = builder.build().expect("fits the default budget");
+    let extra = start.elapsed().as_secs_f64() - build_sp;
+    let (w, _, p) = time_index(&linked, queries, options.rounds, options.crowd);
+    let taken =
+        queries.iter().filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0)).count();
+    eprintln!(
+        "  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one",
+        options.links
+    );
+    (extra, w, p, taken)
+}
+
 fn measure(path: &std::path::Path, options: &Options) -> Row {
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
@@ -311,25 +338,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
             smaller.push((other.tier(), other.memory_bytes(), secs, w, p));
         }
     }
-    let linked = (options.links > 0).then(|| {
-        let mut builder = ExactRooms::builder(&mesh);
-        for &(a, b) in &link_ends {
-            builder = builder.link(a, b, a.distance(b) / 10.0, true);
-        }
-        let start = Instant::now();
-        let linked = builder.build().expect("fits the default budget");
-        let extra = start.elapsed().as_secs_f64() - build_sp;
-        let (w, _, p) = time_index(&linked, &queries, options.rounds, options.crowd);
-        let taken = queries
-            .iter()
-            .filter(|&&(s, t)| linked.path(s, t).is_some_and(|p| p.links().count() > 0))
-            .count();
-        eprintln!(
-            "  with {} links: next_waypoint {w:.3} µs, path {p:.3} µs, {taken} paths take one",
-            options.links
-        );
-        (extra, w, p, taken)
-    });
+    let linked = (options.links > 0).then(|| with_links(&mesh, &link_ends, &queries, options, build_sp));
     Row {
         linked,
         name,
