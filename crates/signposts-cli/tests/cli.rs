@@ -625,7 +625,7 @@ fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() 
         "--json",
     ]));
     assert_eq!(built["exact"]["corners"], 1358, "{built}");
-    assert_eq!(built["exact"]["tier"], "Table", "{built}");
+    assert_eq!(built["exact"]["tier"], "Labels", "{built}");
     assert_eq!(built["saved"], "exact", "{built}");
     assert_eq!(&std::fs::read(&index).unwrap()[..8], b"SPEXACT\0");
     let points = ["12.5", "85.5", "57.5", "42.5"];
