@@ -38,7 +38,7 @@ const MAGIC: &[u8; 8] = b"SPROOMS\0";
 /// assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 impl Rooms {
     /// Writes the rooms to `sink`: mesh, door and link states, layer, oracle table, checksum.

@@ -143,7 +143,7 @@ pub const INF: u64 = u64::MAX / 4;
 impl MinPlus {
     pub fn new(rooms: &Rooms) -> MinPlus {
         let regions = rooms.mesh().regions_len();
-        let n = regions + rooms.mesh().doors_len();
+        let n = regions + 2 * rooms.mesh().doors_len();
         let arcs: Vec<(u32, u32, u32)> = rooms.oracle_arcs().collect();
         let mut dist = vec![INF; n * n];
         for i in 0..n {
@@ -192,12 +192,10 @@ impl MinPlus {
             } else if (v as usize) < self.regions {
                 RegionId(v)
             } else {
-                let [x, y] = mesh.door(signposts_rooms::DoorId(u - self.regions as u32)).regions;
-                if mesh.door(signposts_rooms::DoorId(v - self.regions as u32)).regions.contains(&x) {
-                    x
-                } else {
-                    y
-                }
+                // Door nodes: two per door (its ends).
+                let door = |w: u32| mesh.door(signposts_rooms::DoorId((w - self.regions as u32) / 2));
+                let [x, y] = door(u).regions;
+                if door(v).regions.contains(&x) { x } else { y }
             }
         };
         let (mut out, mut stack, mut seen) = (Vec::new(), vec![a.0], vec![false; self.n]);

@@ -81,7 +81,7 @@ proptest! {
         for (d, &state) in states.iter().enumerate() {
             edited.set_door_state(DoorId(d as u32), state).unwrap();
         }
-        let n = (mesh.regions_len() + mesh.doors_len()) as u32;
+        let n = (mesh.regions_len() + 2 * mesh.doors_len()) as u32;
         for u in 0..n {
             for v in 0..n {
                 prop_assert_eq!(edited.table().cost(u, v), fresh.table().cost(u, v), "{} → {}", u, v);
