@@ -60,11 +60,11 @@ fn polygon_world(class: &Class, rng: &mut SplitMix64) -> NavMesh {
         let angle = uniform(rng, 0.0, std::f64::consts::PI);
         let (ux, uy) = (angle.cos() * length / 2.0, angle.sin() * length / 2.0);
         let (vx, vy) = (-angle.sin() * width / 2.0, angle.cos() * width / 2.0);
-        let ring = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        let rectangle = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
             .map(|(a, b)| Point::new(cx + a * ux + b * vx, cy + a * uy + b * vy));
         // Counter-clockwise: +u+v, −u+v, −u−v, +u−v turns left from u to v.
-        if ring.iter().all(|p| p.x > 0.5 && p.y > 0.5 && p.x < SIDE - 0.5 && p.y < SIDE - 0.5) {
-            builder = builder.obstacle(ring);
+        if rectangle.iter().all(|p| p.x > 0.5 && p.y > 0.5 && p.x < SIDE - 0.5 && p.y < SIDE - 0.5) {
+            builder = builder.obstacle(rectangle);
             placed += 1;
         }
     }
