@@ -162,4 +162,4 @@ pub use exact::{DEFAULT_BUDGET, EXACT_FORMAT_VERSION, ExactBuilder, ExactRooms, 
 pub use geom::Point;
 pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};
-pub use rooms::{DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};
+pub use rooms::{DoorNodes, DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};

@@ -1,5 +1,5 @@
 //! [`Rooms`]: a mesh, the state of its doors and links, and the region oracle — the core's
-//! first-move table over a graph of region centroids, door ends and link ends.
+//! first-move table over a graph of region centroids, door midpoints (or ends) and link ends.
 //!
 //! This file holds the type and its door and link states; `builder` checks the inputs and
 //! builds the table, `oracle` is the table's graph (nodes, arcs, the corridor walk), `query`
@@ -21,6 +21,7 @@ use signposts::{Graph, NodeId};
 pub use self::builder::RoomsBuilder;
 pub use self::io::FORMAT_VERSION;
 pub use self::links::{Link, LinkId};
+pub use self::oracle::DoorNodes;
 use self::oracle::Node;
 use crate::error::Error;
 use crate::mesh::{DoorId, NavMesh, RegionId};
@@ -91,17 +92,18 @@ type OracleArc = (NodeId, NodeId, u32);
 ///
 /// ## The oracle's metric
 /// The oracle is the core's dense first-move table ([`signposts::Graph`]) over a graph with a
-/// node per region (at its centroid), two per door (at its ends) and one per link end: inside
-/// each region, arcs join every way in (the centroid, an end of a door that can be crossed
-/// into it, a link end arrived at) to every way out, costing their straight-line length (in
-/// fixed point, 2^20 units across the map's diagonal, rounded up); a link is an arc of its own
-/// cost. So a walk through the oracle is a polyline inside the corridor of regions it crosses,
-/// turning only at centroids, door ends and link ends: shortest paths turn at door ends (every
-/// corner of a wall that a path bends round ends a door), where door midpoints (the article's
-/// "edge midpoint to edge midpoint" walk) made a corridor through wide doors look longer than
-/// it is. A door or link that cannot be taken some way has no arcs that take it that way, so
-/// closing, opening and turning one way are arc edits repaired in place by the core
-/// ([`Graph::apply`]).
+/// node per region (at its centroid), one per door (at its midpoint; two, at its ends, with
+/// [`DoorNodes::Ends`]) and one per link end: inside each region, arcs join every way in (the
+/// centroid, a door node that can be crossed into it, a link end arrived at) to every way out,
+/// costing their straight-line length (in fixed point, 2^20 units across the map's diagonal,
+/// rounded up); a link is an arc of its own cost. So a walk through the oracle is a polyline
+/// inside the corridor of regions it crosses, turning only at centroids, door nodes and link
+/// ends — with midpoints, the article's "edge midpoint to edge midpoint" walk. Shortest paths
+/// turn at door ends (every corner of a wall that a path bends round ends a door), so door
+/// ends rank corridors through long doors closer to their paths, at twice the door nodes
+/// ([`DoorNodes`] says what each costs). A door or link that cannot be taken some way has no
+/// arcs that take it that way, so closing, opening and turning one way are arc edits repaired
+/// in place by the core ([`Graph::apply`]).
 ///
 /// ## What is exact, and what is not
 /// - Paths never cross a wall, a closed door, a one-way door against its way, or a closed
@@ -109,10 +111,10 @@ type OracleArc = (NodeId, NodeId, u32);
 ///   pulling the string (the funnel) inside a corridor of convex regions keeps every segment
 ///   inside it.
 /// - Within that corridor the path is the shortest. It is not always the shortest path
-///   overall: the oracle ranks corridors by its walks through door ends, not by the path
+///   overall: the oracle ranks corridors by its walks through door nodes, not by the path
 ///   pulled through them (docs/benchmarks.md measures the gap beside exact paths). The walk
 ///   between two points runs from the start region's way out nearest the start (its centroid
-///   or a door's end) to the goal region's way in nearest the goal, or from a link's end in
+///   or a door node) to the goal region's way in nearest the goal, or from a link's end in
 ///   either region where that ranks cheaper from the points themselves; the gap has no ratio
 ///   bound, [`ExactRooms`](crate::ExactRooms) does.
 #[derive(Debug, Clone)]
@@ -128,6 +130,8 @@ pub struct Rooms {
     pub(crate) scale: f64,
     /// The layer: cost factor per area (`None`: not enterable; past the end: 1).
     pub(crate) area_costs: Vec<Option<f64>>,
+    /// The oracle's nodes per door.
+    pub(crate) door_nodes: DoorNodes,
 }
 
 impl Rooms {
@@ -179,10 +183,10 @@ impl Rooms {
     }
 
     /// The arcs of the oracle's graph under the current door and link states: `(from, to,
-    /// cost)`, nodes `0..regions_len` being regions (at their centroids), then two per door
-    /// (its ends, door `d`'s at `regions_len + 2d` and the next), then two per link (its
-    /// ends), costs in the oracle's fixed point. For
-    /// checking the oracle against another shortest-path method.
+    /// cost)`, nodes `0..regions_len` being regions (at their centroids), then one per door
+    /// (its midpoint, door `d`'s at `regions_len + d`; with [`DoorNodes::Ends`] two, its ends,
+    /// at `regions_len + 2d` and the next), then two per link (its ends), costs in the oracle's
+    /// fixed point. For checking the oracle against another shortest-path method.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -191,7 +195,7 @@ impl Rooms {
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
     /// let mut rooms = Rooms::build(&mesh)?;
     /// let nodes = rooms.table().nodes_len(); // regions, then doors (no links here)
-    /// assert_eq!(nodes, mesh.regions_len() + 2 * mesh.doors_len());
+    /// assert_eq!(nodes, mesh.regions_len() + mesh.doors_len());
     /// let arcs: Vec<_> = rooms.oracle_arcs().collect();
     /// assert!(arcs.iter().all(|&(u, v, cost)| u != v && (v as usize) < nodes && cost > 0));
     /// rooms.set_door_open(DoorId(0), false)?;
@@ -225,6 +229,22 @@ impl Rooms {
         &self.mesh
     }
 
+    /// The oracle's nodes per door, as built ([`RoomsBuilder::door_nodes`]).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorNodes, NavMesh, Rooms};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// assert_eq!(Rooms::build(&mesh)?.door_nodes(), DoorNodes::Midpoints);
+    /// let ends = Rooms::builder(&mesh).door_nodes(DoorNodes::Ends).build()?;
+    /// assert_eq!(ends.door_nodes(), DoorNodes::Ends);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn door_nodes(&self) -> DoorNodes {
+        self.door_nodes
+    }
+
     /// The region oracle's table (see [`Rooms::oracle_arcs`] for its nodes).
     ///
     /// ```
@@ -233,7 +253,7 @@ impl Rooms {
     /// // A room above a wall, a room below it, and a bend round the wall's end on the right.
     /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
     /// let rooms = Rooms::build(&mesh)?;
-    /// assert_eq!(rooms.table().nodes_len(), mesh.regions_len() + 2 * mesh.doors_len());
+    /// assert_eq!(rooms.table().nodes_len(), mesh.regions_len() + mesh.doors_len());
     /// let upper = rooms.region_at(Point::new(0.5, 0.5)).unwrap();
     /// let lower = rooms.region_at(Point::new(0.5, 2.5)).unwrap();
     /// assert!(rooms.table().path_exists(upper.0, lower.0)); // a region's node is its id
@@ -486,7 +506,7 @@ impl Rooms {
 
     /// The arcs at door `d`'s node (into or out of it) under the current states.
     fn door_arcs(&self, d: DoorId) -> Vec<(NodeId, NodeId, u32)> {
-        let nodes = [0, 1].map(|end| self.node_id(Node::Door(d, end)));
+        let nodes: Vec<NodeId> = self.door_points(d).map(|(k, _)| self.node_id(Node::Door(d, k))).collect();
         let mut arcs = Vec::new();
         for &r in &self.mesh.door(d).regions {
             self.region_arcs(r, &mut arcs);

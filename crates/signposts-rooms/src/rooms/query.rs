@@ -374,10 +374,10 @@ impl Rooms {
             if !state.passable_from(if out { r } else { door.other(r) }) {
                 continue;
             }
-            for (end, &q) in (0..).zip(&door.ends) {
+            for (k, q) in self.door_points(d) {
                 let e = square(q);
                 if e < best.0 {
-                    best = (e, self.node_id(Node::Door(d, end)));
+                    best = (e, self.node_id(Node::Door(d, k)));
                 }
             }
         }
@@ -388,7 +388,7 @@ impl Rooms {
     fn node_point(&self, n: NodeId) -> Point {
         match self.node(n) {
             Node::Region(r) => self.mesh.centroid(r),
-            Node::Door(d, end) => self.mesh.door(d).ends[end as usize],
+            Node::Door(d, k) => self.door_points(d).nth(k as usize).map_or(self.mesh.door(d).midpoint(), |(_, p)| p),
             Node::LinkEnd(l, end) => self.links[l.0 as usize].ends[end],
         }
     }
