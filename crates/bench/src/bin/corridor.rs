@@ -18,7 +18,7 @@ use std::time::Instant;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, parse_map};
 use signposts_bench::navmesh::{cpu, maps_dir, today};
-use signposts_rooms::{ExactRooms, ExactScratch, NavMesh, Path, Point, Rooms, Scratch};
+use signposts_rooms::{DoorNodes, ExactRooms, ExactScratch, NavMesh, Path, Point, Rooms, Scratch};
 
 /// The command line's settings.
 struct Options {
@@ -164,9 +164,10 @@ fn measure(
     queries: &[(Point, Point)],
     exact: &ExactRooms,
     rounds: usize,
+    door_nodes: DoorNodes,
 ) {
     let start = Instant::now();
-    let rooms = Rooms::build(mesh).expect("the oracle builds");
+    let rooms = Rooms::builder(mesh).door_nodes(door_nodes).build().expect("the oracle builds");
     tally.build_s += start.elapsed().as_secs_f64();
     tally.bytes += rooms.memory_bytes();
     tally.worlds += 1;
@@ -200,6 +201,9 @@ fn measure(
     tally.exact_us += fastest(rounds, queries, |s, t| exact.next_waypoint_with(s, t, &mut exact_scratch));
 }
 
+/// The door node settings measured, the default first.
+const SETTINGS: [DoorNodes; 2] = [DoorNodes::Midpoints, DoorNodes::Ends];
+
 fn main() {
     let mut o = Options { worlds: 12, queries: 500, rounds: 5, seed: 17, worst: false };
     let mut args = std::env::args().skip(1);
@@ -226,20 +230,24 @@ fn main() {
         o.rounds
     );
     println!(
-        "| worlds | regions a world | queries | Rooms / exact, mean | worst | within 0.1% | within 1% | Rooms next_waypoint | exact next_waypoint | Rooms build | Rooms memory |"
+        "| worlds | door nodes | regions a world | queries | Rooms / exact, mean | worst | within 0.1% | within 1% | Rooms next_waypoint | exact next_waypoint | Rooms build | Rooms memory |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut rng = SplitMix64::new(o.seed);
-    let mut rows: Vec<(String, Tally)> = Vec::new();
+    let mut rows: Vec<(String, DoorNodes, Tally)> = Vec::new();
     for class in &CLASSES {
-        let mut tally = Tally::default();
+        let mut tallies = [Tally::default(), Tally::default()];
         for w in 0..o.worlds {
             let mesh = polygon_world(class, &mut rng);
             let exact = ExactRooms::build(&mesh).expect("the exact index builds");
             let queries = polygon_queries(&mesh, &exact, o.queries, &mut rng);
-            measure(&mut tally, w, &mesh, &queries, &exact, o.rounds);
+            for (tally, door_nodes) in tallies.iter_mut().zip(SETTINGS) {
+                measure(tally, w, &mesh, &queries, &exact, o.rounds, door_nodes);
+            }
         }
-        rows.push((format!("polygons, {}", class.name), tally));
+        for (tally, door_nodes) in tallies.into_iter().zip(SETTINGS) {
+            rows.push((format!("polygons, {}", class.name), door_nodes, tally));
+        }
     }
     for name in ["arena", "den312d"] {
         let path = maps_dir().join(format!("{name}.map"));
@@ -248,14 +256,17 @@ fn main() {
         let mesh = NavMesh::from_grid(&grid).expect("walkable");
         let exact = ExactRooms::build(&mesh).expect("the exact index builds");
         let queries = grid_queries(&exact, &grid, o.queries * 4, &mut rng);
-        let mut tally = Tally::default();
-        measure(&mut tally, 0, &mesh, &queries, &exact, o.rounds);
-        rows.push((format!("grid, {name}"), tally));
+        for door_nodes in SETTINGS {
+            let mut tally = Tally::default();
+            measure(&mut tally, 0, &mesh, &queries, &exact, o.rounds, door_nodes);
+            rows.push((format!("grid, {name}"), door_nodes, tally));
+        }
     }
-    for (name, t) in &rows {
+    for (name, door_nodes, t) in &rows {
         let q = t.queries as f64;
+        let door_nodes = if *door_nodes == DoorNodes::Ends { "ends" } else { "midpoints" };
         println!(
-            "| {name} ({}) | {:.0} | {} | {:.4} | {:.3} | {:.1}% | {:.1}% | {:.3} µs | {:.3} µs | {:.1} ms | {:.0} KiB |",
+            "| {name} ({}) | {door_nodes} | {:.0} | {} | {:.4} | {:.3} | {:.1}% | {:.1}% | {:.3} µs | {:.3} µs | {:.1} ms | {:.0} KiB |",
             t.worlds,
             t.regions as f64 / t.worlds as f64,
             t.queries,
@@ -269,12 +280,12 @@ fn main() {
             t.bytes as f64 / 1024.0 / t.worlds as f64
         );
     }
-    let bad: usize = rows.iter().map(|(_, t)| t.bad).sum();
+    let bad: usize = rows.iter().map(|(_, _, t)| t.bad).sum();
     println!("\nPaths not ending where asked, or whose next_waypoint is not their first corner: {bad}.");
     if o.worst {
-        for (name, t) in &rows {
+        for (name, door_nodes, t) in &rows {
             if let Some((w, s, t_)) = t.worst_query {
-                println!("worst of {name}: world {w}, {} → {} ({:.3})", s, t_, t.worst);
+                println!("worst of {name}, {door_nodes:?}: world {w}, {} → {} ({:.3})", s, t_, t.worst);
             }
         }
     }
