@@ -42,7 +42,13 @@ pub struct RoomsBuilder<'a> {
 impl<'a> RoomsBuilder<'a> {
     /// An empty builder (every door open, no links, no layer, door midpoints).
     pub(crate) fn new(mesh: &'a NavMesh) -> RoomsBuilder<'a> {
-        RoomsBuilder { mesh, states: None, links: Vec::new(), area_costs: Vec::new(), door_nodes: DoorNodes::Midpoints }
+        RoomsBuilder {
+            mesh,
+            states: None,
+            links: Vec::new(),
+            area_costs: Vec::new(),
+            door_nodes: DoorNodes::Midpoints,
+        }
     }
 
     /// Where the oracle's walks cross doors: at their midpoints (the default) or their ends

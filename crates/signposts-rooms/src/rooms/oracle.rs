@@ -105,7 +105,8 @@ impl Rooms {
 
     #[inline]
     pub(crate) fn node(&self, n: NodeId) -> Node {
-        let (regions, doors, per) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
+        let (regions, doors, per) =
+            (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
         if n < regions {
             Node::Region(RegionId(n))
         } else if n < regions + per * doors {
@@ -118,7 +119,8 @@ impl Rooms {
 
     #[inline]
     pub(crate) fn node_id(&self, node: Node) -> NodeId {
-        let (regions, doors, per) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
+        let (regions, doors, per) =
+            (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
         match node {
             Node::Region(r) => r.0,
             Node::Door(d, k) => regions + per * d.0 + k,

@@ -388,7 +388,9 @@ impl Rooms {
     fn node_point(&self, n: NodeId) -> Point {
         match self.node(n) {
             Node::Region(r) => self.mesh.centroid(r),
-            Node::Door(d, k) => self.door_points(d).nth(k as usize).map_or(self.mesh.door(d).midpoint(), |(_, p)| p),
+            Node::Door(d, k) => {
+                self.door_points(d).nth(k as usize).map_or(self.mesh.door(d).midpoint(), |(_, p)| p)
+            }
             Node::LinkEnd(l, end) => self.links[l.0 as usize].ends[end],
         }
     }

@@ -196,7 +196,8 @@ impl MinPlus {
                 RegionId(v)
             } else {
                 // Door nodes: one per door (its midpoint) or two (its ends).
-                let door = |w: u32| mesh.door(signposts_rooms::DoorId((w - self.regions as u32) / self.per_door));
+                let door =
+                    |w: u32| mesh.door(signposts_rooms::DoorId((w - self.regions as u32) / self.per_door));
                 let [x, y] = door(u).regions;
                 if door(v).regions.contains(&x) { x } else { y }
             }

@@ -512,16 +512,23 @@ fn a_wall_is_passed_at_the_end_near_the_points() {
         .build()
         .unwrap();
     let exact = signposts_rooms::ExactRooms::build(&mesh).unwrap();
-    for (door_nodes, (s, t)) in [DoorNodes::Midpoints, DoorNodes::Ends].into_iter().flat_map(|n| [
-        ((3.0, 3.0), (3.0, 7.0)),
-        ((37.0, 3.0), (37.0, 7.0)),
-        ((5.0, 1.0), (6.0, 9.0)),
-        ((35.0, 9.0), (34.0, 1.0)),
-    ].map(|q| (n, q))) {
+    for (door_nodes, (s, t)) in [DoorNodes::Midpoints, DoorNodes::Ends].into_iter().flat_map(|n| {
+        [
+            ((3.0, 3.0), (3.0, 7.0)),
+            ((37.0, 3.0), (37.0, 7.0)),
+            ((5.0, 1.0), (6.0, 9.0)),
+            ((35.0, 9.0), (34.0, 1.0)),
+        ]
+        .map(|q| (n, q))
+    }) {
         let rooms = Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap();
         let (s, t) = (Point::from(s), Point::from(t));
         let (got, best) = (rooms.distance(s, t).unwrap(), exact.distance(s, t).unwrap());
-        assert!(got <= 1.05 * best, "{door_nodes:?} {s} → {t}: {got} against the shortest {best}: {:?}", rooms.path(s, t));
+        assert!(
+            got <= 1.05 * best,
+            "{door_nodes:?} {s} → {t}: {got} against the shortest {best}: {:?}",
+            rooms.path(s, t)
+        );
     }
 }
 
@@ -561,8 +568,10 @@ fn thin_world_ratios(door_nodes: DoorNodes) -> (f64, f64) {
             }
         }
         let mesh = world.mesh().unwrap();
-        let (rooms, exact) =
-            (Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap(), signposts_rooms::ExactRooms::build(&mesh).unwrap());
+        let (rooms, exact) = (
+            Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap(),
+            signposts_rooms::ExactRooms::build(&mesh).unwrap(),
+        );
         let mut compared = 0;
         while compared < 150 {
             let (s, t) = (
