@@ -637,8 +637,9 @@ fn exact_paths_from_the_command_line_are_never_longer_than_the_corridor_paths() 
     let exact = json(&signposts(&args));
     assert_eq!(exact["exact"], true);
     let (c, e) = (corridor["length"].as_f64().unwrap(), exact["length"].as_f64().unwrap());
-    // The picture in the README: 75.5 along the corridor, 69.0 exactly.
-    assert!((e - 69.033).abs() < 1e-3 && c > e + 6.0, "{corridor} {exact}");
+    // The picture in the README: 69.0 exactly; the corridor (75.5 when walks ran between
+    // region centroids) is never shorter.
+    assert!((e - 69.033).abs() < 1e-3 && c >= e - 1e-9, "{corridor} {exact}");
     assert_eq!(exact["next_waypoint"], exact["points"][1]);
     // The saved index answers the same, exactly, without a build (and without regions: it
     // holds no region oracle).

@@ -49,8 +49,9 @@
 //!
 //! ## The oracle ([`Rooms`])
 //! The core's dense first-move table ([`signposts::Graph`]) over a graph of region centroids,
-//! door midpoints and link ends, the arcs of each region joining its ways in to its ways out at
-//! their straight-line length (times the layer's price of the region's area). So
+//! door midpoints (or ends: [`DoorNodes`]) and link ends, the arcs of each region joining its
+//! ways in to its ways out at their straight-line length (times the layer's price of the
+//! region's area). So
 //! [`Rooms::next_region`] is one or two table reads, and a door that closes, opens or turns
 //! one way is a handful of arc edits repaired in place by the core's incremental update
 //! ([`signposts::Graph::apply`]); a link (a teleporter, a ladder, stairs to another floor drawn
@@ -63,16 +64,20 @@
 //! link), and is the shortest path *within that corridor*. [`Rooms::next_waypoint`] is its
 //! first corner, found without walking more of the corridor than the corner needs.
 //!
-//! What is not exact: the corridor is chosen by door midpoints, so the path is not always the
-//! shortest overall. Beside an optimal any-angle search (the `polyanya` crate) on five shared
-//! maps the mean path is 0.1–0.7% longer and 79–91% of paths are within 0.1%; the worst seen
-//! is 1.42× (brc202d, docs/benchmarks.md). That is a measurement, not a bound: walks are
-//! ranked from the two points to the first and last door midpoints (or link ends) through the
-//! start's and goal's regions (from their centroids), so the gap grows with the size of those
-//! regions and of the doors on the way. Links with an end in either region
-//! are ranked from the points themselves (a link from the start to the goal is taken at its
-//! own cost). [`ExactRooms`] is the layer with a guarantee. `next_waypoint` answers in 0.2–0.6 µs there,
-//! 9–980× faster than one polyanya search.
+//! What is not exact: the corridor is chosen by the oracle's walks through door midpoints, so
+//! the path is not always the shortest overall. Beside an optimal any-angle search (the
+//! `polyanya` crate) on five shared grid maps the mean path is 0.1–0.7% longer and 79–91% of
+//! paths are within 0.1%; the worst seen is 1.42× (brc202d, docs/benchmarks.md). That is a
+//! measurement, not a bound: walks run from the start region's way out nearest the start (its
+//! centroid or a door's node) to the goal region's way in nearest the goal, so the gap grows
+//! with the size of those regions and of the doors on the way. On polygon worlds of thin
+//! rotated obstacles (large regions, long doors) the mean is 1.6–3.5% longer and the worst
+//! seen 5.1×; [`DoorNodes::Ends`] takes that to 0.4–2.1% and 2.0×, at 4–5× the table and
+//! 2–8× the `next_waypoint` time on large grid maps ("Corridor quality on polygon worlds").
+//! Links with an end in either region are ranked from the points themselves (a link from the
+//! start to the goal is taken at its own cost). [`ExactRooms`] is the layer with a guarantee.
+//! `next_waypoint` answers in 0.3–1.7 µs on the five grid maps, 5–650× faster than one
+//! polyanya search.
 //!
 //! ## Exactly shortest paths ([`ExactRooms`])
 //! [`ExactRooms::build`] (or [`ExactRooms::builder`], with door states and a memory budget)
@@ -162,4 +167,4 @@ pub use exact::{DEFAULT_BUDGET, EXACT_FORMAT_VERSION, ExactBuilder, ExactRooms, 
 pub use geom::Point;
 pub use mesh::{Door, DoorId, NavMesh, NavMeshBuilder, RegionId};
 pub use path::{Path, PathStep, Scratch};
-pub use rooms::{DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};
+pub use rooms::{DoorNodes, DoorState, FORMAT_VERSION, Link, LinkId, Rooms, RoomsBuilder};

@@ -4,11 +4,12 @@
 //! through region centres and door midpoints against the funnel path, and every signposts
 //! path checked against the grid.
 //!
-//! `cargo run --release -p signposts-bench --bin rooms [-- [--queries N] [--rounds N] [--one-way] MAP.map ...]`
+//! `cargo run --release -p signposts-bench --bin rooms [-- [--queries N] [--rounds N] [--one-way] [--door-ends] MAP.map ...]`
 //! (default: arena, den312d, lak303d, brc202d and AR0602SR of maps, 2,000 queries,
 //! the fastest of 20 rounds (a round of the small maps lasts under a millisecond: fewer rounds
 //! leave the clock and caches unsettled); `--one-way`: polyanya's dead-end pruning on, which its authors
-//! only set on meshes imported from recast)
+//! only set on meshes imported from recast; `--door-ends`: the rooms' oracle with two nodes per
+//! door, at its ends, `DoorNodes::Ends`, instead of one at its midpoint)
 //!
 //! Both sides get the same walkable area: the union of the open cells' closed squares.
 //! signposts builds its mesh from the grid; polyanya gets its own triangulation of the same
@@ -27,7 +28,7 @@ use signposts_bench::navmesh::{
     closed_components, cpu, fastest, four_components, index, maps_dir, polyanya_bytes, polyanya_cover_errors,
     polyanya_mesh, polyline_length, segment_is_walkable, today, trace_rings,
 };
-use signposts_rooms::{NavMesh, Path, Point, RegionId, Rooms, Scratch};
+use signposts_rooms::{DoorNodes, NavMesh, Path, Point, RegionId, Rooms, Scratch};
 
 /// The maps of the default run, in `maps`.
 const DEFAULT_MAPS: [&str; 5] = ["arena", "den312d", "lak303d", "brc202d", "AR0602SR"];
@@ -206,7 +207,7 @@ struct Row {
 
 /// Builds both meshes of one map, runs the queries, checks and times them.
 fn measure(path: &std::path::Path, options: &Options) -> Row {
-    let Options { count, rounds, one_way } = *options;
+    let Options { count, rounds, one_way, door_nodes } = *options;
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let grid = parse_map(&std::fs::read(path).expect("readable")).expect("a valid map");
     eprintln!("{name}: {}×{}, {} open cells", grid.width(), grid.height(), grid.passable_len());
@@ -214,7 +215,7 @@ fn measure(path: &std::path::Path, options: &Options) -> Row {
     let start = Instant::now();
     let mesh = NavMesh::from_grid(&grid).expect("walkable");
     let mesh_s = start.elapsed().as_secs_f64();
-    let rooms = Rooms::build(&mesh).expect("the oracle fits");
+    let rooms = Rooms::builder(&mesh).door_nodes(door_nodes).build().expect("the oracle fits");
     let build_sp = start.elapsed().as_secs_f64();
     eprintln!(
         "  signposts: {} regions, {} doors; mesh {:.1} ms, oracle {:.1} ms",
@@ -288,16 +289,18 @@ struct Options {
     rounds: usize,
     /// Mark polyanya's dead-end polygons (`--one-way`).
     one_way: bool,
+    /// The rooms' door nodes (`--door-ends`: at the doors' ends).
+    door_nodes: DoorNodes,
 }
 
 fn usage(problem: &str) -> ! {
-    eprintln!("{problem}\nusage: rooms [--queries N] [--rounds N] [--one-way] [MAP.map ...]");
+    eprintln!("{problem}\nusage: rooms [--queries N] [--rounds N] [--one-way] [--door-ends] [MAP.map ...]");
     std::process::exit(2);
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options = Options { count: 2000, rounds: 20, one_way: false };
+    let mut options = Options { count: 2000, rounds: 20, one_way: false, door_nodes: DoorNodes::Midpoints };
     let mut paths = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -313,6 +316,7 @@ fn main() {
                 i += 1;
             }
             "--one-way" => options.one_way = true,
+            "--door-ends" => options.door_nodes = DoorNodes::Ends,
             other if other.starts_with("--") => usage(&format!("unknown option {other}")),
             map => paths.push(PathBuf::from(map)),
         }

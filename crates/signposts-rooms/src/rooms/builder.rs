@@ -6,7 +6,7 @@ use std::sync::Arc;
 use signposts::{Graph, GraphBuilder};
 
 use super::links::{Link, LinkId};
-use super::{DoorState, Rooms};
+use super::{DoorNodes, DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
 use crate::mesh::{DoorId, NavMesh};
@@ -36,12 +36,41 @@ pub struct RoomsBuilder<'a> {
     states: Option<Vec<DoorState>>,
     links: Vec<(Point, Point, f64, bool)>,
     area_costs: Vec<Option<f64>>,
+    door_nodes: DoorNodes,
 }
 
 impl<'a> RoomsBuilder<'a> {
-    /// An empty builder (every door open, no links, no layer).
+    /// An empty builder (every door open, no links, no layer, door midpoints).
     pub(crate) fn new(mesh: &'a NavMesh) -> RoomsBuilder<'a> {
-        RoomsBuilder { mesh, states: None, links: Vec::new(), area_costs: Vec::new() }
+        RoomsBuilder {
+            mesh,
+            states: None,
+            links: Vec::new(),
+            area_costs: Vec::new(),
+            door_nodes: DoorNodes::Midpoints,
+        }
+    }
+
+    /// Where the oracle's walks cross doors: at their midpoints (the default) or their ends
+    /// ([`DoorNodes::Ends`]: closer paths through long doors, for polygon worlds; costly on
+    /// large grid maps). See [`DoorNodes`] for what each costs.
+    ///
+    /// ```
+    /// use signposts_rooms::{DoorNodes, NavMesh, Point, Rooms};
+    /// // A thin wall across a box, open at both ends; a start and a goal near its left end.
+    /// let mesh = NavMesh::builder()
+    ///     .boundary([(0.0, 0.0), (40.0, 0.0), (40.0, 10.0), (0.0, 10.0)].map(Point::from))
+    ///     .obstacle([(2.0, 4.9), (38.0, 4.9), (38.0, 5.1), (2.0, 5.1)].map(Point::from))
+    ///     .build()?;
+    /// let rooms = Rooms::builder(&mesh).door_nodes(DoorNodes::Ends).build()?;
+    /// let (a, b) = (Point::new(5.0, 1.0), Point::new(6.0, 9.0));
+    /// assert!(rooms.distance(a, b).unwrap() < 12.0); // round the near end
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn door_nodes(mut self, door_nodes: DoorNodes) -> Self {
+        self.door_nodes = door_nodes;
+        self
     }
 
     /// The doors' states at the start (one per door, in id order; all open by default).
@@ -192,6 +221,7 @@ impl<'a> RoomsBuilder<'a> {
             table: Graph::builder(0).build(),
             scale: fixed_point_scale(mesh),
             area_costs: self.area_costs.clone(),
+            door_nodes: self.door_nodes,
         })
     }
 }

@@ -8,7 +8,9 @@
 //! ids `u32`); door states (`u64` count, then per door a kind `u8` — 0 open, 1 one way, 2
 //! closed — and a region `u32`); links (`u64` count, then per link its ends `f64 ×4`, cost
 //! `f64`, two-way `u8`, open `u8`); the layer (`u64` count, then per area a flag `u8` and a
-//! cost `f64`); the table (`u64` length, then a [`signposts::Graph`] file); the checksum `u64`.
+//! cost `f64`); the door nodes `u8` (0 midpoints, 1 ends; not in version 1 files, which are
+//! read as midpoints); the table (`u64` length, then a [`signposts::Graph`] file); the
+//! checksum `u64`.
 //!
 //! Loading reads the file in two passes over what it holds: first the numbers, every count
 //! checked against the bytes the file has left when its length is known (a file, a slice)
@@ -20,14 +22,14 @@
 
 use std::io::{Read, Write};
 
-use super::{DoorState, Rooms};
+use super::{DoorNodes, DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
 use crate::mesh::Regions;
 use crate::mesh::{NavMesh, RegionId};
 
 const MAGIC: &[u8; 8] = b"SPROOMS\0";
-/// The format's version.
+/// The format's version. Version 1 files (before [`DoorNodes`]) are read as door midpoints.
 ///
 /// ```
 /// use signposts::grid::Grid;
@@ -38,7 +40,7 @@ const MAGIC: &[u8; 8] = b"SPROOMS\0";
 /// assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 impl Rooms {
     /// Writes the rooms to `sink`: mesh, door and link states, layer, oracle table, checksum.
@@ -243,6 +245,10 @@ impl Rooms {
             out.push(u8::from(cost.is_some()));
             put_f64(&mut out, cost.unwrap_or(0.0));
         }
+        out.push(match self.door_nodes {
+            DoorNodes::Midpoints => 0,
+            DoorNodes::Ends => 1,
+        });
         let at = out.len();
         put_u64(&mut out, 0); // the table's length, once known
         self.table.save(&mut out).expect("writing to memory cannot fail");
@@ -277,6 +283,8 @@ struct Raw {
     /// Per link, its ends, cost, whether two-way, whether open.
     links: Vec<(Point, Point, f64, bool, bool)>,
     area_costs: Vec<Option<f64>>,
+    /// The door nodes' kind: 0 midpoints, 1 ends.
+    door_nodes: u8,
     /// Where the table's bytes are among those read.
     table: core::ops::Range<usize>,
 }
@@ -302,7 +310,13 @@ impl Raw {
                 _ => Err(corrupt(&format!("door state kind {kind}"))),
             })
             .collect::<Result<Vec<_>, Error>>()?;
-        let mut builder = Rooms::builder(&mesh).door_states(states).area_costs(self.area_costs);
+        let door_nodes = match self.door_nodes {
+            0 => DoorNodes::Midpoints,
+            1 => DoorNodes::Ends,
+            kind => return Err(corrupt(&format!("door nodes kind {kind} (0 midpoints, 1 ends)"))),
+        };
+        let mut builder =
+            Rooms::builder(&mesh).door_states(states).area_costs(self.area_costs).door_nodes(door_nodes);
         for &(a, b, cost, two_way, _) in &self.links {
             builder = builder.link(a, b, cost, two_way);
         }
@@ -369,8 +383,10 @@ impl<R: Read> Reader<R> {
             return Err(corrupt("not a signposts-rooms file (bad magic bytes)"));
         }
         let version = self.u32()?;
-        if version != FORMAT_VERSION {
-            return Err(corrupt(&format!("format version {version}, this build reads {FORMAT_VERSION}")));
+        if !(1..=FORMAT_VERSION).contains(&version) {
+            return Err(corrupt(&format!(
+                "format version {version}, this build reads versions 1 to {FORMAT_VERSION} (save it again with the build that wrote it, or rebuild the rooms)"
+            )));
         }
         let mut vertices = Vec::new();
         for _ in 0..self.count(16)? {
@@ -399,9 +415,11 @@ impl<R: Read> Reader<R> {
             let (some, cost) = (self.u8()? != 0, self.f64()?);
             area_costs.push(some.then_some(cost));
         }
+        // Version 1 had one oracle node per door, at its midpoint.
+        let door_nodes = if version == 1 { 0 } else { self.u8()? };
         let table_len = self.count(1)?;
         let table = self.take(table_len)?;
-        Ok(Raw { vertices, rings, areas, states, links, area_costs, table })
+        Ok(Raw { vertices, rings, areas, states, links, area_costs, door_nodes, table })
     }
 
     /// Reads `n` more bytes; returns where they are in `seen`.

@@ -1,5 +1,5 @@
 //! [`Rooms`]: a mesh, the state of its doors and links, and the region oracle — the core's
-//! first-move table over a graph of region centroids, door midpoints and link ends.
+//! first-move table over a graph of region centroids, door midpoints (or ends) and link ends.
 //!
 //! This file holds the type and its door and link states; `builder` checks the inputs and
 //! builds the table, `oracle` is the table's graph (nodes, arcs, the corridor walk), `query`
@@ -21,6 +21,7 @@ use signposts::{Graph, NodeId};
 pub use self::builder::RoomsBuilder;
 pub use self::io::FORMAT_VERSION;
 pub use self::links::{Link, LinkId};
+pub use self::oracle::DoorNodes;
 use self::oracle::Node;
 use crate::error::Error;
 use crate::mesh::{DoorId, NavMesh, RegionId};
@@ -91,15 +92,18 @@ type OracleArc = (NodeId, NodeId, u32);
 ///
 /// ## The oracle's metric
 /// The oracle is the core's dense first-move table ([`signposts::Graph`]) over a graph with a
-/// node per region (at its centroid), per door (at its midpoint) and per link end: inside each
-/// region, arcs join every way in (the centroid, a door that can be crossed into it, a link
-/// end arrived at) to every way out, costing their straight-line length (in fixed point,
-/// 2^20 units across the map's diagonal, rounded up); a link is an arc of its own cost. So
-/// region `a` to region `b` costs the shortest walk from `a`'s centroid through door
-/// midpoints to `b`'s centroid — the article's "edge midpoint to edge midpoint" walk. A door
-/// or link that cannot be taken some way has no arcs that take it that way, so closing,
-/// opening and turning one way are arc edits repaired in place by the core
-/// ([`Graph::apply`]).
+/// node per region (at its centroid), one per door (at its midpoint; two, at its ends, with
+/// [`DoorNodes::Ends`]) and one per link end: inside each region, arcs join every way in (the
+/// centroid, a door node that can be crossed into it, a link end arrived at) to every way out,
+/// costing their straight-line length (in fixed point, 2^20 units across the map's diagonal,
+/// rounded up); a link is an arc of its own cost. So a walk through the oracle is a polyline
+/// inside the corridor of regions it crosses, turning only at centroids, door nodes and link
+/// ends — with midpoints, the article's "edge midpoint to edge midpoint" walk. Shortest paths
+/// turn at door ends (every corner of a wall that a path bends round ends a door), so door
+/// ends rank corridors through long doors closer to their paths, at twice the door nodes
+/// ([`DoorNodes`] says what each costs). A door or link that cannot be taken some way has no
+/// arcs that take it that way, so closing, opening and turning one way are arc edits repaired
+/// in place by the core ([`Graph::apply`]).
 ///
 /// ## What is exact, and what is not
 /// - Paths never cross a wall, a closed door, a one-way door against its way, or a closed
@@ -107,11 +111,12 @@ type OracleArc = (NodeId, NodeId, u32);
 ///   pulling the string (the funnel) inside a corridor of convex regions keeps every segment
 ///   inside it.
 /// - Within that corridor the path is the shortest. It is not always the shortest path
-///   overall: the oracle ranks corridors by door midpoints, not by the path pulled through
-///   them (docs/benchmarks.md measures the gap beside an optimal search). The walk between two
-///   points starts and ends at their regions' centroids, or at a link's end in either region
-///   where that ranks cheaper from the points themselves; the gap has no ratio bound (a large
-///   region's centroid can lie far from the point), [`ExactRooms`](crate::ExactRooms) does.
+///   overall: the oracle ranks corridors by its walks through door nodes, not by the path
+///   pulled through them (docs/benchmarks.md measures the gap beside exact paths). The walk
+///   between two points runs from the start region's way out nearest the start (its centroid
+///   or a door node) to the goal region's way in nearest the goal, or from a link's end in
+///   either region where that ranks cheaper from the points themselves; the gap has no ratio
+///   bound, [`ExactRooms`](crate::ExactRooms) does.
 #[derive(Debug, Clone)]
 pub struct Rooms {
     pub(crate) mesh: Arc<NavMesh>,
@@ -125,6 +130,8 @@ pub struct Rooms {
     pub(crate) scale: f64,
     /// The layer: cost factor per area (`None`: not enterable; past the end: 1).
     pub(crate) area_costs: Vec<Option<f64>>,
+    /// The oracle's nodes per door.
+    pub(crate) door_nodes: DoorNodes,
 }
 
 impl Rooms {
@@ -177,8 +184,9 @@ impl Rooms {
 
     /// The arcs of the oracle's graph under the current door and link states: `(from, to,
     /// cost)`, nodes `0..regions_len` being regions (at their centroids), then one per door
-    /// (at its midpoint), then two per link (its ends), costs in the oracle's fixed point. For
-    /// checking the oracle against another shortest-path method.
+    /// (its midpoint, door `d`'s at `regions_len + d`; with [`DoorNodes::Ends`] two, its ends,
+    /// at `regions_len + 2d` and the next), then two per link (its ends), costs in the oracle's
+    /// fixed point. For checking the oracle against another shortest-path method.
     ///
     /// ```
     /// use signposts::grid::Grid;
@@ -219,6 +227,22 @@ impl Rooms {
     #[must_use]
     pub fn mesh(&self) -> &NavMesh {
         &self.mesh
+    }
+
+    /// The oracle's nodes per door, as built ([`RoomsBuilder::door_nodes`]).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorNodes, NavMesh, Rooms};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n@@.\n...")?)?;
+    /// assert_eq!(Rooms::build(&mesh)?.door_nodes(), DoorNodes::Midpoints);
+    /// let ends = Rooms::builder(&mesh).door_nodes(DoorNodes::Ends).build()?;
+    /// assert_eq!(ends.door_nodes(), DoorNodes::Ends);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn door_nodes(&self) -> DoorNodes {
+        self.door_nodes
     }
 
     /// The region oracle's table (see [`Rooms::oracle_arcs`] for its nodes).
@@ -482,12 +506,12 @@ impl Rooms {
 
     /// The arcs at door `d`'s node (into or out of it) under the current states.
     fn door_arcs(&self, d: DoorId) -> Vec<(NodeId, NodeId, u32)> {
-        let node = self.node_id(Node::Door(d));
+        let nodes: Vec<NodeId> = self.door_points(d).map(|(k, _)| self.node_id(Node::Door(d, k))).collect();
         let mut arcs = Vec::new();
         for &r in &self.mesh.door(d).regions {
             self.region_arcs(r, &mut arcs);
         }
-        arcs.retain(|&(u, v, _)| u == node || v == node);
+        arcs.retain(|&(u, v, _)| nodes.contains(&u) || nodes.contains(&v));
         arcs
     }
 

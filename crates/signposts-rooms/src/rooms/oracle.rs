@@ -1,5 +1,6 @@
-//! The region oracle's graph: its nodes (region centroids, door midpoints, link ends), the arcs
-//! that the door and link states allow, and the walk along its first moves (the corridor).
+//! The region oracle's graph: its nodes (region centroids, door midpoints or ends, link ends),
+//! the arcs that the door and link states allow, and the walk along its first moves (the
+//! corridor).
 
 use signposts::NodeId;
 
@@ -8,14 +9,51 @@ use super::links::LinkId;
 use crate::Point;
 use crate::mesh::{DoorId, RegionId};
 
-/// What an oracle node stands for. Nodes are numbered regions first, then doors, then the two
-/// ends of each link.
+/// Where the oracle's walks cross a door: the nodes each door has in the oracle's graph, set by
+/// [`RoomsBuilder::door_nodes`](crate::RoomsBuilder::door_nodes) and kept in saved files.
+///
+/// ```
+/// use signposts_rooms::{DoorNodes, NavMesh, Point, Rooms};
+/// // A wide door between two rooms: a wall with a gap from x = 1 to 9.
+/// let mesh = NavMesh::builder()
+///     .boundary([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)].map(Point::from))
+///     .obstacle([(0.0, 4.9), (1.0, 4.9), (1.0, 5.1), (0.0, 5.1)].map(Point::from))
+///     .obstacle([(9.0, 4.9), (10.0, 4.9), (10.0, 5.1), (9.0, 5.1)].map(Point::from))
+///     .build()?;
+/// let midpoints = Rooms::build(&mesh)?; // the default: one node per door
+/// assert_eq!(midpoints.door_nodes(), DoorNodes::Midpoints);
+/// let ends = Rooms::builder(&mesh).door_nodes(DoorNodes::Ends).build()?;
+/// assert_eq!(ends.table().nodes_len(), mesh.regions_len() + 2 * mesh.doors_len());
+/// let (a, b) = (Point::new(0.5, 1.0), Point::new(0.5, 9.0));
+/// assert!(ends.distance(a, b).unwrap() <= midpoints.distance(a, b).unwrap() + 1e-9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum DoorNodes {
+    /// One node per door, at its midpoint (the default): the smallest table, the fastest
+    /// build and `next_waypoint`. On grid maps, whose doors are short, the corridor's paths
+    /// are within a fraction of a per cent of the shortest on average; through long doors in
+    /// large regions (polygon worlds of thin obstacles) the corridor can go round the far way.
+    #[default]
+    Midpoints,
+    /// Two nodes per door, at its ends: shortest paths bend round the corners that end doors,
+    /// so the corridor is ranked by walks that turn where the path will. On polygon worlds of
+    /// long doors it about halves the gap to the shortest paths beside midpoints; on large
+    /// grid maps, where many doors meet at each corner, it costs 4–5× the table's memory,
+    /// 10–20× the build and 2–8× the `next_waypoint` time (docs/benchmarks.md).
+    Ends,
+}
+
+/// What an oracle node stands for. Nodes are numbered regions first, then each door's nodes
+/// (one, at its midpoint, or two, at its ends: [`DoorNodes`]), then the two ends of each link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Node {
     /// A region, at its centroid: where walks start and end.
     Region(RegionId),
-    /// A door, at its midpoint.
-    Door(DoorId),
+    /// A door's node: 0 its midpoint ([`DoorNodes::Midpoints`]), or end 0 or 1
+    /// ([`DoorNodes::Ends`]): the door crossed at (or beside) that point.
+    Door(DoorId, u32),
     /// End 0 or 1 of a link.
     LinkEnd(LinkId, usize),
 }
@@ -46,32 +84,53 @@ pub(crate) enum Step {
 }
 
 impl Rooms {
+    /// Oracle nodes per door: 1 or 2.
+    #[inline]
+    fn per_door(&self) -> u32 {
+        match self.door_nodes {
+            DoorNodes::Midpoints => 1,
+            DoorNodes::Ends => 2,
+        }
+    }
+
+    /// Door `d`'s nodes: their numbers in [`Node::Door`] and their points.
+    pub(crate) fn door_points(&self, d: DoorId) -> impl Iterator<Item = (u32, Point)> {
+        let door = self.mesh.door(d);
+        let points = match self.door_nodes {
+            DoorNodes::Midpoints => [Some(door.midpoint()), None],
+            DoorNodes::Ends => door.ends.map(Some),
+        };
+        (0..).zip(points).filter_map(|(k, p)| Some((k, p?)))
+    }
+
     #[inline]
     pub(crate) fn node(&self, n: NodeId) -> Node {
-        let (regions, doors) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32);
+        let (regions, doors, per) =
+            (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
         if n < regions {
             Node::Region(RegionId(n))
-        } else if n < regions + doors {
-            Node::Door(DoorId(n - regions))
+        } else if n < regions + per * doors {
+            Node::Door(DoorId((n - regions) / per), (n - regions) % per)
         } else {
-            let k = n - regions - doors;
+            let k = n - regions - per * doors;
             Node::LinkEnd(LinkId(k / 2), (k % 2) as usize)
         }
     }
 
     #[inline]
     pub(crate) fn node_id(&self, node: Node) -> NodeId {
-        let (regions, doors) = (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32);
+        let (regions, doors, per) =
+            (self.mesh.regions_len() as u32, self.mesh.doors_len() as u32, self.per_door());
         match node {
             Node::Region(r) => r.0,
-            Node::Door(d) => regions + d.0,
-            Node::LinkEnd(l, end) => regions + doors + 2 * l.0 + end as u32,
+            Node::Door(d, k) => regions + per * d.0 + k,
+            Node::LinkEnd(l, end) => regions + per * doors + 2 * l.0 + end as u32,
         }
     }
 
-    /// Oracle nodes: regions, doors, and two per link.
+    /// Oracle nodes: regions, one or two per door, two per link.
     pub(crate) fn nodes_len(&self) -> usize {
-        self.mesh.regions_len() + self.mesh.doors_len() + 2 * self.links.len()
+        self.mesh.regions_len() + self.per_door() as usize * self.mesh.doors_len() + 2 * self.links.len()
     }
 
     /// The arcs inside region `r` under the current states: from every way in (the centroid,
@@ -87,12 +146,14 @@ impl Rooms {
         for &d in self.mesh.doors_of(r) {
             let door = self.mesh.door(d);
             let state = self.states[d.0 as usize];
-            let at = (Node::Door(d), door.midpoint());
-            if state.passable_from(door.other(r)) {
-                ins.push(at);
-            }
-            if state.passable_from(r) {
-                outs.push(at);
+            for (k, p) in self.door_points(d) {
+                let at = (Node::Door(d, k), p);
+                if state.passable_from(door.other(r)) {
+                    ins.push(at);
+                }
+                if state.passable_from(r) {
+                    outs.push(at);
+                }
             }
         }
         for &(link, end) in &self.links_in[r.0 as usize] {
@@ -110,8 +171,11 @@ impl Rooms {
                 // No walk between the two ends of one link in one region: its jump is that
                 // arc (kept unique, so closing the link removes exactly the jump), and going
                 // on from the first end directly is never longer than walking to the second.
+                // Nor along a door from one of its ends to the other: the arc would lie in both
+                // its regions, and going on from the first end directly is never longer.
                 let same_link = matches!((u, v), (Node::LinkEnd(a, _), Node::LinkEnd(b, _)) if a == b);
-                if u != v && !same_link {
+                let same_door = matches!((u, v), (Node::Door(a, _), Node::Door(b, _)) if a == b);
+                if u != v && !same_link && !same_door {
                     arcs.push((self.node_id(u), self.node_id(v), self.fixed(pu.distance(pv) * factor)));
                 }
             }
@@ -146,7 +210,7 @@ impl Rooms {
         match (u, v) {
             (Node::Region(r), _) | (_, Node::Region(r)) => r,
             (Node::LinkEnd(l, end), _) | (_, Node::LinkEnd(l, end)) => self.links[l.0 as usize].regions[end],
-            (Node::Door(a), Node::Door(b)) => {
+            (Node::Door(a, _), Node::Door(b, _)) => {
                 let [x, y] = self.mesh.door(a).regions;
                 if self.mesh.door(b).regions.contains(&x) { x } else { y }
             }
@@ -155,20 +219,28 @@ impl Rooms {
 
     /// The walk from region `a`'s node toward region `b`'s along the oracle's first moves.
     pub(crate) fn corridor(&self, a: RegionId, b: RegionId) -> Corridor<'_> {
-        Corridor { rooms: self, at: a.0, region: a, target: b.0, steps_left: self.nodes_len() }
+        Corridor { rooms: self, at: a.0, region: a, target: b.0, goal: b, steps_left: self.nodes_len() }
     }
 
     /// The walk between two points' oracle nodes ([`Ends`]).
     pub(crate) fn corridor_between(&self, ends: Ends) -> Corridor<'_> {
         let steps_left = self.nodes_len();
-        Corridor { rooms: self, at: ends.start, region: ends.a, target: ends.target, steps_left }
+        Corridor {
+            rooms: self,
+            at: ends.start,
+            region: ends.a,
+            target: ends.target,
+            goal: ends.b,
+            steps_left,
+        }
     }
 }
 
 /// Walks the oracle from a region toward another, yielding each door crossed (with the region
 /// it is crossed from) and each link taken. An arc lies in one region (the one its two nodes
 /// share), so a door is crossed exactly where two consecutive arcs lie in different regions —
-/// a walk that touches a door's midpoint and turns back (a tie) does not cross it.
+/// a walk that touches a door's end and turns back (a tie) does not cross it; a walk that ends
+/// at a door's end into the goal's region crosses that door last.
 pub(crate) struct Corridor<'a> {
     rooms: &'a Rooms,
     /// The oracle node reached.
@@ -176,6 +248,8 @@ pub(crate) struct Corridor<'a> {
     /// The region the walk is in.
     region: RegionId,
     target: NodeId,
+    /// The region the walk ends in: past the target when the target is a door into it.
+    goal: RegionId,
     /// A shortest walk visits each node at most once: a table that leads round in circles (a
     /// forged file) ends the walk instead of looping.
     steps_left: usize,
@@ -201,10 +275,18 @@ impl Iterator for Corridor<'_> {
             let region = rooms.arc_region(u, v);
             if region != self.region {
                 // Only a door joins two regions' arcs (a table that says otherwise ends the walk).
-                let Node::Door(door) = u else { return None };
+                let Node::Door(door, _) = u else { return None };
                 let from = std::mem::replace(&mut self.region, region);
                 return Some(Step::Door(door, from));
             }
+        }
+        // A walk that ends at a door into the goal's region crosses it last.
+        if self.region != self.goal
+            && let Node::Door(door, _) = rooms.node(self.target)
+            && rooms.mesh.door(door).regions.contains(&self.goal)
+        {
+            let from = std::mem::replace(&mut self.region, self.goal);
+            return Some(Step::Door(door, from));
         }
         None
     }

@@ -271,7 +271,7 @@ impl Rooms {
     /// ```
     pub fn next_waypoint_with(&self, from: Point, to: Point, scratch: &mut Scratch) -> Option<Point> {
         let ends = self.ends(from, to)?;
-        if ends.start == ends.target {
+        if ends.a == ends.b && ends.start == ends.target {
             return Some(to);
         }
         let portals = &mut scratch.portals;
@@ -301,34 +301,51 @@ impl Rooms {
     /// points and the oracle nodes the corridor runs between, when both points are in the
     /// walkable area and connected.
     ///
-    /// The oracle's walks run between region centroids. A walk between points is ranked from
-    /// the points themselves where that can change the answer: a start on a corner of the mesh
-    /// (in several regions) and a link with an end in the start's or the goal's region. Each
-    /// candidate costs the straight walk from the start to its first node, the oracle's walk to
-    /// its last, and the straight walk on to the goal — so a link from the start to the goal
-    /// is taken at its own cost, however large the two regions are.
+    /// The walk runs from the start region's way out nearest the start (its centroid or the end
+    /// of a door out of it) to the goal region's way in nearest the goal, so that the corridor
+    /// is ranked from near the points rather than from the centroids of large regions. It is
+    /// ranked from the points themselves where that can change the answer more: a start on a
+    /// corner of the mesh (in several regions) and a link with an end in the start's or the
+    /// goal's region. Each candidate there (the regions' own nodes, the nearest ways, the
+    /// links' ends) costs the straight walk from the start to its first node, the oracle's walk
+    /// to its last, and the straight walk on to the goal — so a link from the start to the
+    /// goal is taken at its own cost, however large the two regions are.
     fn ends(&self, from: Point, to: Point) -> Option<Ends> {
         let b = self.mesh.region_at(to)?;
         let first = self.mesh.region_at(from)?;
         // Points in areas this layer cannot enter are outside its walkable area.
         let goal_factor = self.area_cost(b)?;
         let on_corner = self.mesh.polygon(first).any(|p| p == from);
-        let plain = Ends { a: first, b, start: first.0, target: b.0 };
         if !on_corner && !self.departs(first) && !self.arrives(b) {
-            let fine = self.area_cost(first).is_some() && self.table.path_exists(first.0, b.0);
-            return fine.then_some(plain);
+            self.area_cost(first)?;
+            let plain = Ends { a: first, b, start: first.0, target: b.0 };
+            if first != b {
+                // From the way out nearest the start to the way in nearest the goal; a door end
+                // that leads nowhere (a one-way door out of the start's region into a dead end)
+                // leaves the walk between the regions' own nodes.
+                let (start, target) = (self.nearest_way(first, from, true), self.nearest_way(b, to, false));
+                if self.table.path_exists(start, target) {
+                    return Some(Ends { start, target, ..plain });
+                }
+            }
+            return self.table.path_exists(first.0, b.0).then_some(plain);
         }
         // A start on a corner lies in several regions, and the oracle's walk from each may
         // differ: the one that starts nearest and reaches the goal soonest is taken, so that an
         // entity standing on a waypoint keeps to the same way.
         let regions = std::iter::once(first)
             .chain(on_corner.then(|| self.mesh.other_regions_at(from, first)).into_iter().flatten());
+        let nearest = |r: RegionId, p: Point, out: bool| {
+            let node = self.nearest_way(r, p, out);
+            (node != r.0).then(|| (node, self.node_point(node)))
+        };
+        let nearest_in = nearest(b, to, false);
         let mut best: Option<(f64, Ends)> = None;
         for a in regions {
             let Some(start_factor) = self.area_cost(a) else { continue };
-            for (start, p) in self.ways_out(a) {
+            for (start, p) in self.ways_out(a).chain(nearest(a, from, true)) {
                 let lead = from.distance(p) * start_factor;
-                for (target, q) in self.ways_in(b) {
+                for (target, q) in self.ways_in(b).chain(nearest_in) {
                     let Some(between) = self.table.cost(start, target) else { continue };
                     let cost = if start == target && a == b {
                         from.distance(to) * start_factor
@@ -342,6 +359,40 @@ impl Rooms {
             }
         }
         best.map(|(_, ends)| ends)
+    }
+
+    /// The oracle node of region `r` nearest `p` (which lies in `r`): its own (at its
+    /// centroid) or an end of a door that can be crossed out of `r` (`out`) or into it. A walk
+    /// between points ranks its corridor from there: within twice the distance to it of the
+    /// walk from the point itself, where the centroid of a large region can be far off.
+    fn nearest_way(&self, r: RegionId, p: Point, out: bool) -> NodeId {
+        let square = |q: Point| (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y);
+        let mut best = (square(self.mesh.centroid(r)), r.0);
+        for &d in self.mesh.doors_of(r) {
+            let door = self.mesh.door(d);
+            let state = self.states[d.0 as usize];
+            if !state.passable_from(if out { r } else { door.other(r) }) {
+                continue;
+            }
+            for (k, q) in self.door_points(d) {
+                let e = square(q);
+                if e < best.0 {
+                    best = (e, self.node_id(Node::Door(d, k)));
+                }
+            }
+        }
+        best.1
+    }
+
+    /// Where an oracle node stands: a region's centroid, a door's end, a link's end.
+    fn node_point(&self, n: NodeId) -> Point {
+        match self.node(n) {
+            Node::Region(r) => self.mesh.centroid(r),
+            Node::Door(d, k) => {
+                self.door_points(d).nth(k as usize).map_or(self.mesh.door(d).midpoint(), |(_, p)| p)
+            }
+            Node::LinkEnd(l, end) => self.links[l.0 as usize].ends[end],
+        }
     }
 
     /// Whether a link open to departures has an end in region `r`.

@@ -134,6 +134,8 @@ pub fn check_grid_query(
 pub struct MinPlus {
     n: usize,
     regions: usize,
+    /// Oracle nodes per door.
+    per_door: u32,
     dist: Vec<u64>,
     arcs: Vec<(u32, u32, u32)>,
 }
@@ -143,7 +145,8 @@ pub const INF: u64 = u64::MAX / 4;
 impl MinPlus {
     pub fn new(rooms: &Rooms) -> MinPlus {
         let regions = rooms.mesh().regions_len();
-        let n = regions + rooms.mesh().doors_len();
+        let per_door = if rooms.door_nodes() == signposts_rooms::DoorNodes::Ends { 2 } else { 1 };
+        let n = regions + per_door as usize * rooms.mesh().doors_len();
         let arcs: Vec<(u32, u32, u32)> = rooms.oracle_arcs().collect();
         let mut dist = vec![INF; n * n];
         for i in 0..n {
@@ -175,7 +178,7 @@ impl MinPlus {
             }
             dist = next;
         }
-        MinPlus { n, regions, dist, arcs }
+        MinPlus { n, regions, per_door, dist, arcs }
     }
 
     pub fn distance(&self, u: u32, v: u32) -> u64 {
@@ -192,12 +195,11 @@ impl MinPlus {
             } else if (v as usize) < self.regions {
                 RegionId(v)
             } else {
-                let [x, y] = mesh.door(signposts_rooms::DoorId(u - self.regions as u32)).regions;
-                if mesh.door(signposts_rooms::DoorId(v - self.regions as u32)).regions.contains(&x) {
-                    x
-                } else {
-                    y
-                }
+                // Door nodes: one per door (its midpoint) or two (its ends).
+                let door =
+                    |w: u32| mesh.door(signposts_rooms::DoorId((w - self.regions as u32) / self.per_door));
+                let [x, y] = door(u).regions;
+                if door(v).regions.contains(&x) { x } else { y }
             }
         };
         let (mut out, mut stack, mut seen) = (Vec::new(), vec![a.0], vec![false; self.n]);

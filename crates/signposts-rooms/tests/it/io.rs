@@ -8,7 +8,7 @@ use signposts::grid::{Cell, Grid};
 use signposts::search::TileGrid;
 use std::io::Read as _;
 
-use signposts_rooms::{Error, LinkId, NavMesh, Point, Rooms};
+use signposts_rooms::{DoorNodes, Error, LinkId, NavMesh, Point, Rooms};
 
 fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
     (3u32..10, 3u32..10, any::<u64>())
@@ -33,11 +33,11 @@ fn rooms_strategy() -> impl Strategy<Value = (Rooms, u64)> {
                 .filter(|&c| tiles.tag(c) != Some(0))
                 .collect();
             let centre = |c: Cell| Point::new(f64::from(c.x) + 0.5, f64::from(c.y) + 0.5);
-            let mut builder = Rooms::builder(&mesh).door_states(states_from(&mesh, &bits)).area_costs(vec![
-                None,
-                Some(1.0),
-                Some(2.5),
-            ]);
+            let door_nodes = if rng.below(2) == 1 { DoorNodes::Ends } else { DoorNodes::Midpoints };
+            let mut builder = Rooms::builder(&mesh)
+                .door_states(states_from(&mesh, &bits))
+                .area_costs(vec![None, Some(1.0), Some(2.5)])
+                .door_nodes(door_nodes);
             for _ in 0..rng.below(3) {
                 let (a, b) = (
                     open[rng.below(open.len() as u64) as usize],
@@ -108,6 +108,7 @@ proptest! {
         arcs.dedup();
         prop_assert_eq!(arcs.len(), len);
         let loaded = Rooms::from_bytes(&bytes).unwrap();
+        prop_assert_eq!(loaded.door_nodes(), rooms.door_nodes());
         prop_assert_eq!(&saved(&loaded), &bytes);
         prop_assert_eq!(saved(&Rooms::load(bytes.as_slice()).unwrap()), bytes);
         for (s, t) in queries(&rooms, seed) {
@@ -190,4 +191,57 @@ fn files_load_back_and_forged_counts_are_refused_by_the_length() {
     }
     assert!(matches!(Rooms::load_from(dir.join("missing.rooms")), Err(Error::Io { .. })));
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Where the door nodes' byte is in a saved file: before the table's length and the table.
+fn door_nodes_at(rooms: &Rooms, bytes: &[u8]) -> usize {
+    let mut table = Vec::new();
+    rooms.table().save(&mut table).unwrap();
+    bytes.len() - 8 - table.len() - 8 - 1
+}
+
+/// Both door node settings load back as saved; a version 1 file (no door nodes byte, one node
+/// per door) loads as midpoints; an unknown kind, and a version 1 file holding a door ends
+/// table, are refused with what is wrong.
+#[test]
+fn door_nodes_are_kept_in_saved_files_and_version_1_files_read_as_midpoints() {
+    let mesh = NavMesh::from_grid(&Grid::from_ascii("....#...\n.##.#.#.\n......#.").unwrap()).unwrap();
+    let (a, b) = (Point::new(0.5, 0.5), Point::new(7.5, 2.5));
+    for door_nodes in [DoorNodes::Midpoints, DoorNodes::Ends] {
+        let rooms = Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap();
+        let bytes = saved(&rooms);
+        let loaded = Rooms::from_bytes(&bytes).unwrap();
+        assert_eq!(loaded.door_nodes(), door_nodes);
+        assert_eq!(loaded.path(a, b), rooms.path(a, b));
+        assert_eq!(loaded.table().nodes_len(), rooms.table().nodes_len());
+        let at = door_nodes_at(&rooms, &bytes);
+        assert_eq!(bytes[at], u8::from(door_nodes == DoorNodes::Ends));
+        // Written as version 1 did: no door nodes byte.
+        let mut old = bytes.clone();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        old.remove(at);
+        reseal(&mut old);
+        if door_nodes == DoorNodes::Midpoints {
+            let loaded = Rooms::from_bytes(&old).unwrap();
+            assert_eq!(loaded.door_nodes(), DoorNodes::Midpoints);
+            assert_eq!(loaded.path(a, b), rooms.path(a, b));
+            assert_eq!(saved(&loaded), bytes); // saved again as version 2
+        } else {
+            let err = Rooms::from_bytes(&old).unwrap_err();
+            assert!(err.to_string().contains("does not belong"), "{err}");
+        }
+        let mut forged = bytes.clone();
+        forged[at] = 2;
+        reseal(&mut forged);
+        let err = Rooms::from_bytes(&forged).unwrap_err();
+        assert!(
+            matches!(err, Error::Corrupt { .. }) && err.to_string().contains("door nodes kind 2"),
+            "{err}"
+        );
+    }
+    let mut future = saved(&Rooms::build(&mesh).unwrap());
+    future[8..12].copy_from_slice(&3u32.to_le_bytes());
+    reseal(&mut future);
+    let err = Rooms::from_bytes(&future).unwrap_err();
+    assert!(err.to_string().contains("format version 3"), "{err}");
 }

@@ -6,7 +6,7 @@ use crate::common::{MinPlus, check_grid_query, components, open_cells, segment_i
 use proptest::prelude::*;
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, Grid, parse_map};
-use signposts_rooms::{DoorId, DoorState, NavMesh, Point, RegionId, Rooms};
+use signposts_rooms::{DoorId, DoorNodes, DoorState, NavMesh, Point, RegionId, Rooms};
 
 fn grid_strategy() -> impl Strategy<Value = Grid> {
     (2u32..12, 2u32..12)
@@ -48,10 +48,11 @@ proptest! {
     /// `next_region` is a first region of some shortest walk of the oracle's graph, closed by
     /// min-plus matrix squaring; `None` exactly when the regions are equal or not connected.
     #[test]
-    fn next_region_follows_the_min_plus_closure(grid in grid_strategy(), bits in proptest::collection::vec(any::<u8>(), 64)) {
+    fn next_region_follows_the_min_plus_closure(grid in grid_strategy(), bits in proptest::collection::vec(any::<u8>(), 64), ends in any::<bool>()) {
         prop_assume!(grid.passable_len() > 0);
         let mesh = NavMesh::from_grid(&grid).unwrap();
-        let rooms = Rooms::builder(&mesh).door_states(states_from(&mesh, &bits)).build().unwrap();
+        let door_nodes = if ends { DoorNodes::Ends } else { DoorNodes::Midpoints };
+        let rooms = Rooms::builder(&mesh).door_states(states_from(&mesh, &bits)).door_nodes(door_nodes).build().unwrap();
         let reference = MinPlus::new(&rooms);
         for a in 0..mesh.regions_len() as u32 {
             for b in 0..mesh.regions_len() as u32 {
@@ -72,16 +73,17 @@ proptest! {
     /// those states, and setting them back answers as the fresh open build; corridors cross
     /// one-way doors only their way and closed doors never.
     #[test]
-    fn doors_repaired_in_place_answer_as_fresh_builds(grid in grid_strategy(), bits in proptest::collection::vec(any::<u8>(), 64)) {
+    fn doors_repaired_in_place_answer_as_fresh_builds(grid in grid_strategy(), bits in proptest::collection::vec(any::<u8>(), 64), ends in any::<bool>()) {
         prop_assume!(grid.passable_len() > 0);
         let mesh = NavMesh::from_grid(&grid).unwrap();
         let states = states_from(&mesh, &bits);
-        let fresh = Rooms::builder(&mesh).door_states(states.clone()).build().unwrap();
-        let mut edited = Rooms::build(&mesh).unwrap();
+        let door_nodes = if ends { DoorNodes::Ends } else { DoorNodes::Midpoints };
+        let fresh = Rooms::builder(&mesh).door_states(states.clone()).door_nodes(door_nodes).build().unwrap();
+        let mut edited = Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap();
         for (d, &state) in states.iter().enumerate() {
             edited.set_door_state(DoorId(d as u32), state).unwrap();
         }
-        let n = (mesh.regions_len() + mesh.doors_len()) as u32;
+        let n = fresh.table().nodes_len() as u32;
         for u in 0..n {
             for v in 0..n {
                 prop_assert_eq!(edited.table().cost(u, v), fresh.table().cost(u, v), "{} → {}", u, v);
@@ -101,7 +103,7 @@ proptest! {
         for d in 0..mesh.doors_len() as u32 {
             edited.set_door_open(DoorId(d), true).unwrap();
         }
-        let open = Rooms::build(&mesh).unwrap();
+        let open = Rooms::builder(&mesh).door_nodes(door_nodes).build().unwrap();
         for u in 0..n {
             for v in 0..n {
                 prop_assert_eq!(edited.table().cost(u, v), open.table().cost(u, v));
