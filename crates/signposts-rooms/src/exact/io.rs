@@ -526,6 +526,17 @@ impl ExactRooms {
             if labels.hop.as_ref().is_some_and(|hop| hop.iter().any(|&h| usize::from(h) >= c)) {
                 return Err(corrupt("a hop is no corner"));
             }
+            // A path is unpacked along the next corners: each holds the hub in its label too.
+            let broken = (0..c as u32).any(|a| {
+                let range = labels.range(a);
+                (range.clone()).any(|i| {
+                    let (h, next) = (labels.hubs[i], labels.next[i]);
+                    next != a && labels.length_to(next, h).is_none()
+                })
+            });
+            if broken {
+                return Err(corrupt("a label's next corner does not hold its hub"));
+            }
         }
         Ok(())
     }

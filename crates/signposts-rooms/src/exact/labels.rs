@@ -82,11 +82,15 @@ impl Labels {
         self.hubs[range.clone()].binary_search(&h).ok().map(|i| self.lengths[range.start + i])
     }
 
-    /// The corner after `a` on its shortest path to hub rank `h` (which `a`'s label holds).
+    /// The corner after `a` on its shortest path to hub rank `h` (which `a`'s label holds; in
+    /// a damaged file opened without [`Check::Full`](signposts::format::Check::Full) it may not: the hub
+    /// itself then, which ends the walk).
     pub(crate) fn next_of(&self, a: u32, h: u32) -> u32 {
         let range = self.range(a);
-        let i = self.hubs[range.clone()].binary_search(&h).expect("a path's corners hold its hub");
-        self.next[range.start + i]
+        match self.hubs[range.clone()].binary_search(&h) {
+            Ok(i) => self.next[range.start + i],
+            Err(_) => self.hub_corner[h as usize],
+        }
     }
 
     /// The corners of a shortest path from `a` to `b` through hub rank `h` into `out`
