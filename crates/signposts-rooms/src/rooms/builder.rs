@@ -6,6 +6,7 @@ use std::sync::Arc;
 use signposts::{Graph, GraphBuilder};
 
 use super::links::{Link, LinkId};
+use super::oracle::DoorWays;
 use super::{DoorNodes, DoorState, Rooms};
 use crate::Point;
 use crate::error::Error;
@@ -212,7 +213,7 @@ impl<'a> RoomsBuilder<'a> {
             links_in[b.0 as usize].push((LinkId(k as u32), 1));
             links.push(Link { ends: [from, to], regions: [a, b], cost, two_way });
         }
-        Ok(Rooms {
+        let mut rooms = Rooms {
             mesh: Arc::new(mesh.clone()),
             link_open: vec![true; links.len()],
             states,
@@ -222,7 +223,10 @@ impl<'a> RoomsBuilder<'a> {
             scale: fixed_point_scale(mesh),
             area_costs: self.area_costs.clone(),
             door_nodes: self.door_nodes,
-        })
+            door_ways: DoorWays::default(),
+        };
+        rooms.door_ways = DoorWays::new(&rooms);
+        Ok(rooms)
     }
 }
 

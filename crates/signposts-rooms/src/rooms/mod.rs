@@ -22,7 +22,7 @@ pub use self::builder::RoomsBuilder;
 pub use self::io::FORMAT_VERSION;
 pub use self::links::{Link, LinkId};
 pub use self::oracle::DoorNodes;
-use self::oracle::Node;
+use self::oracle::{DoorWays, Node};
 use crate::error::Error;
 use crate::mesh::{DoorId, NavMesh, RegionId};
 
@@ -132,6 +132,8 @@ pub struct Rooms {
     pub(crate) area_costs: Vec<Option<f64>>,
     /// The oracle's nodes per door.
     pub(crate) door_nodes: DoorNodes,
+    /// Per region, its doors' oracle nodes and their points (for the ways nearest points).
+    pub(crate) door_ways: DoorWays,
 }
 
 impl Rooms {

@@ -83,6 +83,61 @@ pub(crate) enum Step {
     Link(LinkId, usize),
 }
 
+/// Per region, its doors' oracle nodes with their points, stored contiguously (regions in id
+/// order, each region's doors in [`NavMesh::doors_of`](crate::NavMesh::doors_of) order, each
+/// door's nodes in number order): what a walk between points scans for the way nearest a point
+/// without reading the doors themselves.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DoorWays {
+    /// Where each region's nodes begin in `ways` (one more entry than regions).
+    start: Vec<u32>,
+    ways: Vec<DoorWay>,
+}
+
+/// One door node of a region (see [`DoorWays`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DoorWay {
+    /// Where the node stands.
+    pub point: Point,
+    /// Its oracle node.
+    pub node: NodeId,
+    /// Its door.
+    pub door: DoorId,
+    /// The region on the door's other side.
+    pub other: RegionId,
+}
+
+impl DoorWays {
+    /// The door nodes of every region of `rooms`' mesh, under its door node setting.
+    pub(crate) fn new(rooms: &Rooms) -> DoorWays {
+        let mesh = &rooms.mesh;
+        let mut start = Vec::with_capacity(mesh.regions_len() + 1);
+        let mut ways = Vec::new();
+        for r in 0..mesh.regions_len() as u32 {
+            let r = RegionId(r);
+            start.push(ways.len() as u32);
+            for &d in mesh.doors_of(r) {
+                let other = mesh.door(d).other(r);
+                ways.extend(rooms.door_points(d).map(|(k, point)| DoorWay {
+                    point,
+                    node: rooms.node_id(Node::Door(d, k)),
+                    door: d,
+                    other,
+                }));
+            }
+        }
+        start.push(ways.len() as u32);
+        DoorWays { start, ways }
+    }
+
+    /// Region `r`'s door nodes.
+    #[inline]
+    pub(crate) fn of(&self, r: RegionId) -> &[DoorWay] {
+        let r = r.0 as usize;
+        &self.ways[self.start[r] as usize..self.start[r + 1] as usize]
+    }
+}
+
 impl Rooms {
     /// Oracle nodes per door: 1 or 2.
     #[inline]
@@ -110,7 +165,9 @@ impl Rooms {
         if n < regions {
             Node::Region(RegionId(n))
         } else if n < regions + per * doors {
-            Node::Door(DoorId((n - regions) / per), (n - regions) % per)
+            // `per` is 1 or 2: a shift and a mask, not a division (this runs twice a step).
+            let shift = per - 1;
+            Node::Door(DoorId((n - regions) >> shift), (n - regions) & shift)
         } else {
             let k = n - regions - per * doors;
             Node::LinkEnd(LinkId(k / 2), (k % 2) as usize)

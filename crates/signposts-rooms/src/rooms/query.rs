@@ -368,17 +368,12 @@ impl Rooms {
     fn nearest_way(&self, r: RegionId, p: Point, out: bool) -> NodeId {
         let square = |q: Point| (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y);
         let mut best = (square(self.mesh.centroid(r)), r.0);
-        for &d in self.mesh.doors_of(r) {
-            let door = self.mesh.door(d);
-            let state = self.states[d.0 as usize];
-            if !state.passable_from(if out { r } else { door.other(r) }) {
-                continue;
-            }
-            for (k, q) in self.door_points(d) {
-                let e = square(q);
-                if e < best.0 {
-                    best = (e, self.node_id(Node::Door(d, k)));
-                }
+        // The nodes in door order, the first of equals kept; the door's state read only for a
+        // node nearer than the best so far.
+        for way in self.door_ways.of(r) {
+            let e = square(way.point);
+            if e < best.0 && self.states[way.door.0 as usize].passable_from(if out { r } else { way.other }) {
+                best = (e, way.node);
             }
         }
         best.1
