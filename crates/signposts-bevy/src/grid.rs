@@ -55,7 +55,8 @@ pub struct TableSwapped {
     /// Cells whose state the repair changed.
     pub edits: usize,
     /// Whether the table was rebuilt rather than repaired in place (a compressed table; a cell
-    /// opened that was blocked when the table was built; the exact rooms index).
+    /// opened that was blocked when the table was built; the exact rooms index given more than
+    /// four door edits at once).
     pub rebuilt: bool,
     /// Seconds the repair took, off the main thread.
     pub seconds: f32,

@@ -22,6 +22,10 @@ use crate::grid::TableSwapped;
 use crate::work::{NavStatus, Work};
 use crate::{NavError, NavFailure, NavMap, NavReady};
 
+/// The most door edits at once that the exact index repairs one by one; more are built anew
+/// (a repair costs 1/5–1/13 of a build on the maps of docs/benchmarks.md, "Doors in place").
+const EXACT_REPAIRS: usize = 4;
+
 /// Which oracle a [`NavRooms`] builds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RoomsMode {
@@ -29,8 +33,9 @@ pub enum RoomsMode {
     /// percent of the shortest on average); doors, one-way doors and links repaired in place.
     #[default]
     Corridor,
-    /// [`ExactRooms`]: exactly shortest paths; a door edit rebuilds the index (off the main
-    /// thread); links and one-way doors are not taken.
+    /// [`ExactRooms`]: exactly shortest paths; door edits repaired off the main thread (in
+    /// place, [`ExactRooms::set_door_open`], or built anew for many at once); links and one-way
+    /// doors are not taken.
     Exact,
 }
 
@@ -385,7 +390,8 @@ impl NavRooms {
                         }
                         Oracle::Corridor(Box::new(rooms))
                     }
-                    // The exact index is rebuilt with the doors' new states (no copy of the old).
+                    // The exact index repaired door by door (each toggle sweeps again only the
+                    // corners that see the door); many doors at once are built anew instead.
                     Oracle::Exact(exact) => {
                         let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
                             .map(|d| exact.door_state(DoorId(d)))
@@ -404,11 +410,22 @@ impl NavRooms {
                                 }
                             }
                         }
-                        let mesh = exact.mesh().clone();
-                        drop(live);
-                        Oracle::Exact(Box::new(BuildOptions::new().cancel(&token).build_exact(
-                            ExactRooms::builder(&mesh).door_states(states).memory_budget(budget),
-                        )?))
+                        if edits.len() <= EXACT_REPAIRS {
+                            let mut exact = ExactRooms::clone(exact);
+                            drop(live);
+                            for &edit in &edits {
+                                if let Edit::Door(door, open) = edit {
+                                    exact.set_door_open(door, open)?;
+                                }
+                            }
+                            Oracle::Exact(Box::new(exact))
+                        } else {
+                            let mesh = exact.mesh().clone();
+                            drop(live);
+                            Oracle::Exact(Box::new(BuildOptions::new().cancel(&token).build_exact(
+                                ExactRooms::builder(&mesh).door_states(states).memory_budget(budget),
+                            )?))
+                        }
                     }
                 };
             Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
@@ -423,7 +440,7 @@ impl NavRooms {
         let Some(result) = self.work.poll_repair() else { return };
         match result {
             Ok((oracle, edits, seconds)) => {
-                let rebuilt = matches!(oracle, Oracle::Exact(_));
+                let rebuilt = matches!(oracle, Oracle::Exact(_)) && edits > EXACT_REPAIRS;
                 self.live = Some(Arc::new(oracle));
                 self.work.version += 1;
                 swapped.write(TableSwapped {

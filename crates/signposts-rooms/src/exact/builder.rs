@@ -91,7 +91,7 @@ impl<'a> From<&ExactBuilder<'a>> for ExactBuilder<'a> {
 
 /// What one corner's sweep collects.
 #[derive(Default)]
-struct Seen {
+pub(super) struct Seen {
     /// Each vertex seen, and the region it was seen through.
     vertices: Vec<(u32, u32)>,
     regions: Vec<u32>,
@@ -112,12 +112,30 @@ impl Sink for Seen {
 
 /// One corner's share of the index.
 #[derive(Default)]
-struct Corner {
-    neighbours: Vec<(u32, f64)>,
+pub(super) struct Corner {
+    /// Its visibility edges, `(corner, length)` sorted by corner.
+    pub(super) neighbours: Vec<(u32, f64)>,
     regions: Vec<u32>,
-    cells: Vec<u32>,
-    pieces: Vec<Piece>,
-    spikes: Vec<Piece>,
+    /// The cells it is a candidate of, each with its [`FULL`] and [`TAUT`] bits.
+    pub(super) cells: Vec<u32>,
+    pub(super) pieces: Vec<Piece>,
+    pub(super) spikes: Vec<Piece>,
+}
+
+/// A thread's buffers for sweeping corners.
+pub(super) type SweepBufs = (Sweep, Seen, Raster);
+
+/// Corner `c`'s share of the index: its sweep, and the cells its view covers.
+pub(super) fn corner_share(
+    topo: &Topology,
+    corner_of: &[u32],
+    grid: &CellGrid,
+    c: u32,
+    (buf, seen, raster): &mut SweepBufs,
+) -> Corner {
+    let mut corner = sweep_corner(topo, corner_of, c, buf, seen);
+    corner.cells = raster.cells(topo, grid, c, &corner.pieces, &corner.spikes);
+    corner
 }
 
 impl<'a> ExactBuilder<'a> {
@@ -282,22 +300,18 @@ impl<'a> ExactBuilder<'a> {
         for chunk in corners.chunks(CHUNK) {
             let found: Vec<Corner> = chunk
                 .par_iter()
-                .map_init(
-                    || (Sweep::default(), Seen::default(), Raster::default()),
-                    |(buf, seen, raster), &c| {
+                .map_init(SweepBufs::default, |bufs, &c| {
                         if cancelled() || past_budget() {
                             return Corner::default(); // dropped below
                         }
-                        let mut corner = sweep_corner(&topo, &corner_of, c, buf, seen);
-                        corner.cells = raster.cells(&topo, &grid, c, &corner.pieces, &corner.spikes);
+                        let corner = corner_share(&topo, &corner_of, &grid, c, bufs);
                         let bytes = (corner.pieces.len() + corner.spikes.len()) * size_of::<Piece>()
                             + corner.neighbours.len() * size_of::<(u32, f64)>()
                             + corner.cells.len() * 4;
                         held.fetch_add(bytes as u64, Ordering::Relaxed);
                         report();
                         corner
-                    },
-                )
+                    })
                 .collect();
             if cancelled() {
                 return Err(Error::Cancelled);

@@ -18,6 +18,8 @@
 use core::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use rayon::prelude::*;
+
 use super::table::Graph;
 use crate::buf::Buf;
 use crate::mesh::NONE;
@@ -303,50 +305,79 @@ pub(crate) fn build(
 }
 
 /// The corners by importance, most important first: the sizes of their subtrees in
-/// [`SAMPLES`] shortest-path trees from spread-out roots summed, ties broken by degree.
+/// [`SAMPLES`] shortest-path trees from spread-out roots summed, ties broken by degree. The
+/// trees are grown on all cores (the sums do not depend on the order they are added in).
 fn importance_order(graph: &Graph, n: usize) -> Vec<u32> {
-    let mut score = vec![0u64; n];
-    let mut dist = vec![f64::INFINITY; n];
-    let mut parent = vec![NONE; n];
-    let mut settled: Vec<u32> = Vec::with_capacity(n);
-    let mut size = vec![0u64; n];
-    let mut heap = BinaryHeap::<Reverse<(u64, u32)>>::new();
     let mut rng = SplitMix64::new(0x5eed_1abe);
-    for _ in 0..SAMPLES.min(n) {
-        let root = rng.below(n as u64) as u32;
-        dist.fill(f64::INFINITY);
-        settled.clear();
-        dist[root as usize] = 0.0;
-        parent[root as usize] = NONE;
-        heap.push(Reverse((0f64.to_bits(), root)));
-        while let Some(Reverse((key, v))) = heap.pop() {
+    let roots: Vec<u32> = (0..SAMPLES.min(n)).map(|_| rng.below(n as u64) as u32).collect();
+    let score = roots
+        .par_iter()
+        .map_init(
+            || Tree { dist: vec![f64::INFINITY; n], parent: vec![NONE; n], size: vec![0; n], ..Tree::default() },
+            |tree, &root| tree.sizes(graph, root),
+        )
+        .reduce(
+            || vec![0u64; n],
+            |mut a, b| {
+                if a.len() < b.len() {
+                    return b.into_iter().zip(a).map(|(x, y)| x + y).collect();
+                }
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        );
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by_key(|&v| Reverse((score.get(v as usize).copied().unwrap_or(0), graph.of(v).len())));
+    order
+}
+
+/// One sampled shortest-path tree's buffers.
+#[derive(Default)]
+struct Tree {
+    dist: Vec<f64>,
+    parent: Vec<u32>,
+    settled: Vec<u32>,
+    size: Vec<u64>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl Tree {
+    /// Each corner's subtree size in the shortest-path tree from `root` (0 out of reach).
+    fn sizes(&mut self, graph: &Graph, root: u32) -> Vec<u64> {
+        self.dist.fill(f64::INFINITY);
+        self.settled.clear();
+        self.dist[root as usize] = 0.0;
+        self.parent[root as usize] = NONE;
+        self.heap.push(Reverse((0f64.to_bits(), root)));
+        while let Some(Reverse((key, v))) = self.heap.pop() {
             let d = f64::from_bits(key);
-            if d > dist[v as usize] {
+            if d > self.dist[v as usize] {
                 continue;
             }
-            settled.push(v);
+            self.settled.push(v);
             for &(u, w) in graph.of(v) {
                 let nd = d + w;
-                if nd < dist[u as usize] {
-                    dist[u as usize] = nd;
-                    parent[u as usize] = v;
-                    heap.push(Reverse((nd.to_bits(), u)));
+                if nd < self.dist[u as usize] {
+                    self.dist[u as usize] = nd;
+                    self.parent[u as usize] = v;
+                    self.heap.push(Reverse((nd.to_bits(), u)));
                 }
             }
         }
         // Children are settled after their parents: sizes from the last settled back.
-        for &v in &settled {
-            size[v as usize] = 1;
+        let mut score = vec![0u64; self.size.len()];
+        for &v in &self.settled {
+            self.size[v as usize] = 1;
         }
-        for &v in settled.iter().rev() {
-            score[v as usize] += size[v as usize];
-            let p = parent[v as usize];
+        for &v in self.settled.iter().rev() {
+            score[v as usize] = self.size[v as usize];
+            let p = self.parent[v as usize];
             if p != NONE {
-                size[p as usize] += size[v as usize];
+                self.size[p as usize] += self.size[v as usize];
             }
         }
+        score
     }
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    order.sort_by_key(|&v| Reverse((score[v as usize], graph.of(v).len())));
-    order
 }

@@ -45,9 +45,10 @@
 //! of [`crate::Rooms`] has it: a closed door parts its two regions). Only at a pinch point
 //! (two walls touching at a corner) does a closed door's end stay passable, as every pinch
 //! point is. A closed door also makes corners: a path may turn round its free end, or at a
-//! wall corner on one of its sides. [`ExactRooms::set_door_open`] rebuilds the whole index
-//! with the new state (the map's build time, docs/benchmarks.md), unlike the region oracle,
-//! which repairs itself in place.
+//! wall corner on one of its sides. [`ExactRooms::set_door_open`] repairs the index in
+//! place: the corners that see the door swept again, the graph and the labels tiers repaired
+//! over the new visibility graph (the table tiers are built again), ending identical to a
+//! fresh build with the new states (docs/benchmarks.md, "Doors in place", has the costs).
 //!
 //! ## Tiers and memory
 //!
@@ -83,6 +84,7 @@
 mod builder;
 mod cells;
 mod crowd;
+mod doors;
 mod expand;
 mod io;
 mod labels;
@@ -367,34 +369,6 @@ impl ExactRooms {
             id: d.0,
             len: self.states.len(),
         })
-    }
-
-    /// Opens or closes door `d`, and rebuilds the index for it (within the same budget).
-    ///
-    /// # Errors
-    /// [`Error::OutOfRange`] for a door not of the mesh; the build's errors (then the index
-    /// is unchanged).
-    ///
-    /// ```
-    /// use signposts::grid::Grid;
-    /// use signposts_rooms::{ExactRooms, NavMesh, Point};
-    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
-    /// let mut exact = ExactRooms::build(&mesh)?;
-    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(2.5, 1.5));
-    /// for d in 0..mesh.doors_len() as u32 {
-    ///     exact.set_door_open(signposts_rooms::DoorId(d), false)?;
-    /// }
-    /// assert_eq!(exact.distance(a, b), None); // every region walled in
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_door_open(&mut self, d: DoorId, open: bool) -> Result<(), Error> {
-        self.door_state(d)?;
-        let mut states = self.states.clone();
-        states[d.0 as usize] = if open { DoorState::Open } else { DoorState::Closed };
-        let mut builder = ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget);
-        builder.links = self.links.specs();
-        *self = builder.build()?;
-        Ok(())
     }
 
     /// The length of a shortest path from `from` to `to` (with the costs of the links it

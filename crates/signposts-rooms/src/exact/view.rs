@@ -6,7 +6,7 @@ use core::cmp::Ordering;
 
 use crate::Point;
 use crate::buf::Buf;
-use crate::geom::orient;
+use crate::geom::{magnitude, orient, ulp};
 
 use super::expand::Piece;
 use super::topology::{Topology, beyond};
@@ -191,6 +191,100 @@ impl Views {
             (&self.pieces[range.clone()], &self.keys[range], spikes, spike_keys),
             p,
         )
+    }
+
+    /// Makes room for `corners` more corners' polygons of `pieces` pieces and `spikes` spikes.
+    pub(crate) fn reserve(&mut self, corners: usize, pieces: usize, spikes: usize) {
+        self.start.edit(|s| s.reserve(corners + 1));
+        self.spike_start.edit(|s| s.reserve(corners + 1));
+        self.pieces.edit(|p| p.reserve(pieces));
+        self.keys.edit(|k| k.reserve(pieces));
+        self.spikes.edit(|s| s.reserve(spikes));
+        self.spike_keys.edit(|k| k.reserve(spikes));
+    }
+
+    /// Appends corner `i` of `old` as it is (its point unchanged).
+    pub(crate) fn append_from(&mut self, old: &Views, i: usize) {
+        if self.start.is_empty() {
+            self.start.edit(|s| s.push(0));
+            self.spike_start.edit(|s| s.push(0));
+        }
+        let range = old.start[i] as usize..old.start[i + 1] as usize;
+        let spikes = old.spike_start[i] as usize..old.spike_start[i + 1] as usize;
+        self.keys.edit(|k| k.extend_from_slice(&old.keys[range.clone()]));
+        self.pieces.edit(|p| p.extend_from_slice(&old.pieces[range]));
+        self.spike_keys.edit(|k| k.extend_from_slice(&old.spike_keys[spikes.clone()]));
+        self.spikes.edit(|s| s.extend_from_slice(&old.spikes[spikes]));
+        let (pieces, spikes) = (self.pieces.len() as u32, self.spikes.len() as u32);
+        self.start.edit(|s| s.push(pieces));
+        self.spike_start.edit(|s| s.push(spikes));
+    }
+
+    /// Whether corner `i`'s polygon (the corner at `pc`) may hold a point of the segment
+    /// `p q`: always when it does, and perhaps when it passes within a rounding of it (each
+    /// side test leans to yes by a margin relative to the lengths and coordinates at hand).
+    /// What a door toggle asks: a corner whose view does not reach the door sees the same
+    /// whether it is open or closed.
+    #[expect(clippy::many_single_char_names, reason = "points of figures: the segment p q, rays r l, walls a b")]
+    pub(crate) fn may_touch(&self, topo: &Topology, i: usize, pc: Point, [p, q]: [Point; 2]) -> bool {
+        let far = |x: Point| (x.x - pc.x).abs().max((x.y - pc.y).abs());
+        let size = far(p).max(far(q));
+        let reach = magnitude([pc, p, q]);
+        // Within `[lo, hi]` of the segment (0 at p, 1 at q), the side test that gives `fp`
+        // at p and `fq` at q holds (both already leaning by the margin).
+        let clip = |(lo, hi): (f64, f64), fp: f64, fq: f64| -> (f64, f64) {
+            match (fp >= 0.0, fq >= 0.0) {
+                (true, true) => (lo, hi),
+                (false, false) => (1.0, 0.0),
+                (true, false) => (lo, hi.min(fp / (fp - fq))),
+                (false, true) => (lo.max(fp / (fp - fq)), hi),
+            }
+        };
+        let margin = |extent: f64| {
+            let s = extent.max(size);
+            1e-9 * s * s + 64.0 * ulp(reach.max(extent)) * s
+        };
+        let range = self.start[i] as usize..self.start[i + 1] as usize;
+        for piece in &self.pieces[range] {
+            let (r, l) = (ray_point(topo, pc, piece.right), ray_point(topo, pc, piece.left));
+            let (a, b) = (topo.at(piece.wall[0]), topo.at(piece.wall[1]));
+            let tol = margin(far(a).max(far(b)).max(far(r)).max(far(l)));
+            let mut span = clip((0.0, 1.0), orient(a, b, p) + tol, orient(a, b, q) + tol);
+            // A cone under 180° (as every piece is): between its rays; else (not met) the
+            // wall's side alone, which holds more.
+            if orient(pc, r, l) > 0.0 {
+                span = clip(span, orient(pc, r, p) + tol, orient(pc, r, q) + tol);
+                span = clip(span, orient(pc, p, l) + tol, orient(pc, q, l) + tol);
+            }
+            if span.0 <= span.1 {
+                return true;
+            }
+        }
+        let spikes = self.spike_start[i] as usize..self.spike_start[i + 1] as usize;
+        for spike in &self.spikes[spikes] {
+            // The spike runs from the corner along its ray to its wall (or its vertex).
+            let (a, b) = (topo.at(spike.wall[0]), topo.at(spike.wall[1]));
+            let ray = topo.at(spike.right);
+            let end = if spike.wall[0] == spike.wall[1] {
+                a
+            } else {
+                let (dx, dy) = (ray.x - pc.x, ray.y - pc.y);
+                let (ex, ey) = (b.x - a.x, b.y - a.y);
+                let denom = dx * ey - dy * ex;
+                let u = if denom == 0.0 { 1.0 } else { (((a.x - pc.x) * ey - (a.y - pc.y) * ex) / denom).max(1.0) };
+                Point::new(pc.x + u * dx, pc.y + u * dy)
+            };
+            let tol = margin(far(end).max(far(a)).max(far(b)));
+            let dot = |x: Point, from: Point| (x.x - from.x) * (end.x - pc.x) + (x.y - from.y) * (end.y - pc.y);
+            let mut span = clip((0.0, 1.0), orient(pc, end, p) + tol, orient(pc, end, q) + tol);
+            span = clip(span, tol - orient(pc, end, p), tol - orient(pc, end, q));
+            span = clip(span, dot(p, pc) + tol, dot(q, pc) + tol);
+            span = clip(span, tol - dot(p, end), tol - dot(q, end));
+            if span.0 <= span.1 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Gives back the room the vectors grew beyond their contents.

@@ -9,6 +9,7 @@ mod common;
 mod areas;
 mod build;
 mod exact;
+mod exact_doors;
 mod exact_io;
 mod exact_links;
 mod io;

@@ -9,7 +9,7 @@ use signposts_rooms::{DoorNodes, Error, NavMesh, Point, Ring, Rooms};
 
 /// A world: the boundary `[0, w] × [0, h]` and obstacles (convex, counter-clockwise).
 #[derive(Debug, Clone)]
-struct World {
+pub(crate) struct World {
     w: f64,
     h: f64,
     obstacles: Vec<Vec<Point>>,
@@ -25,7 +25,7 @@ impl World {
         ]
     }
 
-    fn mesh(&self) -> Result<NavMesh, Error> {
+    pub(crate) fn mesh(&self) -> Result<NavMesh, Error> {
         let mut builder = NavMesh::builder().boundary(self.boundary());
         for o in &self.obstacles {
             builder = builder.obstacle(o.clone());
@@ -175,7 +175,7 @@ fn crossing(a: Point, b: Point, c: Point, d: Point) -> Option<Point> {
         .then(|| Point::new(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)))
 }
 
-fn world() -> impl Strategy<Value = World> {
+pub(crate) fn world() -> impl Strategy<Value = World> {
     let rect = (-2i32..18, -2i32..18, 1i32..7, 1i32..7).prop_map(|(x, y, w, h)| {
         let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
         vec![Point::new(x, y), Point::new(x + w, y), Point::new(x + w, y + h), Point::new(x, y + h)]
@@ -431,7 +431,7 @@ fn thin_rectangle(x: f64, y: f64, length: f64, width: f64, angle: f64) -> Vec<Po
 /// Worlds of thin rectangles at any angle, wholly inside the box: long doors and large,
 /// thin regions, where a corridor ranked from region centroids and door midpoints went far
 /// round.
-fn thin_world() -> impl Strategy<Value = World> {
+pub(crate) fn thin_world() -> impl Strategy<Value = World> {
     let rectangle = (1.0f64..15.0, 1.0f64..15.0, 2.0f64..10.0, 0.1f64..0.5, 0.0f64..std::f64::consts::PI)
         .prop_map(|(x, y, l, w, a)| thin_rectangle(x, y, l, w, a))
         .prop_filter("inside the box", |r| {

@@ -1,0 +1,533 @@
+//! Opening and closing a door in place.
+//!
+//! A door's state changes what is seen only through the door: a corner whose visibility
+//! polygon does not reach the door's segment sweeps the same whichever its state (and neither
+//! sees nor is seen by the door's ends, the only vertices whose kind it can change). So a
+//! toggle sweeps again the corners whose polygon reaches the door (a test of each polygon
+//! against the segment, leaning to yes), keeps every other corner's polygon, edges and cells
+//! as they were (renumbered when the door's ends become corners or stop being ones), and then
+//! repairs the tier over the new graph:
+//!
+//! - the graph tier has nothing more to repair;
+//! - the labels tiers build their labels again (one pruned search per corner, on one thread);
+//!   [`Tier::Labels`] repairs its first steps row by row: a row's lengths are read back off
+//!   its tree (each corner's is its next corner's plus the edge, the sum the search made),
+//!   the corners whose path lost an edge are searched again from their neighbours that kept
+//!   theirs, shorter paths over new edges and corners spread, and each corner near a change
+//!   picks its first step again as the search picks it (the shortest, then the neighbour
+//!   settled first). `O(c)` a row for `c` corners, plus what changed;
+//! - the table tiers are built again (their region bounds need every corner's regions,
+//!   which the index does not keep).
+//!
+//! Whatever the route, the index ends identical to a fresh build with the new states (the
+//! same tier asked for, the same budget and links): the property tests compare the saved
+//! bytes. When the new index would not fit the budget in its tier, or the corners' numbers
+//! would change order (a door end that moves the corners' bounding box), the whole index is
+//! built again.
+
+use core::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::builder::{Corner, SweepBufs, corner_share, ordered_corners};
+use super::labels;
+use super::links::Links;
+use super::table::{Graph, search};
+use super::topology::Topology;
+use super::view::Views;
+use super::{CornerGeo, ExactRooms, FULL, INDEX, TAUT, Tier};
+use crate::mesh::NONE;
+use crate::{DoorId, DoorState, Error};
+
+impl ExactRooms {
+    /// Opens or closes door `d`, repairing the index in place: the corners that see the door
+    /// are swept again, the rest kept, and the tier repaired over the new visibility graph (the
+    /// [module docs](super) and the `doors` module's source say what each tier redoes). The
+    /// index ends identical to a fresh build with the new door states, the same tier asked
+    /// for, budget and links: the tier is kept when it still fits the budget, else the next
+    /// smaller that does, as a build falls back. A door already in the state asked changes
+    /// nothing.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a door not of the mesh; the build's errors when the index is
+    /// built again (then the index is unchanged).
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorId, ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("...\n.@.\n...")?)?;
+    /// let mut exact = ExactRooms::build(&mesh)?;
+    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(2.5, 1.5));
+    /// for d in 0..mesh.doors_len() as u32 {
+    ///     exact.set_door_open(DoorId(d), false)?;
+    /// }
+    /// assert_eq!(exact.distance(a, b), None); // every region walled in
+    /// exact.set_door_open(DoorId(0), true)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_door_open(&mut self, d: DoorId, open: bool) -> Result<(), Error> {
+        let state = if open { DoorState::Open } else { DoorState::Closed };
+        if self.door_state(d)? == state {
+            return Ok(());
+        }
+        let mut states = self.states.clone();
+        states[d.0 as usize] = state;
+        let repaired = match self.tier {
+            Tier::Table | Tier::CompactTable => None,
+            Tier::Graph | Tier::Labels | Tier::CompactLabels => self.repaired(d, &states)?,
+        };
+        *self = if let Some(exact) = repaired {
+            exact
+        } else {
+            let mut builder =
+                ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget).tier(self.tier);
+            builder.links = self.links.specs();
+            builder.build()?
+        };
+        Ok(())
+    }
+
+    /// The index with door `d` in its state of `states` (the others as they are), repaired
+    /// from this one; `None` when it must be built whole.
+    fn repaired(&self, d: DoorId, states: &[DoorState]) -> Result<Option<ExactRooms>, Error> {
+        let topo = Topology::new(&self.mesh, states);
+        let (corners, corner_of) = ordered_corners(&topo);
+        let n = corners.len();
+        // Old corner numbers to new (`NONE`: no longer a corner), and back.
+        let to_new: Vec<u32> = self.corners.iter().map(|&v| corner_of[v as usize]).collect();
+        let from_old: Vec<u32> = corners.iter().map(|&v| self.corner_of[v as usize]).collect();
+        let kept: Vec<u32> = to_new.iter().copied().filter(|&x| x != NONE).collect();
+        if kept.windows(2).any(|w| w[0] >= w[1]) {
+            return Ok(None); // renumbered out of order: searches would break ties otherwise
+        }
+        let ends = self.mesh.door(d).ends;
+        let dirty: Vec<bool> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let v = corners[i] as usize;
+                let old = from_old[i];
+                old == NONE
+                    || ends.contains(&topo.points[v])
+                    || topo.kinds[v] != self.topo.kinds[v]
+                    || topo.wedge[v] != self.topo.wedge[v]
+                    || self.views.may_touch(&self.topo, old as usize, topo.points[v], ends)
+            })
+            .collect();
+        let list: Vec<usize> = (0..n).filter(|&i| dirty[i]).collect();
+        let swept: Vec<Corner> = list
+            .par_iter()
+            .map_init(SweepBufs::default, |bufs, &i| corner_share(&topo, &corner_of, &self.grid, corners[i], bufs))
+            .collect();
+        // The kept corners' polygons and edges (renumbered), the swept ones' new.
+        let mut views = Views::default();
+        let pieces = swept.iter().map(|c| c.pieces.len() + 1).sum::<usize>() + self.views.pieces.len();
+        let spikes = swept.iter().map(|c| c.spikes.len()).sum::<usize>() + self.views.spikes.len();
+        views.reserve(n, pieces, spikes);
+        let mut graph = Graph { start: Vec::with_capacity(n + 1), edges: Vec::with_capacity(self.graph.edges.len()) };
+        graph.start.push(0);
+        let mut fresh = swept.iter();
+        for i in 0..n {
+            if dirty[i] {
+                let corner = fresh.next().expect("one sweep per dirty corner");
+                views.append(&topo, corners[i], &corner.pieces, &corner.spikes);
+                graph.edges.extend_from_slice(&corner.neighbours);
+            } else {
+                let old = from_old[i];
+                views.append_from(&self.views, old as usize);
+                graph.edges.extend(self.graph.of(old).iter().map(|&(u, w)| (to_new[u as usize], w)));
+            }
+            graph.start.push(graph.edges.len() as u32);
+        }
+        if graph.edges.iter().any(|&(u, _)| u == NONE) {
+            // A kept corner with an edge to a corner gone: it saw the door's end, which the
+            // test of its polygon should have found. Never met; built whole, to be safe.
+            return Ok(None);
+        }
+        views.shrink_to_fit();
+        graph.edges.shrink_to_fit();
+        let (cell_start, cell_list) = self.merged_cells(&to_new, &dirty, &list, &swept);
+        drop(swept);
+        let geo = corners.iter().map(|&v| CornerGeo::new(&topo, v)).collect();
+        let mut exact = ExactRooms {
+            mesh: Arc::clone(&self.mesh),
+            states: states.to_vec(),
+            budget: self.budget,
+            topo,
+            corners,
+            corner_of,
+            geo,
+            views,
+            grid: self.grid,
+            cell_start: cell_start.into(),
+            cell_list: cell_list.into(),
+            graph,
+            table: None,
+            labels: None,
+            tier: Tier::Graph,
+            file: super::io::Origin::default(),
+            links: Links::default(),
+        };
+        let base = exact.base_bytes() as u64;
+        if base > self.budget {
+            return Ok(None);
+        }
+        let left = self.budget - base;
+        if matches!(self.tier, Tier::Labels | Tier::CompactLabels) {
+            let pairs = (n as u64) * (n as u64);
+            let hops = if self.tier == Tier::Labels { pairs * 2 } else { 0 };
+            if (self.tier == Tier::Labels && n >= 1 << 16) || hops > left {
+                return Ok(None);
+            }
+            let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &|| false, &|| {}) else {
+                return Ok(None);
+            };
+            if self.tier == Tier::Labels {
+                labels.hop = Some(self.repaired_hops(&exact, &to_new, &from_old, &dirty).into());
+            }
+            exact.labels = Some(labels);
+            exact.tier = self.tier;
+        }
+        exact.links = Links::build(&exact, &self.links.specs(), &|| false)?;
+        Ok(Some(exact))
+    }
+
+    /// The cells' candidate lists with the swept corners' entries replaced by their new ones
+    /// (`swept[k]` is corner `list[k]`'s), every list in corner order as a build makes it.
+    fn merged_cells(&self, to_new: &[u32], dirty: &[bool], list: &[usize], swept: &[Corner]) -> (Vec<u32>, Vec<u32>) {
+        let cells = self.grid.len();
+        let key = |k: u32| (k & !(FULL | TAUT)) as usize;
+        let mut add_start = vec![0u32; cells + 1];
+        for corner in swept {
+            for &k in &corner.cells {
+                add_start[key(k) + 1] += 1;
+            }
+        }
+        for k in 1..add_start.len() {
+            add_start[k] += add_start[k - 1];
+        }
+        let mut next = add_start.clone();
+        let mut add = vec![0u32; add_start[cells] as usize];
+        for (corner, &i) in swept.iter().zip(list) {
+            for &k in &corner.cells {
+                let slot = &mut next[key(k)];
+                add[*slot as usize] = i as u32 | (k & (FULL | TAUT));
+                *slot += 1;
+            }
+        }
+        let mut start = Vec::with_capacity(cells + 1);
+        let mut out = Vec::with_capacity(self.cell_list.len() + add.len());
+        start.push(0u32);
+        for k in 0..cells {
+            let old = self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize].iter().filter_map(
+                |&e| {
+                    let i = to_new[(e & INDEX) as usize];
+                    (i != NONE && !dirty[i as usize]).then_some(i | (e & !INDEX))
+                },
+            );
+            let mut new = add[add_start[k] as usize..add_start[k + 1] as usize].iter().copied().peekable();
+            for e in old {
+                while let Some(&x) = new.peek().filter(|&&x| x & INDEX < e & INDEX) {
+                    out.push(x);
+                    new.next();
+                }
+                out.push(e);
+            }
+            out.extend(new);
+            start.push(out.len() as u32);
+        }
+        (start, out)
+    }
+
+    /// The first steps over the repaired index `new`'s graph, row by row from this index's:
+    /// each row's lengths read back off its tree (a corner's is its next corner's plus the
+    /// edge, summed as the search summed them), the corners whose path lost an edge or whose
+    /// next corner stopped being one searched again from the rest, shorter paths through new
+    /// edges and corners spread, and the first step picked again wherever a length changed
+    /// nearby, as the search picks it (the shortest, then the next corner settled first).
+    fn repaired_hops(&self, new: &ExactRooms, to_new: &[u32], from_old: &[u32], dirty: &[bool]) -> Vec<u16> {
+        let graph = &new.graph;
+        let (n, old_n) = (from_old.len(), to_new.len());
+        let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
+        // Edges lost and gained between corners kept (new numbers, each pair once).
+        let (mut lost, mut gained) = (Vec::new(), Vec::new());
+        for (i, &o) in from_old.iter().enumerate() {
+            if o == NONE || !dirty[i] {
+                continue;
+            }
+            let (before, now) = (self.graph.of(o), graph.of(i as u32));
+            for &(u, _) in before {
+                let un = to_new[u as usize];
+                if un != NONE && now.binary_search_by_key(&un, |e| e.0).is_err() {
+                    lost.push(((i as u32).min(un), (i as u32).max(un)));
+                }
+            }
+            for &(u, w) in now {
+                let uo = from_old[u as usize];
+                if uo != NONE && before.binary_search_by_key(&uo, |e| e.0).is_err() {
+                    gained.push(((i as u32).min(u), (i as u32).max(u), w));
+                }
+            }
+        }
+        lost.sort_unstable();
+        lost.dedup();
+        gained.sort_unstable_by_key(|e| (e.0, e.1));
+        gained.dedup_by_key(|e| (e.0, e.1));
+        let changes = Changes { lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
+        let mut hop: Vec<u16> = vec![0; n * n];
+        hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
+            let ob = from_old[b];
+            let old_row = (ob != NONE).then(|| &old_hop[ob as usize * old_n..(ob as usize + 1) * old_n]);
+            let repaired =
+                old_row.is_some_and(|old_row| work.repair(graph, (to_new, from_old), old_row, b as u32, &changes, row));
+            if !repaired {
+                work.lengths.resize(n, 0.0);
+                search(graph, b as u32, &mut work.lengths, row, &mut work.heap);
+            }
+        });
+        hop
+    }
+}
+
+/// What a toggle changed in the graph, in the new numbers.
+struct Changes<'a> {
+    lost: &'a [(u32, u32)],
+    gained: &'a [(u32, u32, f64)],
+    new_corners: bool,
+}
+
+/// A thread's buffers for repairing rows of first steps.
+#[derive(Default)]
+struct RowRepair {
+    /// Per corner (new numbers) the length of its old path, read back off the old tree when
+    /// first asked (`NaN`: not yet), and its new length where it changed (`NaN`: the old).
+    old: Vec<f64>,
+    lengths: Vec<f64>,
+    /// Per corner: 0 not looked at, 1 its path kept, 2 its path lost.
+    state: Vec<u8>,
+    chain: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Corners whose first step is picked again (`picked` marks them listed).
+    again: Vec<u32>,
+    picked: Vec<bool>,
+}
+
+/// The length of the edge from `x` to `u` as `x`'s sweep measured it.
+#[inline]
+fn edge(graph: &Graph, x: u32, u: u32) -> f64 {
+    let edges = graph.of(x);
+    edges.binary_search_by_key(&u, |e| e.0).map_or(f64::INFINITY, |k| edges[k].1)
+}
+
+impl RowRepair {
+    /// The old length of corner `x`, whose path was kept: its next corner's plus the edge, as
+    /// the search summed it, read up the tree (`row` holds the old first steps there).
+    fn old_length(&mut self, graph: &Graph, row: &[u16], x: u32) -> f64 {
+        let mut y = x;
+        self.chain.clear();
+        while self.old[y as usize].is_nan() {
+            self.chain.push(y);
+            y = u32::from(row[y as usize]);
+        }
+        for &z in self.chain.iter().rev() {
+            let next = u32::from(row[z as usize]);
+            self.old[z as usize] = self.old[next as usize] + edge(graph, next, z);
+        }
+        self.old[x as usize]
+    }
+
+    /// Corner `x`'s length now.
+    #[inline]
+    fn length(&mut self, graph: &Graph, row: &[u16], x: u32) -> f64 {
+        let now = self.lengths[x as usize];
+        if now.is_nan() { self.old_length(graph, row, x) } else { now }
+    }
+
+    fn pick(&mut self, x: u32) {
+        if !self.picked[x as usize] {
+            self.picked[x as usize] = true;
+            self.again.push(x);
+        }
+    }
+
+    /// Repairs row `b` (old row `old_row`) into `row`; `false` when the old row is not a
+    /// tree (a damaged file), to be searched whole.
+    fn repair(
+        &mut self,
+        graph: &Graph,
+        numbers: (&[u32], &[u32]),
+        old_row: &[u16],
+        b: u32,
+        changes: &Changes<'_>,
+        row: &mut [u16],
+    ) -> bool {
+        let Some(lost) = self.renumber(numbers, old_row, b, changes.lost, row) else { return false };
+        if !lost && changes.lost.is_empty() && changes.gained.is_empty() && !changes.new_corners {
+            return true; // the old tree as it was, renumbered
+        }
+        self.spread(graph, row, b, changes);
+        self.pick_steps(graph, row, b)
+    }
+
+    /// Fills `row` with the old row renumbered and marks each corner's path kept (1) or lost
+    /// (2): a corner whose next one is gone, or whose edge to it is lost, has lost its path,
+    /// and so has every corner whose path runs through it. Whether any path was lost; `None`
+    /// for an old row that is not a tree.
+    fn renumber(
+        &mut self,
+        (to_new, from_old): (&[u32], &[u32]),
+        old_row: &[u16],
+        b: u32,
+        lost: &[(u32, u32)],
+        row: &mut [u16],
+    ) -> Option<bool> {
+        let n = from_old.len();
+        self.state.clear();
+        self.state.resize(n, 0);
+        for ((i, &o), step) in from_old.iter().enumerate().zip(row.iter_mut()) {
+            let next = old_row.get(o as usize).and_then(|&x| to_new.get(usize::from(x))).copied().unwrap_or(NONE);
+            if next == NONE {
+                *step = i as u16;
+                self.state[i] = 2;
+            } else {
+                *step = next as u16;
+            }
+        }
+        for &(x, u) in lost {
+            for (a, c) in [(x, u), (u, x)] {
+                if u32::from(row[a as usize]) == c {
+                    self.state[a as usize] = 2;
+                }
+            }
+        }
+        self.state[b as usize] = 1;
+        let mut any = false;
+        for a in 0..n as u32 {
+            let mut x = a;
+            self.chain.clear();
+            while self.state[x as usize] == 0 {
+                let next = u32::from(row[x as usize]);
+                if next == x {
+                    self.state[x as usize] = 1; // out of reach: kept (a new edge may reach it)
+                    break;
+                }
+                if self.chain.len() > n {
+                    return None; // a cycle: not a tree
+                }
+                self.chain.push(x);
+                x = next;
+            }
+            let state = self.state[x as usize];
+            any |= state == 2;
+            for &y in &self.chain {
+                self.state[y as usize] = state;
+            }
+        }
+        Some(any)
+    }
+
+    /// The new lengths where they changed: the corners that lost their path searched again
+    /// from their neighbours that kept theirs, shorter paths over new edges spread as the
+    /// search spreads them; every corner near a change listed to pick its first step again.
+    fn spread(&mut self, graph: &Graph, row: &[u16], b: u32, changes: &Changes<'_>) {
+        let n = row.len();
+        self.old.clear();
+        self.old.resize(n, f64::NAN);
+        self.lengths.clear();
+        self.lengths.resize(n, f64::NAN);
+        self.old[b as usize] = 0.0;
+        for (x, &step) in row.iter().enumerate() {
+            if self.state[x] == 2 {
+                self.lengths[x] = f64::INFINITY;
+            } else if step as usize == x && x != b as usize {
+                self.old[x] = f64::INFINITY;
+            }
+        }
+        self.picked.clear();
+        self.picked.resize(n, false);
+        self.again.clear();
+        self.heap.clear();
+        for x in 0..n as u32 {
+            if self.state[x as usize] != 2 {
+                continue;
+            }
+            self.pick(x);
+            let mut best = f64::INFINITY;
+            for &(u, w) in graph.of(x) {
+                if self.state[u as usize] != 2 {
+                    best = best.min(self.length(graph, row, u) + w);
+                }
+            }
+            if best < f64::INFINITY {
+                self.lengths[x as usize] = best;
+                self.heap.push(Reverse((best.to_bits(), x)));
+            }
+        }
+        for &(x, u, w) in changes.gained {
+            self.pick(x);
+            self.pick(u);
+            for (a, c) in [(x, u), (u, x)] {
+                let through = self.length(graph, row, c) + w;
+                if through < self.length(graph, row, a) {
+                    self.lengths[a as usize] = through;
+                    self.heap.push(Reverse((through.to_bits(), a)));
+                }
+            }
+        }
+        for &(x, u) in changes.lost {
+            self.pick(x);
+            self.pick(u);
+        }
+        while let Some(Reverse((key, x))) = self.heap.pop() {
+            let d = f64::from_bits(key);
+            if d > self.lengths[x as usize] {
+                continue;
+            }
+            self.pick(x);
+            for &(v, w) in graph.of(x) {
+                self.pick(v);
+                let through = d + w;
+                if through < self.length(graph, row, v) {
+                    self.lengths[v as usize] = through;
+                    self.heap.push(Reverse((through.to_bits(), v)));
+                }
+            }
+        }
+    }
+
+    /// Picks the listed corners' first steps again as the search picks them (the shortest,
+    /// then the neighbour settled first), on the lengths alone (the old tree is read off
+    /// `row` meanwhile), then writes them; `false` when a corner has no neighbour giving its
+    /// length (a damaged file).
+    #[expect(clippy::float_cmp, reason = "the sum the search made, bit for bit")]
+    fn pick_steps(&mut self, graph: &Graph, row: &mut [u16], b: u32) -> bool {
+        let mut steps = core::mem::take(&mut self.chain);
+        steps.clear();
+        for k in 0..self.again.len() {
+            let x = self.again[k];
+            let length = self.length(graph, row, x);
+            if x == b || length == f64::INFINITY {
+                steps.push(x);
+                continue;
+            }
+            let mut best = (u64::MAX, u32::MAX);
+            for &(u, w) in graph.of(x) {
+                let lu = self.length(graph, row, u);
+                if lu + w == length && (lu.to_bits(), u) < best {
+                    best = (lu.to_bits(), u);
+                }
+            }
+            if best.1 == u32::MAX {
+                self.chain = steps;
+                return false;
+            }
+            steps.push(best.1);
+        }
+        for (&x, &step) in self.again.iter().zip(&steps) {
+            row[x as usize] = step as u16;
+        }
+        self.chain = steps;
+        true
+    }
+}
