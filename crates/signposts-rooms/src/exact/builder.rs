@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::cells::{CellGrid, Raster};
+use super::cells::{CellGrid, CellList, Raster};
 use super::expand::{Piece, Sink, Sweep, sweep};
 use super::links::{Links, Spec};
 use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
@@ -345,7 +345,7 @@ impl<'a> ExactBuilder<'a> {
             views,
             grid,
             cell_start: cell_start.into(),
-            cell_list: cell_list.into(),
+            cell_list: CellList::new(cell_list, c),
             graph,
             table: None,
             labels: None,

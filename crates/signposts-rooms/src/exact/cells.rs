@@ -10,6 +10,7 @@
 )]
 
 use crate::Point;
+use crate::buf::Buf;
 use crate::geom::{magnitude, orient, ulp};
 
 use super::expand::Piece;
@@ -89,6 +90,99 @@ impl CellGrid {
     fn corner(&self, i: i64, j: i64, k: usize) -> Point {
         let (di, dj) = [(0, 0), (1, 0), (1, 1), (0, 1)][k];
         Point::new(self.lo.x + (i + di) as f64 * self.size, self.lo.y + (j + dj) as f64 * self.size)
+    }
+}
+
+/// Maps of fewer corners than this keep their cell entries in 16 bits (a corner index of 14
+/// bits and the [`FULL`] and [`TAUT`] marks), else in 32.
+pub(crate) const NARROW_CORNERS: usize = 1 << 14;
+
+/// The cells' candidate entries, laid end to end (each a corner index with its [`FULL`] and
+/// [`TAUT`] marks): in 16 bits on a map of fewer than [`NARROW_CORNERS`] corners (half the
+/// memory: the cells are the index's largest part after the labels' first steps), else 32.
+#[derive(Debug, Clone)]
+pub(crate) enum CellList {
+    Narrow(Buf<u16>),
+    Wide(Buf<u32>),
+}
+
+/// A 32-bit entry in 16 bits (its corner below [`NARROW_CORNERS`]).
+#[inline]
+fn narrow(e: u32) -> u16 {
+    ((e & 0x3FFF) | ((e >> 16) & 0xC000)) as u16
+}
+
+/// A 16-bit entry in 32 bits: the index, the marks back in their bits.
+#[inline]
+fn widen(e: u16) -> u32 {
+    let e = u32::from(e);
+    (e & 0x3FFF) | ((e & 0xC000) << 16)
+}
+
+impl CellList {
+    /// The entries of a map of `corners` corners, narrowed when they fit.
+    pub(crate) fn new(entries: Vec<u32>, corners: usize) -> CellList {
+        if corners < NARROW_CORNERS {
+            CellList::Narrow(entries.into_iter().map(narrow).collect::<Vec<u16>>().into())
+        } else {
+            CellList::Wide(entries.into())
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            CellList::Narrow(v) => v.len(),
+            CellList::Wide(v) => v.len(),
+        }
+    }
+
+    /// The entries `range`, as 32-bit entries.
+    #[inline]
+    pub(crate) fn entries(&self, range: core::ops::Range<usize>) -> Entries<'_> {
+        match self {
+            CellList::Narrow(v) => Entries::Narrow(v[range].iter()),
+            CellList::Wide(v) => Entries::Wide(v[range].iter()),
+        }
+    }
+
+    pub(crate) fn memory_bytes(&self) -> usize {
+        match self {
+            CellList::Narrow(v) => v.len() * 2,
+            CellList::Wide(v) => v.len() * 4,
+        }
+    }
+
+    #[cfg(feature = "test-support")]
+    pub(crate) fn is_shared(&self) -> bool {
+        match self {
+            CellList::Narrow(v) => v.is_shared(),
+            CellList::Wide(v) => v.is_shared(),
+        }
+    }
+}
+
+/// The entries of a range of a [`CellList`], each as 32 bits.
+pub(crate) enum Entries<'a> {
+    Narrow(core::slice::Iter<'a, u16>),
+    Wide(core::slice::Iter<'a, u32>),
+}
+
+impl Iterator for Entries<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Entries::Narrow(i) => i.next().map(|&e| widen(e)),
+            Entries::Wide(i) => i.next().copied(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Entries::Narrow(i) => i.size_hint(),
+            Entries::Wide(i) => i.size_hint(),
+        }
     }
 }
 

@@ -122,7 +122,7 @@ impl ExactRooms {
         let k = self.grid.of(from);
         let totals = &mut scratch.totals;
         totals.clear();
-        for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
+        for e in self.cell_list.entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize) {
             let c = e & INDEX;
             let total = length(from, self.geo[c as usize].at) + scratch.field[c as usize];
             if total.is_finite() {

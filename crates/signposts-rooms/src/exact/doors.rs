@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::cells::CellList;
 use super::builder::{Corner, SweepBufs, corner_share, ordered_corners};
 use super::labels;
 use super::links::Links;
@@ -161,7 +162,7 @@ impl ExactRooms {
             views,
             grid: self.grid,
             cell_start: cell_start.into(),
-            cell_list: cell_list.into(),
+            cell_list: CellList::new(cell_list, n),
             graph,
             table: None,
             labels: None,
@@ -220,8 +221,8 @@ impl ExactRooms {
         let mut out = Vec::with_capacity(self.cell_list.len() + add.len());
         start.push(0u32);
         for k in 0..cells {
-            let old = self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize].iter().filter_map(
-                |&e| {
+            let old = self.cell_list.entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize).filter_map(
+                |e| {
                     let i = to_new[(e & INDEX) as usize];
                     (i != NONE && !dirty[i as usize]).then_some(i | (e & !INDEX))
                 },
@@ -250,7 +251,9 @@ impl ExactRooms {
         let graph = &new.graph;
         let (n, old_n) = (from_old.len(), to_new.len());
         let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
-        // Edges lost and gained between corners kept (new numbers, each pair once).
+        // Edges lost and gained between corners kept (new numbers, as `(from, to)`: the
+        // graph need not be symmetric, a corner made by a closed door being one on its own
+        // side only). Only a swept corner's edges change.
         let (mut lost, mut gained) = (Vec::new(), Vec::new());
         for (i, &o) in from_old.iter().enumerate() {
             if o == NONE || !dirty[i] {
@@ -260,21 +263,32 @@ impl ExactRooms {
             for &(u, _) in before {
                 let un = to_new[u as usize];
                 if un != NONE && now.binary_search_by_key(&un, |e| e.0).is_err() {
-                    lost.push(((i as u32).min(un), (i as u32).max(un)));
+                    lost.push((i as u32, un));
                 }
             }
             for &(u, w) in now {
                 let uo = from_old[u as usize];
                 if uo != NONE && before.binary_search_by_key(&uo, |e| e.0).is_err() {
-                    gained.push(((i as u32).min(u), (i as u32).max(u), w));
+                    gained.push((i as u32, u, w));
                 }
             }
         }
-        lost.sort_unstable();
-        lost.dedup();
-        gained.sort_unstable_by_key(|e| (e.0, e.1));
-        gained.dedup_by_key(|e| (e.0, e.1));
-        let changes = Changes { lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
+        // Each corner's edges in: `(from, length)`, the length as `from` has it.
+        let mut into = Graph { start: vec![0; n + 1], edges: vec![(0, 0.0); graph.edges.len()] };
+        for &(v, _) in &graph.edges {
+            into.start[v as usize + 1] += 1;
+        }
+        for v in 0..n {
+            into.start[v + 1] += into.start[v];
+        }
+        let mut next = into.start.clone();
+        for u in 0..n as u32 {
+            for &(v, w) in graph.of(u) {
+                into.edges[next[v as usize] as usize] = (u, w);
+                next[v as usize] += 1;
+            }
+        }
+        let changes = Changes { into: &into, lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
         let mut hop: Vec<u16> = vec![0; n * n];
         hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
             let ob = from_old[b];
@@ -292,6 +306,9 @@ impl ExactRooms {
 
 /// What a toggle changed in the graph, in the new numbers.
 struct Changes<'a> {
+    /// The new graph's edges in, per corner.
+    into: &'a Graph,
+    /// Edges `(from, to)` lost and gained.
     lost: &'a [(u32, u32)],
     gained: &'a [(u32, u32, f64)],
     new_corners: bool,
@@ -367,7 +384,7 @@ impl RowRepair {
             return true; // the old tree as it was, renumbered
         }
         self.spread(graph, row, b, changes);
-        self.pick_steps(graph, row, b)
+        self.pick_steps(graph, changes.into, row, b)
     }
 
     /// Fills `row` with the old row renumbered and marks each corner's path kept (1) or lost
@@ -394,11 +411,9 @@ impl RowRepair {
                 *step = next as u16;
             }
         }
-        for &(x, u) in lost {
-            for (a, c) in [(x, u), (u, x)] {
-                if u32::from(row[a as usize]) == c {
-                    self.state[a as usize] = 2;
-                }
+        for &(from, to) in lost {
+            if u32::from(row[to as usize]) == from {
+                self.state[to as usize] = 2;
             }
         }
         self.state[b as usize] = 1;
@@ -454,7 +469,7 @@ impl RowRepair {
             }
             self.pick(x);
             let mut best = f64::INFINITY;
-            for &(u, w) in graph.of(x) {
+            for &(u, w) in changes.into.of(x) {
                 if self.state[u as usize] != 2 {
                     best = best.min(self.length(graph, row, u) + w);
                 }
@@ -464,20 +479,16 @@ impl RowRepair {
                 self.heap.push(Reverse((best.to_bits(), x)));
             }
         }
-        for &(x, u, w) in changes.gained {
-            self.pick(x);
-            self.pick(u);
-            for (a, c) in [(x, u), (u, x)] {
-                let through = self.length(graph, row, c) + w;
-                if through < self.length(graph, row, a) {
-                    self.lengths[a as usize] = through;
-                    self.heap.push(Reverse((through.to_bits(), a)));
-                }
+        for &(from, to, w) in changes.gained {
+            self.pick(to);
+            let through = self.length(graph, row, from) + w;
+            if through < self.length(graph, row, to) {
+                self.lengths[to as usize] = through;
+                self.heap.push(Reverse((through.to_bits(), to)));
             }
         }
-        for &(x, u) in changes.lost {
-            self.pick(x);
-            self.pick(u);
+        for &(_, to) in changes.lost {
+            self.pick(to);
         }
         while let Some(Reverse((key, x))) = self.heap.pop() {
             let d = f64::from_bits(key);
@@ -501,7 +512,7 @@ impl RowRepair {
     /// `row` meanwhile), then writes them; `false` when a corner has no neighbour giving its
     /// length (a damaged file).
     #[expect(clippy::float_cmp, reason = "the sum the search made, bit for bit")]
-    fn pick_steps(&mut self, graph: &Graph, row: &mut [u16], b: u32) -> bool {
+    fn pick_steps(&mut self, graph: &Graph, into: &Graph, row: &mut [u16], b: u32) -> bool {
         let mut steps = core::mem::take(&mut self.chain);
         steps.clear();
         for k in 0..self.again.len() {
@@ -512,7 +523,7 @@ impl RowRepair {
                 continue;
             }
             let mut best = (u64::MAX, u32::MAX);
-            for &(u, w) in graph.of(x) {
+            for &(u, w) in into.of(x) {
                 let lu = self.length(graph, row, u);
                 if lu + w == length && (lu.to_bits(), u) < best {
                     best = (lu.to_bits(), u);

@@ -20,7 +20,9 @@
 //! | views: piece starts u32×(c+1) | pieces (right, left, wall ×2: u32 ×4) | piece keys f64
 //!          | spike starts u32×(c+1) | spikes | spike keys f64
 //! | visibility graph: starts u32×(c+1) | heads u32×e | lengths f64×e
-//! | cells: starts u32×(cells+1) | candidates u32
+//! | cells: starts u32×(cells+1) | candidates (corner index, bit 31 sees all of the cell, 30
+//!          any path from the cell may turn there) u32, or (format 3, below 16,384 corners)
+//!          u16 (index in bits 0–13, the marks in 15 and 14)
 //! | table (tiers 0 and 1): hops u16×c² | lengths f64 or f32 ×c² | bounds f32×(c·r)
 //! | labels (tiers 3 and 4): hub corners u32×c | label starts u32×(c+1) | hubs (ranks) u32
 //!                          | lengths f64 | next corners u32 | (tier 3) hops u16×c²
@@ -54,6 +56,7 @@ use super::labels::Labels;
 use super::table::{Graph, Lengths, Table};
 use super::topology::Topology;
 use super::view::{PLUS_X, Views};
+use super::cells::{CellList, NARROW_CORNERS};
 use super::{CellGrid, CornerGeo, ExactRooms, INDEX, Tier};
 use crate::buf::{Buf, Bytes, Plain, slice};
 use crate::mesh::{NONE, RegionId, Regions};
@@ -61,7 +64,7 @@ use crate::{DoorState, Error, NavMesh, Point};
 
 const MAGIC: &[u8; 8] = b"SPEXACT\0";
 /// The exact index's format version.
-pub const EXACT_FORMAT_VERSION: u32 = 2;
+pub const EXACT_FORMAT_VERSION: u32 = 3;
 /// Magic, version, tier, length.
 const HEADER: usize = 24;
 
@@ -115,7 +118,7 @@ impl ExactRooms {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn save(&self, mut sink: impl std::io::Write) -> Result<(), Error> {
-        sink.write_all(&self.encode())?;
+        sink.write_all(&self.encode(EXACT_FORMAT_VERSION))?;
         sink.flush()?;
         Ok(())
     }
@@ -266,11 +269,20 @@ impl ExactRooms {
             && self.labels.as_ref().is_none_or(|l| l.hubs.is_shared())
     }
 
-    /// The file's bytes.
-    fn encode(&self) -> Vec<u8> {
+    /// The file as format 2 wrote it (every cell entry in 32 bits). Feature `test-support`
+    /// only: not part of the API.
+    #[cfg(feature = "test-support")]
+    #[doc(hidden)]
+    #[must_use]
+    pub fn encode_version_2(&self) -> Vec<u8> {
+        self.encode(2)
+    }
+
+    /// The file's bytes, in format `version` (3, or 2 with every cell entry in 32 bits).
+    fn encode(&self, version: u32) -> Vec<u8> {
         let mut w = Writer(Vec::with_capacity(self.memory_bytes() + 4096));
         w.0.extend_from_slice(MAGIC);
-        w.u32(EXACT_FORMAT_VERSION);
+        w.u32(version);
         w.u32(match self.tier {
             Tier::Table => 0,
             Tier::CompactTable => 1,
@@ -321,7 +333,11 @@ impl ExactRooms {
         w.array(&self.graph.edges.iter().map(|e| e.0).collect::<Vec<u32>>());
         w.array(&self.graph.edges.iter().map(|e| e.1).collect::<Vec<f64>>());
         w.array(&self.cell_start);
-        w.array(&self.cell_list);
+        match &self.cell_list {
+            CellList::Narrow(v) if version >= 3 => w.array(v),
+            CellList::Wide(v) => w.array(v),
+            narrow @ CellList::Narrow(_) => w.array(&narrow.entries(0..narrow.len()).collect::<Vec<u32>>()),
+        }
         if let Some(table) = &self.table {
             w.array(&table.hop);
             match &table.lengths {
@@ -397,7 +413,7 @@ impl ExactRooms {
     /// Opens `bytes` in place, checked as `check` says.
     fn open(bytes: Bytes, check: Check) -> Result<ExactRooms, Error> {
         let all = slice(&bytes);
-        let (tier, declared) = check_header(all)?;
+        let (tier, declared, version) = check_header(all)?;
         if declared != all.len() as u64 {
             return Err(corrupt(&format!("the header says {declared} bytes, the file has {}", all.len())));
         }
@@ -434,7 +450,13 @@ impl ExactRooms {
         }
         let graph = read_graph(&mut s, c)?;
         let cell_start: Buf<u32> = s.array_of(cells + 1, "cell starts")?;
-        let cell_list: Buf<u32> = s.array()?;
+        // Format 3 keeps the entries in 16 bits below `NARROW_CORNERS` corners; 2 kept them all
+        // in 32 (narrowed here, into memory).
+        let cell_list = match (version >= 3, c < NARROW_CORNERS) {
+            (true, true) => CellList::Narrow(s.array()?),
+            (false, true) => CellList::new(s.array::<u32>()?.to_vec(), c),
+            (_, false) => CellList::Wide(s.array()?),
+        };
         let tier =
             [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
         let table = if matches!(tier, Tier::Graph | Tier::Labels | Tier::CompactLabels) {
@@ -504,7 +526,7 @@ impl ExactRooms {
             return Err(corrupt("a piece of a view names no vertex"));
         }
         ranges(&self.cell_start, self.cell_list.len(), "cell starts")?;
-        if self.cell_list.iter().any(|&e| (e & INDEX) as usize >= c) {
+        if self.cell_list.entries(0..self.cell_list.len()).any(|e| (e & INDEX) as usize >= c) {
             return Err(corrupt("a cell's candidate is no corner"));
         }
         if let Some(table) = &self.table
@@ -682,8 +704,9 @@ fn ranges(starts: &[u32], len: usize, what: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks a file's header (magic, version, tier); returns the tier and the length it says.
-fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
+/// Checks a file's header (magic, version, tier); returns the tier, the length it says and
+/// the version.
+fn check_header(all: &[u8]) -> Result<(u32, u64, u32), Error> {
     if all.starts_with(b"SPROOMS\0") {
         return Err(corrupt(
             "this is a saved Rooms file (from `Rooms::save`, `signposts rooms`), not an exact index: open it with `Rooms::load`",
@@ -705,9 +728,9 @@ fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
     };
     let word = |i: usize| u32::from_le_bytes(header[i..i + 4].try_into().expect("4 bytes"));
     let version = word(8);
-    if version != EXACT_FORMAT_VERSION {
+    if !(2..=EXACT_FORMAT_VERSION).contains(&version) {
         return Err(corrupt(&format!(
-            "exact index format version {version}, this build reads {EXACT_FORMAT_VERSION}"
+            "exact index format version {version}, this build reads 2 to {EXACT_FORMAT_VERSION}"
         )));
     }
     let tier = word(12);
@@ -718,7 +741,7 @@ fn check_header(all: &[u8]) -> Result<(u32, u64), Error> {
     if len < HEADER as u64 + 8 {
         return Err(corrupt(&format!("a length of {len} bytes, too short for a header and checksum")));
     }
-    Ok((tier, len))
+    Ok((tier, len, version))
 }
 
 /// Puts a file together.

@@ -100,7 +100,7 @@ use std::sync::Arc;
 pub use builder::{DEFAULT_BUDGET, ExactBuilder};
 pub use io::EXACT_FORMAT_VERSION;
 
-use self::cells::CellGrid;
+use self::cells::{CellGrid, CellList};
 use self::labels::Labels;
 use self::search::Astar;
 use self::table::{Graph, Table};
@@ -202,7 +202,7 @@ pub struct ExactRooms {
     /// 1]]`, each a corner index, with [`FULL`] set when it sees all of the cell.
     grid: CellGrid,
     cell_start: Buf<u32>,
-    cell_list: Buf<u32>,
+    cell_list: CellList,
     graph: Graph,
     table: Option<Table>,
     labels: Option<Labels>,
@@ -353,7 +353,8 @@ impl ExactRooms {
     pub(crate) fn base_bytes(&self) -> usize {
         self.views.memory_bytes()
             + self.graph.memory_bytes()
-            + (self.cell_list.len() + self.cell_start.len() + self.corners.len() + self.corner_of.len()) * 4
+            + self.cell_list.memory_bytes()
+            + (self.cell_start.len() + self.corners.len() + self.corner_of.len()) * 4
             + self.geo.len() * size_of::<CornerGeo>()
             + self.topo.memory_bytes()
             + self.mesh.memory_bytes()

@@ -97,7 +97,7 @@ impl ExactRooms {
     pub(super) fn ends(&self, p: Point, out: &mut Vec<End>) {
         out.clear();
         let k = self.grid.of(p);
-        for &e in &self.cell_list[self.cell_start[k] as usize..self.cell_start[k + 1] as usize] {
+        for e in self.cell_list.entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize) {
             let c = e & INDEX;
             let geo = &self.geo[c as usize];
             if e & TAUT == 0 && !geo.taut(p) {

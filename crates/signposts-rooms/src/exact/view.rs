@@ -300,6 +300,6 @@ impl Views {
     /// Bytes held.
     pub(crate) fn memory_bytes(&self) -> usize {
         (self.start.len() + self.spike_start.len()) * 4
-            + (self.pieces.len() + self.spikes.len()) * size_of::<Piece>()
+            + (self.pieces.len() + self.spikes.len()) * (size_of::<Piece>() + size_of::<f64>())
     }
 }

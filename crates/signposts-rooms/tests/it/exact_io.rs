@@ -72,6 +72,12 @@ proptest! {
             same_answers(&built, &opened, &points)?;
             prop_assert_eq!(&saved(&opened), &bytes);
         }
+        // Format 2 (cell entries in 32 bits) still opens, and saves as format 3.
+        let old = built.encode_version_2();
+        prop_assert_eq!(&old[8..12], &2u32.to_le_bytes());
+        let opened = ExactRooms::from_bytes(old, Check::Full).unwrap();
+        same_answers(&built, &opened, &points)?;
+        prop_assert_eq!(&saved(&opened), &bytes);
         let path = temp(&format!("{seed}.exact"));
         built.save_to(&path).unwrap();
         prop_assert_eq!(&std::fs::read(&path).unwrap(), &bytes);
