@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use signposts::generate::SplitMix64;
 use signposts::grid::{Cell, parse_map};
-use signposts_bench::navmesh::{cpu, maps_dir, today};
+use signposts_bench::navmesh::{cpu, fastest, maps_dir, today};
 use signposts_rooms::{DoorNodes, ExactRooms, ExactScratch, NavMesh, Path, Point, Rooms, Scratch};
 
 /// The command line's settings.
@@ -139,23 +139,6 @@ struct Tally {
     bytes: usize,
 }
 
-/// The fastest of `rounds` passes of `query` over `queries`, in µs summed over the queries.
-fn fastest(
-    rounds: usize,
-    queries: &[(Point, Point)],
-    mut query: impl FnMut(Point, Point) -> Option<Point>,
-) -> f64 {
-    (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            for &(s, t) in queries {
-                std::hint::black_box(query(std::hint::black_box(s), std::hint::black_box(t)));
-            }
-            start.elapsed().as_secs_f64() * 1e6
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
 /// Measures one world into `tally`.
 fn measure(
     tally: &mut Tally,
@@ -197,8 +180,14 @@ fn measure(
         tally.within_01 += usize::from(ratio <= 1.001);
         tally.within_1 += usize::from(ratio <= 1.01);
     }
-    tally.rooms_us += fastest(rounds, queries, |s, t| rooms.next_waypoint_with(s, t, &mut scratch));
-    tally.exact_us += fastest(rounds, queries, |s, t| exact.next_waypoint_with(s, t, &mut exact_scratch));
+    // µs summed over the queries.
+    if queries.is_empty() {
+        return;
+    }
+    let count = queries.len() as f64;
+    tally.rooms_us += fastest(rounds, queries, |s, t| rooms.next_waypoint_with(s, t, &mut scratch)) * count;
+    tally.exact_us +=
+        fastest(rounds, queries, |s, t| exact.next_waypoint_with(s, t, &mut exact_scratch)) * count;
 }
 
 /// The door node settings measured, the default first.
