@@ -189,10 +189,14 @@ impl Graph {
             let phase = match at {
                 At::Start => unreachable!("started above"),
                 At::Grow => self.lost_grow(column, local),
-                At::Border(from) => self.lost_border(column, local, from),
+                At::Border(from) => {
+                    with_members(local, |local, members| self.lost_border(column, local, members, from))
+                }
                 At::Settle => self.settle_region(local),
                 At::Drop => self.shorter_grow(column, local),
-                At::Around(from) => self.shorter_around(column, local, from),
+                At::Around(from) => {
+                    with_members(local, |local, members| self.shorter_around(column, local, members, from))
+                }
                 At::Record(record) => self.weighted_write(column, local, record),
             };
             match phase {
@@ -348,16 +352,9 @@ impl Graph {
     }
 
     /// Removals, from member `from` on: the old distances of the region's border and the
-    /// members' new distances across it, queued.
-    fn lost_border(&self, column: Column<'_>, local: &mut WeightedLocal, from: usize) -> Phase {
-        let members = core::mem::take(&mut local.members);
-        let phase = self.lost_border_of(column, local, &members, from);
-        local.members = members;
-        phase
-    }
-
-    /// [`Graph::lost_border`] with the members taken out of the scratch.
-    fn lost_border_of(
+    /// members' new distances across it, queued (`members`: taken out of `local`,
+    /// [`with_members`]).
+    fn lost_border(
         &self,
         column: Column<'_>,
         local: &mut WeightedLocal,
@@ -479,16 +476,8 @@ impl Graph {
     }
 
     /// Insertions, from member `from` on: every neighbour of the region needs a known old
-    /// distance.
-    fn shorter_around(&self, column: Column<'_>, local: &mut WeightedLocal, from: usize) -> Phase {
-        let members = core::mem::take(&mut local.members);
-        let phase = self.shorter_around_of(column, local, &members, from);
-        local.members = members;
-        phase
-    }
-
-    /// [`Graph::shorter_around`] with the members taken out of the scratch.
-    fn shorter_around_of(
+    /// distance (`members`: taken out of `local`, [`with_members`]).
+    fn shorter_around(
         &self,
         column: Column<'_>,
         local: &mut WeightedLocal,
@@ -522,4 +511,13 @@ impl Graph {
         local.queue.fuel = fuel;
         if done { Err(Outcome::Repaired) } else { Self::pause(local, At::Record(record)) }
     }
+}
+
+/// Runs a resumable phase with the region's members taken out of the scratch (the phase
+/// reads them while it writes the rest of `local`), and puts them back.
+fn with_members(local: &mut WeightedLocal, phase: impl FnOnce(&mut WeightedLocal, &[usize]) -> Phase) -> Phase {
+    let members = core::mem::take(&mut local.members);
+    let result = phase(local, &members);
+    local.members = members;
+    result
 }
