@@ -54,11 +54,11 @@
 //!
 //! | tier | holds | query | maze512-4-0 (7,970 corners) |
 //! | --- | --- | --- | ---: |
-//! | [`Tier::Labels`] (default) | hub labels (16 bytes an entry, ~130 a corner on the maze) and the first steps: 2 bytes per pair of corners | the goal's corners folded per hub, a label scan per corner the start may see | 152 MiB |
-//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair, and a bound per corner and region | pairs of seen corners, one table read each | 819 MiB |
-//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same | 577 MiB |
-//! | [`Tier::CompactLabels`] | the hub labels alone | as labels; a path by a label search per corner | 31 MiB |
-//! | [`Tier::Graph`] | neither | A* over the visibility graph | 15 MiB |
+//! | [`Tier::Labels`] (default) | hub labels (16 bytes an entry, ~130 a corner on the maze) and the first steps: 2 bytes per pair of corners | the goal's corners folded per hub, a label scan per corner the start may see | 150 MiB |
+//! | [`Tier::Table`] | the table with `f64` lengths: 10 bytes per pair, and a bound per corner and region | pairs of seen corners, one table read each | 817 MiB |
+//! | [`Tier::CompactTable`] | `f32` lengths: 6 bytes per pair | the same | 575 MiB |
+//! | [`Tier::CompactLabels`] | the hub labels alone | as labels; a path by a label search per corner | 29 MiB |
+//! | [`Tier::Graph`] | neither | A* over the visibility graph | 13 MiB |
 //!
 //! Every tier holds the views, the graph and the candidates (their size is known only after
 //! the sweeps, and is refused then if over budget). The build takes the first tier of the
