@@ -376,58 +376,57 @@ impl NavRooms {
         let budget = self.budget;
         self.work.start_repair(|token| async move {
             let start = Instant::now();
-            let oracle =
-                match &*live {
-                    // The corridor oracle is small: a copy, repaired in place.
-                    Oracle::Corridor(rooms) => {
-                        let mut rooms = Rooms::clone(rooms);
+            let oracle = match &*live {
+                // The corridor oracle is small: a copy, repaired in place.
+                Oracle::Corridor(rooms) => {
+                    let mut rooms = Rooms::clone(rooms);
+                    drop(live);
+                    for &edit in &edits {
+                        match edit {
+                            Edit::Door(door, open) => rooms.set_door_open(door, open)?,
+                            Edit::Link(link, open) => rooms.set_link_open(link, open)?,
+                        }
+                    }
+                    Oracle::Corridor(Box::new(rooms))
+                }
+                // The exact index repaired door by door (each toggle sweeps again only the
+                // corners that see the door); many doors at once are built anew instead.
+                Oracle::Exact(exact) => {
+                    let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
+                        .map(|d| exact.door_state(DoorId(d)))
+                        .collect::<Result<_, _>>()?;
+                    for &edit in &edits {
+                        match edit {
+                            Edit::Door(door, open) => {
+                                exact.door_state(door)?; // in range
+                                states[door.0 as usize] =
+                                    if open { DoorState::Open } else { DoorState::Closed };
+                            }
+                            Edit::Link(..) => {
+                                return Err(Error::NotExact {
+                                    why: "links (exact mode does not take links)",
+                                });
+                            }
+                        }
+                    }
+                    if edits.len() <= EXACT_REPAIRS {
+                        let mut exact = ExactRooms::clone(exact);
                         drop(live);
                         for &edit in &edits {
-                            match edit {
-                                Edit::Door(door, open) => rooms.set_door_open(door, open)?,
-                                Edit::Link(link, open) => rooms.set_link_open(link, open)?,
+                            if let Edit::Door(door, open) = edit {
+                                exact.set_door_open(door, open)?;
                             }
                         }
-                        Oracle::Corridor(Box::new(rooms))
+                        Oracle::Exact(Box::new(exact))
+                    } else {
+                        let mesh = exact.mesh().clone();
+                        drop(live);
+                        Oracle::Exact(Box::new(BuildOptions::new().cancel(&token).build_exact(
+                            ExactRooms::builder(&mesh).door_states(states).memory_budget(budget),
+                        )?))
                     }
-                    // The exact index repaired door by door (each toggle sweeps again only the
-                    // corners that see the door); many doors at once are built anew instead.
-                    Oracle::Exact(exact) => {
-                        let mut states: Vec<DoorState> = (0..exact.mesh().doors_len() as u32)
-                            .map(|d| exact.door_state(DoorId(d)))
-                            .collect::<Result<_, _>>()?;
-                        for &edit in &edits {
-                            match edit {
-                                Edit::Door(door, open) => {
-                                    exact.door_state(door)?; // in range
-                                    states[door.0 as usize] =
-                                        if open { DoorState::Open } else { DoorState::Closed };
-                                }
-                                Edit::Link(..) => {
-                                    return Err(Error::NotExact {
-                                        why: "links (exact mode does not take links)",
-                                    });
-                                }
-                            }
-                        }
-                        if edits.len() <= EXACT_REPAIRS {
-                            let mut exact = ExactRooms::clone(exact);
-                            drop(live);
-                            for &edit in &edits {
-                                if let Edit::Door(door, open) = edit {
-                                    exact.set_door_open(door, open)?;
-                                }
-                            }
-                            Oracle::Exact(Box::new(exact))
-                        } else {
-                            let mesh = exact.mesh().clone();
-                            drop(live);
-                            Oracle::Exact(Box::new(BuildOptions::new().cancel(&token).build_exact(
-                                ExactRooms::builder(&mesh).door_states(states).memory_budget(budget),
-                            )?))
-                        }
-                    }
-                };
+                }
+            };
             Ok((oracle, edits.len(), start.elapsed().as_secs_f32()))
         });
     }

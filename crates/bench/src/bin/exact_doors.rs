@@ -35,7 +35,8 @@ fn saved(exact: &ExactRooms) -> Vec<u8> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mut doors, mut tiers, mut maps) = (10usize, vec![Tier::Labels, Tier::CompactLabels, Tier::Graph], Vec::new());
+    let (mut doors, mut tiers, mut maps) =
+        (10usize, vec![Tier::Labels, Tier::CompactLabels, Tier::Graph], Vec::new());
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -52,14 +53,18 @@ fn main() {
         i += 1;
     }
     if maps.is_empty() {
-        maps = DEFAULT_MAPS.iter().map(|m| maps_dir().join(format!("{m}.map")).display().to_string()).collect();
+        maps =
+            DEFAULT_MAPS.iter().map(|m| maps_dir().join(format!("{m}.map")).display().to_string()).collect();
     }
     println!("# exact_doors, {}, {}, {} doors closed and opened again a map", today(), cpu(), doors);
     println!();
-    println!("| map | corners | tier | rebuild ms | repair ms: mean | median | worst | mean ÷ rebuild | worst ÷ rebuild | identical to a fresh build |");
+    println!(
+        "| map | corners | tier | rebuild ms | repair ms: mean | median | worst | mean ÷ rebuild | worst ÷ rebuild | identical to a fresh build |"
+    );
     println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     for path in &maps {
-        let name = std::path::Path::new(path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
+        let name =
+            std::path::Path::new(path).file_stem().map_or(path.clone(), |s| s.to_string_lossy().into_owned());
         let grid = parse_map(&std::fs::read(path).expect("a readable map")).expect("a map");
         let mesh = NavMesh::from_grid(&grid).expect("walkable");
         let edges: Vec<u32> =

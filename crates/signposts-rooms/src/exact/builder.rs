@@ -301,17 +301,17 @@ impl<'a> ExactBuilder<'a> {
             let found: Vec<Corner> = chunk
                 .par_iter()
                 .map_init(SweepBufs::default, |bufs, &c| {
-                        if cancelled() || past_budget() {
-                            return Corner::default(); // dropped below
-                        }
-                        let corner = corner_share(&topo, &corner_of, &grid, c, bufs);
-                        let bytes = (corner.pieces.len() + corner.spikes.len()) * size_of::<Piece>()
-                            + corner.neighbours.len() * size_of::<(u32, f64)>()
-                            + corner.cells.len() * 4;
-                        held.fetch_add(bytes as u64, Ordering::Relaxed);
-                        report();
-                        corner
-                    })
+                    if cancelled() || past_budget() {
+                        return Corner::default(); // dropped below
+                    }
+                    let corner = corner_share(&topo, &corner_of, &grid, c, bufs);
+                    let bytes = (corner.pieces.len() + corner.spikes.len()) * size_of::<Piece>()
+                        + corner.neighbours.len() * size_of::<(u32, f64)>()
+                        + corner.cells.len() * 4;
+                    held.fetch_add(bytes as u64, Ordering::Relaxed);
+                    report();
+                    corner
+                })
                 .collect();
             if cancelled() {
                 return Err(Error::Cancelled);

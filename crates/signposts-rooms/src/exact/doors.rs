@@ -31,8 +31,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::cells::CellList;
 use super::builder::{Corner, SweepBufs, corner_share, ordered_corners};
+use super::cells::CellList;
 use super::labels;
 use super::links::Links;
 use super::table::{Graph, search};
@@ -82,8 +82,10 @@ impl ExactRooms {
         *self = if let Some(exact) = repaired {
             exact
         } else {
-            let mut builder =
-                ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget).tier(self.tier);
+            let mut builder = ExactRooms::builder(&self.mesh)
+                .door_states(states)
+                .memory_budget(self.budget)
+                .tier(self.tier);
             builder.links = self.links.specs();
             builder.build()?
         };
@@ -119,14 +121,17 @@ impl ExactRooms {
         let list: Vec<usize> = (0..n).filter(|&i| dirty[i]).collect();
         let swept: Vec<Corner> = list
             .par_iter()
-            .map_init(SweepBufs::default, |bufs, &i| corner_share(&topo, &corner_of, &self.grid, corners[i], bufs))
+            .map_init(SweepBufs::default, |bufs, &i| {
+                corner_share(&topo, &corner_of, &self.grid, corners[i], bufs)
+            })
             .collect();
         // The kept corners' polygons and edges (renumbered), the swept ones' new.
         let mut views = Views::default();
         let pieces = swept.iter().map(|c| c.pieces.len() + 1).sum::<usize>() + self.views.pieces.len();
         let spikes = swept.iter().map(|c| c.spikes.len()).sum::<usize>() + self.views.spikes.len();
         views.reserve(n, pieces, spikes);
-        let mut graph = Graph { start: Vec::with_capacity(n + 1), edges: Vec::with_capacity(self.graph.edges.len()) };
+        let mut graph =
+            Graph { start: Vec::with_capacity(n + 1), edges: Vec::with_capacity(self.graph.edges.len()) };
         graph.start.push(0);
         let mut fresh = swept.iter();
         for i in 0..n {
@@ -196,7 +201,13 @@ impl ExactRooms {
 
     /// The cells' candidate lists with the swept corners' entries replaced by their new ones
     /// (`swept[k]` is corner `list[k]`'s), every list in corner order as a build makes it.
-    fn merged_cells(&self, to_new: &[u32], dirty: &[bool], list: &[usize], swept: &[Corner]) -> (Vec<u32>, Vec<u32>) {
+    fn merged_cells(
+        &self,
+        to_new: &[u32],
+        dirty: &[bool],
+        list: &[usize],
+        swept: &[Corner],
+    ) -> (Vec<u32>, Vec<u32>) {
         let cells = self.grid.len();
         let key = |k: u32| (k & !(FULL | TAUT)) as usize;
         let mut add_start = vec![0u32; cells + 1];
@@ -221,12 +232,13 @@ impl ExactRooms {
         let mut out = Vec::with_capacity(self.cell_list.len() + add.len());
         start.push(0u32);
         for k in 0..cells {
-            let old = self.cell_list.entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize).filter_map(
-                |e| {
+            let old = self
+                .cell_list
+                .entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize)
+                .filter_map(|e| {
                     let i = to_new[(e & INDEX) as usize];
                     (i != NONE && !dirty[i as usize]).then_some(i | (e & !INDEX))
-                },
-            );
+                });
             let mut new = add[add_start[k] as usize..add_start[k + 1] as usize].iter().copied().peekable();
             for e in old {
                 while let Some(&x) = new.peek().filter(|&&x| x & INDEX < e & INDEX) {
@@ -288,13 +300,15 @@ impl ExactRooms {
                 next[v as usize] += 1;
             }
         }
-        let changes = Changes { into: &into, lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
+        let changes =
+            Changes { into: &into, lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
         let mut hop: Vec<u16> = vec![0; n * n];
         hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
             let ob = from_old[b];
             let old_row = (ob != NONE).then(|| &old_hop[ob as usize * old_n..(ob as usize + 1) * old_n]);
-            let repaired =
-                old_row.is_some_and(|old_row| work.repair(graph, (to_new, from_old), old_row, b as u32, &changes, row));
+            let repaired = old_row.is_some_and(|old_row| {
+                work.repair(graph, (to_new, from_old), old_row, b as u32, &changes, row)
+            });
             if !repaired {
                 work.lengths.resize(n, 0.0);
                 search(graph, b as u32, &mut work.lengths, row, &mut work.heap);
@@ -403,7 +417,8 @@ impl RowRepair {
         self.state.clear();
         self.state.resize(n, 0);
         for ((i, &o), step) in from_old.iter().enumerate().zip(row.iter_mut()) {
-            let next = old_row.get(o as usize).and_then(|&x| to_new.get(usize::from(x))).copied().unwrap_or(NONE);
+            let next =
+                old_row.get(o as usize).and_then(|&x| to_new.get(usize::from(x))).copied().unwrap_or(NONE);
             if next == NONE {
                 *step = i as u16;
                 self.state[i] = 2;

@@ -51,12 +51,12 @@ use std::io::Read;
 
 use signposts::format::Check;
 
+use super::cells::{CellList, NARROW_CORNERS};
 use super::expand::Piece;
 use super::labels::Labels;
 use super::table::{Graph, Lengths, Table};
 use super::topology::Topology;
 use super::view::{PLUS_X, Views};
-use super::cells::{CellList, NARROW_CORNERS};
 use super::{CellGrid, CornerGeo, ExactRooms, INDEX, Tier};
 use crate::buf::{Buf, Bytes, Plain, slice};
 use crate::mesh::{NONE, RegionId, Regions};

@@ -313,7 +313,12 @@ fn importance_order(graph: &Graph, n: usize) -> Vec<u32> {
     let score = roots
         .par_iter()
         .map_init(
-            || Tree { dist: vec![f64::INFINITY; n], parent: vec![NONE; n], size: vec![0; n], ..Tree::default() },
+            || Tree {
+                dist: vec![f64::INFINITY; n],
+                parent: vec![NONE; n],
+                size: vec![0; n],
+                ..Tree::default()
+            },
             |tree, &root| tree.sizes(graph, root),
         )
         .reduce(

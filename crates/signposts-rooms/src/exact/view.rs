@@ -225,7 +225,10 @@ impl Views {
     /// side test leans to yes by a margin relative to the lengths and coordinates at hand).
     /// What a door toggle asks: a corner whose view does not reach the door sees the same
     /// whether it is open or closed.
-    #[expect(clippy::many_single_char_names, reason = "points of figures: the segment p q, rays r l, walls a b")]
+    #[expect(
+        clippy::many_single_char_names,
+        reason = "points of figures: the segment p q, rays r l, walls a b"
+    )]
     pub(crate) fn may_touch(&self, topo: &Topology, i: usize, pc: Point, [p, q]: [Point; 2]) -> bool {
         let far = |x: Point| (x.x - pc.x).abs().max((x.y - pc.y).abs());
         let size = far(p).max(far(q));
@@ -271,11 +274,16 @@ impl Views {
                 let (dx, dy) = (ray.x - pc.x, ray.y - pc.y);
                 let (ex, ey) = (b.x - a.x, b.y - a.y);
                 let denom = dx * ey - dy * ex;
-                let u = if denom == 0.0 { 1.0 } else { (((a.x - pc.x) * ey - (a.y - pc.y) * ex) / denom).max(1.0) };
+                let u = if denom == 0.0 {
+                    1.0
+                } else {
+                    (((a.x - pc.x) * ey - (a.y - pc.y) * ex) / denom).max(1.0)
+                };
                 Point::new(pc.x + u * dx, pc.y + u * dy)
             };
             let tol = margin(far(end).max(far(a)).max(far(b)));
-            let dot = |x: Point, from: Point| (x.x - from.x) * (end.x - pc.x) + (x.y - from.y) * (end.y - pc.y);
+            let dot =
+                |x: Point, from: Point| (x.x - from.x) * (end.x - pc.x) + (x.y - from.y) * (end.y - pc.y);
             let mut span = clip((0.0, 1.0), orient(pc, end, p) + tol, orient(pc, end, q) + tol);
             span = clip(span, tol - orient(pc, end, p), tol - orient(pc, end, q));
             span = clip(span, dot(p, pc) + tol, dot(q, pc) + tol);

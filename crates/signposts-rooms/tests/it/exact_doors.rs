@@ -32,7 +32,13 @@ fn toggle_and_compare(mesh: &NavMesh, tier: Tier, picks: &[(u16, bool)]) -> Resu
         prop_assert_eq!(exact.tier(), fresh.tier());
         prop_assert_eq!(exact.corners_len(), fresh.corners_len(), "door {} open {}", d, open);
         prop_assert_eq!(exact.edges_len(), fresh.edges_len(), "door {} open {}", d, open);
-        prop_assert!(bytes(&exact) == bytes(&fresh), "{:?}: door {} open {}: the repaired index differs", tier, d, open);
+        prop_assert!(
+            bytes(&exact) == bytes(&fresh),
+            "{:?}: door {} open {}: the repaired index differs",
+            tier,
+            d,
+            open
+        );
         made += 1;
     }
     Ok(made)

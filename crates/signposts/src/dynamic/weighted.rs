@@ -515,7 +515,10 @@ impl Graph {
 
 /// Runs a resumable phase with the region's members taken out of the scratch (the phase
 /// reads them while it writes the rest of `local`), and puts them back.
-fn with_members(local: &mut WeightedLocal, phase: impl FnOnce(&mut WeightedLocal, &[usize]) -> Phase) -> Phase {
+fn with_members(
+    local: &mut WeightedLocal,
+    phase: impl FnOnce(&mut WeightedLocal, &[usize]) -> Phase,
+) -> Phase {
     let members = core::mem::take(&mut local.members);
     let result = phase(local, &members);
     local.members = members;
