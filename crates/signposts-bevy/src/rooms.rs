@@ -23,7 +23,7 @@ use crate::work::{NavStatus, Work};
 use crate::{NavError, NavFailure, NavMap, NavReady};
 
 /// The most door edits at once that the exact index repairs one by one; more are built anew
-/// (a repair costs 1/5–1/13 of a build on the maps of docs/benchmarks.md, "Doors in place").
+/// (a repair costs 1/4–1/13 of a build on the maps of docs/benchmarks.md, "Doors in place").
 const EXACT_REPAIRS: usize = 4;
 
 /// Which oracle a [`NavRooms`] builds.
