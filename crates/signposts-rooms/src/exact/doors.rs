@@ -105,19 +105,7 @@ impl ExactRooms {
         if kept.windows(2).any(|w| w[0] >= w[1]) {
             return Ok(None); // renumbered out of order: searches would break ties otherwise
         }
-        let ends = self.mesh.door(d).ends;
-        let dirty: Vec<bool> = (0..n)
-            .into_par_iter()
-            .map(|i| {
-                let v = corners[i] as usize;
-                let old = from_old[i];
-                old == NONE
-                    || ends.contains(&topo.points[v])
-                    || topo.kinds[v] != self.topo.kinds[v]
-                    || topo.wedge[v] != self.topo.wedge[v]
-                    || self.views.may_touch(&self.topo, old as usize, topo.points[v], ends)
-            })
-            .collect();
+        let dirty = self.dirty(d, &topo, &corners, &from_old);
         let list: Vec<usize> = (0..n).filter(|&i| dirty[i]).collect();
         let swept: Vec<Corner> = list
             .par_iter()
@@ -190,13 +178,36 @@ impl ExactRooms {
                 return Ok(None);
             };
             if self.tier == Tier::Labels {
-                labels.hop = Some(self.repaired_hops(&exact, &to_new, &from_old, &dirty).into());
+                // Not allocated: built whole, which says how many bytes it lacked.
+                let Some(hop) = self.repaired_hops(&exact, &to_new, &from_old, &dirty) else {
+                    return Ok(None);
+                };
+                labels.hop = Some(hop.into());
             }
             exact.labels = Some(labels);
             exact.tier = self.tier;
         }
         exact.links = Links::build(&exact, &self.links.specs(), &|| false)?;
         Ok(Some(exact))
+    }
+
+    /// Per new corner, whether its sweep may change with door `d`'s state (`topo` the new
+    /// topology): a corner new, at one of the door's ends, of another kind or wedge, or whose
+    /// view may reach the door.
+    fn dirty(&self, d: DoorId, topo: &Topology, corners: &[u32], from_old: &[u32]) -> Vec<bool> {
+        let ends = self.mesh.door(d).ends;
+        (0..corners.len())
+            .into_par_iter()
+            .map(|i| {
+                let v = corners[i] as usize;
+                let old = from_old[i];
+                old == NONE
+                    || ends.contains(&topo.points[v])
+                    || topo.kinds[v] != self.topo.kinds[v]
+                    || topo.wedge[v] != self.topo.wedge[v]
+                    || self.views.may_touch(&self.topo, old as usize, topo.points[v], ends)
+            })
+            .collect()
     }
 
     /// The cells' candidate lists with the swept corners' entries replaced by their new ones
@@ -259,7 +270,13 @@ impl ExactRooms {
     /// next corner stopped being one searched again from the rest, shorter paths through new
     /// edges and corners spread, and the first step picked again wherever a length changed
     /// nearby, as the search picks it (the shortest, then the next corner settled first).
-    fn repaired_hops(&self, new: &ExactRooms, to_new: &[u32], from_old: &[u32], dirty: &[bool]) -> Vec<u16> {
+    fn repaired_hops(
+        &self,
+        new: &ExactRooms,
+        to_new: &[u32],
+        from_old: &[u32],
+        dirty: &[bool],
+    ) -> Option<Vec<u16>> {
         let graph = &new.graph;
         let (n, old_n) = (from_old.len(), to_new.len());
         let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
@@ -302,7 +319,9 @@ impl ExactRooms {
         }
         let changes =
             Changes { into: &into, lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
-        let mut hop: Vec<u16> = vec![0; n * n];
+        let mut hop: Vec<u16> = Vec::new();
+        hop.try_reserve_exact(n * n).ok()?;
+        hop.resize(n * n, 0);
         hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
             let ob = from_old[b];
             let old_row = (ob != NONE).then(|| &old_hop[ob as usize * old_n..(ob as usize + 1) * old_n]);
@@ -314,7 +333,7 @@ impl ExactRooms {
                 search(graph, b as u32, &mut work.lengths, row, &mut work.heap);
             }
         });
-        hop
+        Some(hop)
     }
 }
 
