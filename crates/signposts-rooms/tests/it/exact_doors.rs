@@ -83,3 +83,27 @@ proptest! {
         toggle_and_compare(&mesh, TIERS[tier], &picks)?;
     }
 }
+
+/// An index opened in place from its saved bytes repairs as a built one does (its arrays read
+/// from the file, the repaired ones in memory), and a door out of range is an error that
+/// changes nothing.
+#[test]
+fn an_index_opened_in_place_repairs_as_a_built_one() {
+    let grid = signposts::grid::Grid::from_ascii("......\n.@@.@.\n......\n.@..@.\n......").unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    for tier in TIERS {
+        let built = ExactRooms::builder(&mesh).tier(tier).build().unwrap();
+        let mut opened = ExactRooms::from_bytes(bytes(&built), signposts::format::Check::Sizes).unwrap();
+        let mut states = vec![DoorState::Open; mesh.doors_len()];
+        for d in (0..mesh.doors_len()).step_by(3) {
+            opened.set_door_open(DoorId(d as u32), false).unwrap();
+            states[d] = DoorState::Closed;
+            let fresh = ExactRooms::builder(&mesh).door_states(states.clone()).tier(tier).build().unwrap();
+            assert!(bytes(&opened) == bytes(&fresh), "{tier:?}: door {d}");
+        }
+        let before = bytes(&opened);
+        let err = opened.set_door_open(DoorId(mesh.doors_len() as u32), false).unwrap_err();
+        assert!(matches!(err, signposts_rooms::Error::OutOfRange { what: "door", .. }), "{err}");
+        assert!(bytes(&opened) == before);
+    }
+}
