@@ -115,7 +115,8 @@ impl Sink for Seen {
 pub(super) struct Corner {
     /// Its visibility edges, `(corner, length)` sorted by corner.
     pub(super) neighbours: Vec<(u32, f64)>,
-    regions: Vec<u32>,
+    /// The regions it is a candidate of, each with its [`FULL`] bit.
+    pub(super) regions: Vec<u32>,
     /// The cells it is a candidate of, each with its [`FULL`] and [`TAUT`] bits.
     pub(super) cells: Vec<u32>,
     pub(super) pieces: Vec<Piece>,
@@ -361,6 +362,7 @@ impl<'a> ExactBuilder<'a> {
         let n = exact.corners.len();
         let pairs = (n as u64) * (n as u64);
         let bounds = n as u64 * mesh.regions_len() as u64 * BOUND;
+        let cands = (cand_start.len() + cand.len()) as u64 * 4;
         let left = budget - base;
         let order = match self.tier {
             Some(wanted) => &BY_SIZE[BY_SIZE.iter().position(|&t| t == wanted).unwrap_or(0)..],
@@ -376,12 +378,13 @@ impl<'a> ExactBuilder<'a> {
             match tier {
                 Tier::Table | Tier::CompactTable => {
                     let pair = if tier == Tier::Table { WIDE_PAIR } else { NARROW_PAIR };
-                    if n >= 1 << 16 || pairs * pair + bounds > left {
+                    if n >= 1 << 16 || pairs * pair + bounds + cands > left {
                         continue;
                     }
                     let mut table =
                         fill_table(&exact.graph, n, tier == Tier::Table, &cancelled, |_| report())?;
                     table.bounds = region_bounds(&exact, &table, &cand_start, &cand)?.into();
+                    (table.cand_start, table.cand) = (cand_start.clone().into(), cand.clone().into());
                     exact.table = Some(table);
                     chosen = true;
                     break;
@@ -534,7 +537,14 @@ fn fill_table(
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    Ok(Table { n, hop: hop.into(), lengths, bounds: Vec::new().into() })
+    Ok(Table {
+        n,
+        hop: hop.into(),
+        lengths,
+        bounds: Vec::new().into(),
+        cand_start: Vec::new().into(),
+        cand: Vec::new().into(),
+    })
 }
 
 /// The table's first steps alone (for [`Tier::Labels`]), one search per target corner on all
@@ -562,7 +572,7 @@ fn fill_hops(graph: &Graph, n: usize, cancelled: &(dyn Fn() -> bool + Sync)) -> 
 /// point of the region: such a path ends in a segment from a corner the point sees (one of
 /// the region's candidates) to the point, so the least, over the region's candidates `b`, of
 /// `d(a, b)` plus `b`'s distance to the region. Rounded down a little, for `f32`.
-fn region_bounds(
+pub(super) fn region_bounds(
     exact: &ExactRooms,
     table: &Table,
     cand_start: &[u32],

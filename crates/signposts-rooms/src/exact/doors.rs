@@ -16,8 +16,10 @@
 //!   theirs, shorter paths over new edges and corners spread, and each corner near a change
 //!   picks its first step again as the search picks it (the shortest, then the neighbour
 //!   settled first). `O(c)` a row for `c` corners, plus what changed;
-//! - the table tiers are built again (their region bounds need every corner's regions,
-//!   which the index does not keep).
+//! - the table tiers repair their first steps the same way and their lengths with them (a
+//!   length kept where the row's repair left it), merge the regions' candidate lists as the
+//!   cells' are, and take every region's bounds again over them (a table read from a
+//!   format 2 file kept no candidates: it is built again).
 //!
 //! Whatever the route, the index ends identical to a fresh build with the new states (the
 //! same tier asked for, the same budget and links): the property tests compare the saved
@@ -31,11 +33,12 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::builder::region_bounds;
 use super::builder::{Corner, SweepBufs, corner_share, ordered_corners};
 use super::cells::CellList;
 use super::labels;
 use super::links::Links;
-use super::table::{Graph, search};
+use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
 use super::topology::Topology;
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, INDEX, TAUT, Tier};
@@ -75,11 +78,7 @@ impl ExactRooms {
         }
         let mut states = self.states.clone();
         states[d.0 as usize] = state;
-        let repaired = match self.tier {
-            Tier::Table | Tier::CompactTable => None,
-            Tier::Graph | Tier::Labels | Tier::CompactLabels => self.repaired(d, &states)?,
-        };
-        *self = if let Some(exact) = repaired {
+        *self = if let Some(exact) = self.repaired(d, &states)? {
             exact
         } else {
             let mut builder = ExactRooms::builder(&self.mesh)
@@ -141,7 +140,29 @@ impl ExactRooms {
         }
         views.shrink_to_fit();
         graph.edges.shrink_to_fit();
-        let (cell_start, cell_list) = self.merged_cells(&to_new, &dirty, &list, &swept);
+        let (cell_start, cell_list) = merged(
+            self.grid.len(),
+            |k| self.cell_list.entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize),
+            self.cell_list.len(),
+            &to_new,
+            &dirty,
+            &list,
+            &swept,
+            |corner| &corner.cells,
+        );
+        // The regions' candidates, for a table's bounds (kept unless read from a format 2 file).
+        let cands = self.table.as_ref().filter(|t| !t.cand_start.is_empty()).map(|t| {
+            merged(
+                self.mesh.regions_len(),
+                |r| t.cand[t.cand_start[r] as usize..t.cand_start[r + 1] as usize].iter().copied(),
+                t.cand.len(),
+                &to_new,
+                &dirty,
+                &list,
+                &swept,
+                |corner| &corner.regions,
+            )
+        });
         drop(swept);
         let geo = corners.iter().map(|&v| CornerGeo::new(&topo, v)).collect();
         let mut exact = ExactRooms {
@@ -167,28 +188,58 @@ impl ExactRooms {
         if base > self.budget {
             return Ok(None);
         }
-        let left = self.budget - base;
-        if matches!(self.tier, Tier::Labels | Tier::CompactLabels) {
-            let pairs = (n as u64) * (n as u64);
-            let hops = if self.tier == Tier::Labels { pairs * 2 } else { 0 };
-            if (self.tier == Tier::Labels && n >= 1 << 16) || hops > left {
-                return Ok(None);
-            }
-            let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &|| false, &|| {}) else {
-                return Ok(None);
-            };
-            if self.tier == Tier::Labels {
-                // Not allocated: built whole, which says how many bytes it lacked.
-                let Some(hop) = self.repaired_hops(&exact, &to_new, &from_old, &dirty) else {
-                    return Ok(None);
-                };
-                labels.hop = Some(hop.into());
-            }
-            exact.labels = Some(labels);
-            exact.tier = self.tier;
+        let numbers = Numbers { to_new: &to_new, from_old: &from_old, dirty: &dirty };
+        if !self.repair_tier(&mut exact, &numbers, cands, self.budget - base)? {
+            return Ok(None);
         }
         exact.links = Links::build(&exact, &self.links.specs(), &|| false)?;
         Ok(Some(exact))
+    }
+
+    /// Repairs this index's tier into `exact` (its views, graph and cells already repaired),
+    /// within `left` bytes; `false` when it must be built whole.
+    fn repair_tier(
+        &self,
+        exact: &mut ExactRooms,
+        numbers: &Numbers<'_>,
+        cands: Option<(Vec<u32>, Vec<u32>)>,
+        left: u64,
+    ) -> Result<bool, Error> {
+        let n = numbers.from_old.len();
+        let pairs = (n as u64) * (n as u64);
+        match self.tier {
+            Tier::Labels | Tier::CompactLabels => {
+                let hops = if self.tier == Tier::Labels { pairs * 2 } else { 0 };
+                if (self.tier == Tier::Labels && n >= 1 << 16) || hops > left {
+                    return Ok(false);
+                }
+                let Some(mut labels) = labels::build(&exact.graph, n, left - hops, &|| false, &|| {}) else {
+                    return Ok(false);
+                };
+                if self.tier == Tier::Labels {
+                    // Not allocated: built whole, which says how many bytes it lacked.
+                    let Some(hop) = self.repaired_hops(&exact.graph, numbers) else { return Ok(false) };
+                    labels.hop = Some(hop.into());
+                }
+                exact.labels = Some(labels);
+            }
+            Tier::Table | Tier::CompactTable => {
+                let Some((cand_start, cand)) = cands else { return Ok(false) };
+                let pair = if self.tier == Tier::Table { WIDE_PAIR } else { NARROW_PAIR };
+                let bounds = n as u64 * self.mesh.regions_len() as u64 * BOUND;
+                let held = (cand_start.len() + cand.len()) as u64 * 4;
+                if n >= 1 << 16 || pairs * pair + bounds + held > left {
+                    return Ok(false);
+                }
+                let Some(mut table) = self.repaired_table(&exact.graph, numbers) else { return Ok(false) };
+                table.bounds = region_bounds(exact, &table, &cand_start, &cand)?.into();
+                (table.cand_start, table.cand) = (cand_start.into(), cand.into());
+                exact.table = Some(table);
+            }
+            Tier::Graph => {}
+        }
+        exact.tier = self.tier;
+        Ok(true)
     }
 
     /// Per new corner, whether its sweep may change with door `d`'s state (`topo` the new
@@ -210,79 +261,13 @@ impl ExactRooms {
             .collect()
     }
 
-    /// The cells' candidate lists with the swept corners' entries replaced by their new ones
-    /// (`swept[k]` is corner `list[k]`'s), every list in corner order as a build makes it.
-    fn merged_cells(
-        &self,
-        to_new: &[u32],
-        dirty: &[bool],
-        list: &[usize],
-        swept: &[Corner],
-    ) -> (Vec<u32>, Vec<u32>) {
-        let cells = self.grid.len();
-        let key = |k: u32| (k & !(FULL | TAUT)) as usize;
-        let mut add_start = vec![0u32; cells + 1];
-        for corner in swept {
-            for &k in &corner.cells {
-                add_start[key(k) + 1] += 1;
-            }
-        }
-        for k in 1..add_start.len() {
-            add_start[k] += add_start[k - 1];
-        }
-        let mut next = add_start.clone();
-        let mut add = vec![0u32; add_start[cells] as usize];
-        for (corner, &i) in swept.iter().zip(list) {
-            for &k in &corner.cells {
-                let slot = &mut next[key(k)];
-                add[*slot as usize] = i as u32 | (k & (FULL | TAUT));
-                *slot += 1;
-            }
-        }
-        let mut start = Vec::with_capacity(cells + 1);
-        let mut out = Vec::with_capacity(self.cell_list.len() + add.len());
-        start.push(0u32);
-        for k in 0..cells {
-            let old = self
-                .cell_list
-                .entries(self.cell_start[k] as usize..self.cell_start[k + 1] as usize)
-                .filter_map(|e| {
-                    let i = to_new[(e & INDEX) as usize];
-                    (i != NONE && !dirty[i as usize]).then_some(i | (e & !INDEX))
-                });
-            let mut new = add[add_start[k] as usize..add_start[k + 1] as usize].iter().copied().peekable();
-            for e in old {
-                while let Some(&x) = new.peek().filter(|&&x| x & INDEX < e & INDEX) {
-                    out.push(x);
-                    new.next();
-                }
-                out.push(e);
-            }
-            out.extend(new);
-            start.push(out.len() as u32);
-        }
-        (start, out)
-    }
-
-    /// The first steps over the repaired index `new`'s graph, row by row from this index's:
-    /// each row's lengths read back off its tree (a corner's is its next corner's plus the
-    /// edge, summed as the search summed them), the corners whose path lost an edge or whose
-    /// next corner stopped being one searched again from the rest, shorter paths through new
-    /// edges and corners spread, and the first step picked again wherever a length changed
-    /// nearby, as the search picks it (the shortest, then the next corner settled first).
-    fn repaired_hops(
-        &self,
-        new: &ExactRooms,
-        to_new: &[u32],
-        from_old: &[u32],
-        dirty: &[bool],
-    ) -> Option<Vec<u16>> {
-        let graph = &new.graph;
-        let (n, old_n) = (from_old.len(), to_new.len());
-        let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
-        // Edges lost and gained between corners kept (new numbers, as `(from, to)`: the
-        // graph need not be symmetric, a corner made by a closed door being one on its own
-        // side only). Only a swept corner's edges change.
+    /// What the toggle changed in the graph (`graph` the new one): the edges lost and gained
+    /// between corners kept (new numbers, as `(from, to)`: the graph need not be symmetric, a
+    /// corner made by a closed door being one on its own side only; only a swept corner's
+    /// edges change), and each corner's edges in.
+    fn changes(&self, graph: &Graph, numbers: &Numbers<'_>) -> Changes {
+        let Numbers { to_new, from_old, dirty } = *numbers;
+        let n = from_old.len();
         let (mut lost, mut gained) = (Vec::new(), Vec::new());
         for (i, &o) in from_old.iter().enumerate() {
             if o == NONE || !dirty[i] {
@@ -302,7 +287,7 @@ impl ExactRooms {
                 }
             }
         }
-        // Each corner's edges in: `(from, length)`, the length as `from` has it.
+        // `(from, length)`, the length as `from` has it.
         let mut into = Graph { start: vec![0; n + 1], edges: vec![(0, 0.0); graph.edges.len()] };
         for &(v, _) in &graph.edges {
             into.start[v as usize + 1] += 1;
@@ -317,17 +302,23 @@ impl ExactRooms {
                 next[v as usize] += 1;
             }
         }
-        let changes =
-            Changes { into: &into, lost: &lost, gained: &gained, new_corners: from_old.contains(&NONE) };
+        Changes { into, lost, gained, new_corners: from_old.contains(&NONE) }
+    }
+
+    /// The first steps over the new `graph`, row by row from this index's (see
+    /// [`RowRepair`]); `None` when they cannot be allocated.
+    fn repaired_hops(&self, graph: &Graph, numbers: &Numbers<'_>) -> Option<Vec<u16>> {
+        let (n, old_n) = (numbers.from_old.len(), numbers.to_new.len());
+        let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
+        let changes = self.changes(graph, numbers);
         let mut hop: Vec<u16> = Vec::new();
         hop.try_reserve_exact(n * n).ok()?;
         hop.resize(n * n, 0);
         hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
-            let ob = from_old[b];
+            let ob = numbers.from_old[b];
             let old_row = (ob != NONE).then(|| &old_hop[ob as usize * old_n..(ob as usize + 1) * old_n]);
-            let repaired = old_row.is_some_and(|old_row| {
-                work.repair(graph, (to_new, from_old), old_row, b as u32, &changes, row)
-            });
+            let repaired =
+                old_row.is_some_and(|old_row| work.repair(graph, numbers, old_row, b as u32, &changes, row));
             if !repaired {
                 work.lengths.resize(n, 0.0);
                 search(graph, b as u32, &mut work.lengths, row, &mut work.heap);
@@ -335,15 +326,93 @@ impl ExactRooms {
         });
         Some(hop)
     }
+
+    /// The table over the new `graph` (its bounds and candidates left to the caller), row by
+    /// row from this index's as the first steps are ([`RowRepair`]): a length kept where the
+    /// row's repair left it, the new one where it changed; `None` when it cannot be allocated.
+    fn repaired_table(&self, graph: &Graph, numbers: &Numbers<'_>) -> Option<Table> {
+        let old = self.table.as_ref().expect("a table tier");
+        let n = numbers.from_old.len();
+        let changes = self.changes(graph, numbers);
+        let mut hop: Vec<u16> = Vec::new();
+        hop.try_reserve_exact(n * n).ok()?;
+        hop.resize(n * n, 0);
+        let lengths = match &old.lengths {
+            Lengths::Wide(before) => {
+                Lengths::Wide(repaired_rows(graph, numbers, old, &changes, &mut hop, before, |l| l)?.into())
+            }
+            Lengths::Narrow(before) => Lengths::Narrow(
+                repaired_rows(graph, numbers, old, &changes, &mut hop, before, |l| l as f32)?.into(),
+            ),
+        };
+        Some(Table {
+            n,
+            hop: hop.into(),
+            lengths,
+            bounds: Vec::new().into(),
+            cand_start: Vec::new().into(),
+            cand: Vec::new().into(),
+        })
+    }
+}
+
+/// The old and new corner numbers, and which new corners were swept again.
+#[derive(Clone, Copy)]
+struct Numbers<'a> {
+    to_new: &'a [u32],
+    from_old: &'a [u32],
+    dirty: &'a [bool],
+}
+
+/// The table's rows repaired into `hop` and the returned lengths (`before` the old lengths,
+/// `narrow` a length as stored).
+fn repaired_rows<T: Copy + Default + Send + Sync>(
+    graph: &Graph,
+    numbers: &Numbers<'_>,
+    old: &Table,
+    changes: &Changes,
+    hop: &mut [u16],
+    before: &[T],
+    narrow: impl Fn(f64) -> T + Sync,
+) -> Option<Vec<T>> {
+    let (n, old_n) = (numbers.from_old.len(), numbers.to_new.len());
+    let mut lengths: Vec<T> = Vec::new();
+    lengths.try_reserve_exact(n * n).ok()?;
+    lengths.resize(n * n, T::default());
+    hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
+        RowRepair::default,
+        |work, (b, (row, out))| {
+            let ob = numbers.from_old[b];
+            let at = if ob == NONE { 0 } else { ob as usize * old_n };
+            let repaired =
+                ob != NONE && work.repair(graph, numbers, &old.hop[at..at + old_n], b as u32, changes, row);
+            if repaired {
+                for (i, x) in out.iter_mut().enumerate() {
+                    *x = match work.lengths.get(i).filter(|l| !l.is_nan()) {
+                        Some(&l) => narrow(l),
+                        None => before[at + numbers.from_old[i] as usize],
+                    };
+                }
+            } else {
+                work.lengths.resize(n, 0.0);
+                search(graph, b as u32, &mut work.lengths, row, &mut work.heap);
+                for (x, &l) in out.iter_mut().zip(&work.lengths) {
+                    *x = narrow(l);
+                }
+            }
+        },
+    );
+    Some(lengths)
 }
 
 /// What a toggle changed in the graph, in the new numbers.
-struct Changes<'a> {
-    /// The new graph's edges in, per corner.
-    into: &'a Graph,
-    /// Edges `(from, to)` lost and gained.
-    lost: &'a [(u32, u32)],
-    gained: &'a [(u32, u32, f64)],
+struct Changes {
+    /// The new graph's edges in, per corner: `(from, length)`, the length as `from` has it.
+    into: Graph,
+    /// Edges `(from, to)` lost and gained between corners kept.
+    lost: Vec<(u32, u32)>,
+    gained: Vec<(u32, u32, f64)>,
+    /// Whether some corner is new.
     new_corners: bool,
 }
 
@@ -406,18 +475,22 @@ impl RowRepair {
     fn repair(
         &mut self,
         graph: &Graph,
-        numbers: (&[u32], &[u32]),
+        numbers: &Numbers<'_>,
         old_row: &[u16],
         b: u32,
-        changes: &Changes<'_>,
+        changes: &Changes,
         row: &mut [u16],
     ) -> bool {
-        let Some(lost) = self.renumber(numbers, old_row, b, changes.lost, row) else { return false };
+        let Some(lost) = self.renumber((numbers.to_new, numbers.from_old), old_row, b, &changes.lost, row)
+        else {
+            return false;
+        };
         if !lost && changes.lost.is_empty() && changes.gained.is_empty() && !changes.new_corners {
+            self.lengths.clear(); // no length changed
             return true; // the old tree as it was, renumbered
         }
         self.spread(graph, row, b, changes);
-        self.pick_steps(graph, changes.into, row, b)
+        self.pick_steps(graph, &changes.into, row, b)
     }
 
     /// Fills `row` with the old row renumbered and marks each corner's path kept (1) or lost
@@ -479,7 +552,7 @@ impl RowRepair {
     /// The new lengths where they changed: the corners that lost their path searched again
     /// from their neighbours that kept theirs, shorter paths over new edges spread as the
     /// search spreads them; every corner near a change listed to pick its first step again.
-    fn spread(&mut self, graph: &Graph, row: &[u16], b: u32, changes: &Changes<'_>) {
+    fn spread(&mut self, graph: &Graph, row: &[u16], b: u32, changes: &Changes) {
         let n = row.len();
         self.old.clear();
         self.old.resize(n, f64::NAN);
@@ -513,7 +586,7 @@ impl RowRepair {
                 self.heap.push(Reverse((best.to_bits(), x)));
             }
         }
-        for &(from, to, w) in changes.gained {
+        for &(from, to, w) in &changes.gained {
             self.pick(to);
             let through = self.length(graph, row, from) + w;
             if through < self.length(graph, row, to) {
@@ -521,7 +594,7 @@ impl RowRepair {
                 self.heap.push(Reverse((through.to_bits(), to)));
             }
         }
-        for &(_, to) in changes.lost {
+        for &(_, to) in &changes.lost {
             self.pick(to);
         }
         while let Some(Reverse((key, x))) = self.heap.pop() {
@@ -575,4 +648,60 @@ impl RowRepair {
         self.chain = steps;
         true
     }
+}
+
+/// Lists per key (cells, regions) of corner entries ([`FULL`] and [`TAUT`] marks kept), with
+/// the swept corners' entries replaced by their new ones: `old(k)` the old entries of key `k`
+/// (old numbers), `fresh(corner)` a swept corner's keys (`swept[j]` is corner `list[j]`'s);
+/// every list in corner order as a build makes it.
+#[expect(clippy::too_many_arguments, reason = "the old lists, both numberings, the new lists")]
+fn merged<I: Iterator<Item = u32>>(
+    keys: usize,
+    old: impl Fn(usize) -> I,
+    len: usize,
+    to_new: &[u32],
+    dirty: &[bool],
+    list: &[usize],
+    swept: &[Corner],
+    fresh: impl Fn(&Corner) -> &[u32],
+) -> (Vec<u32>, Vec<u32>) {
+    let key = |k: u32| (k & !(FULL | TAUT)) as usize;
+    let mut add_start = vec![0u32; keys + 1];
+    for corner in swept {
+        for &k in fresh(corner) {
+            add_start[key(k) + 1] += 1;
+        }
+    }
+    for k in 1..add_start.len() {
+        add_start[k] += add_start[k - 1];
+    }
+    let mut next = add_start.clone();
+    let mut add = vec![0u32; add_start[keys] as usize];
+    for (corner, &i) in swept.iter().zip(list) {
+        for &k in fresh(corner) {
+            let slot = &mut next[key(k)];
+            add[*slot as usize] = i as u32 | (k & (FULL | TAUT));
+            *slot += 1;
+        }
+    }
+    let mut start = Vec::with_capacity(keys + 1);
+    let mut out = Vec::with_capacity(len + add.len());
+    start.push(0u32);
+    for k in 0..keys {
+        let kept = old(k).filter_map(|e| {
+            let i = to_new[(e & INDEX) as usize];
+            (i != NONE && !dirty[i as usize]).then_some(i | (e & !INDEX))
+        });
+        let mut new = add[add_start[k] as usize..add_start[k + 1] as usize].iter().copied().peekable();
+        for e in kept {
+            while let Some(&x) = new.peek().filter(|&&x| x & INDEX < e & INDEX) {
+                out.push(x);
+                new.next();
+            }
+            out.push(e);
+        }
+        out.extend(new);
+        start.push(out.len() as u32);
+    }
+    (start, out)
 }

@@ -24,6 +24,7 @@
 //!          any path from the cell may turn there) u32, or (format 3, below 16,384 corners)
 //!          u16 (index in bits 0–13, the marks in 15 and 14)
 //! | table (tiers 0 and 1): hops u16×c² | lengths f64 or f32 ×c² | bounds f32×(c·r)
+//!                        | (format 3) region candidate starts u32×(r+1) (none: not kept) | candidates u32
 //! | labels (tiers 3 and 4): hub corners u32×c | label starts u32×(c+1) | hubs (ranks) u32
 //!                          | lengths f64 | next corners u32 | (tier 3) hops u16×c²
 //! | checksum u64 over every byte before it
@@ -345,6 +346,10 @@ impl ExactRooms {
                 Lengths::Narrow(l) => w.array(l),
             }
             w.array(&table.bounds);
+            if version >= 3 {
+                w.array(&table.cand_start);
+                w.array(&table.cand);
+            }
         }
         if let Some(labels) = &self.labels {
             w.array(&labels.hub_corner);
@@ -459,22 +464,10 @@ impl ExactRooms {
         };
         let tier =
             [Tier::Table, Tier::CompactTable, Tier::Graph, Tier::Labels, Tier::CompactLabels][tier as usize];
-        let table = if matches!(tier, Tier::Graph | Tier::Labels | Tier::CompactLabels) {
-            None
+        let table = if matches!(tier, Tier::Table | Tier::CompactTable) {
+            Some(read_table(&mut s, c, tier == Tier::Table, mesh.regions_len(), version)?)
         } else {
-            if c >= 1 << 16 {
-                return Err(corrupt(&format!(
-                    "a table of {c} corners (at most 65,535 are numbered in 16 bits)"
-                )));
-            }
-            let hop = s.array_of(c * c, "hops")?;
-            let lengths = if tier == Tier::Table {
-                Lengths::Wide(s.array_of(c * c, "lengths")?)
-            } else {
-                Lengths::Narrow(s.array_of(c * c, "lengths")?)
-            };
-            let bounds = s.array_of(c * mesh.regions_len(), "bounds")?;
-            Some(Table { n: c, hop, lengths, bounds })
+            None
         };
         let labels = if matches!(tier, Tier::Labels | Tier::CompactLabels) {
             Some(read_labels(&mut s, c, tier == Tier::Labels)?)
@@ -529,10 +522,16 @@ impl ExactRooms {
         if self.cell_list.entries(0..self.cell_list.len()).any(|e| (e & INDEX) as usize >= c) {
             return Err(corrupt("a cell's candidate is no corner"));
         }
-        if let Some(table) = &self.table
-            && table.hop.iter().any(|&h| usize::from(h) >= c)
-        {
-            return Err(corrupt("a table hop is no corner"));
+        if let Some(table) = &self.table {
+            if table.hop.iter().any(|&h| usize::from(h) >= c) {
+                return Err(corrupt("a table hop is no corner"));
+            }
+            if !table.cand_start.is_empty() {
+                ranges(&table.cand_start, table.cand.len(), "candidate starts")?;
+                if table.cand.iter().any(|&e| (e & INDEX) as usize >= c) {
+                    return Err(corrupt("a region's candidate is no corner"));
+                }
+            }
         }
         if let Some(labels) = &self.labels {
             ranges(&labels.start, labels.hubs.len(), "label starts")?;
@@ -664,6 +663,28 @@ fn read_graph(s: &mut Sections, c: usize) -> Result<Graph, Error> {
         return Err(corrupt("a visibility edge to no corner, or of a length not finite"));
     }
     Ok(Graph { start: start.to_vec(), edges: heads.iter().copied().zip(lengths.iter().copied()).collect() })
+}
+
+/// The table of `c` corners and `regions` regions (`wide`: `f64` lengths), its sizes checked.
+fn read_table(s: &mut Sections, c: usize, wide: bool, regions: usize, version: u32) -> Result<Table, Error> {
+    if c >= 1 << 16 {
+        return Err(corrupt(&format!("a table of {c} corners (at most 65,535 are numbered in 16 bits)")));
+    }
+    let hop = s.array_of(c * c, "hops")?;
+    let lengths = if wide {
+        Lengths::Wide(s.array_of(c * c, "lengths")?)
+    } else {
+        Lengths::Narrow(s.array_of(c * c, "lengths")?)
+    };
+    let bounds = s.array_of(c * regions, "bounds")?;
+    // Format 2 kept no candidates (nor does a format 3 file saved from one): a door toggle
+    // then builds the table anew.
+    let (cand_start, cand): (Buf<u32>, Buf<u32>) =
+        if version >= 3 { (s.array()?, s.array()?) } else { (Vec::new().into(), Vec::new().into()) };
+    if !(cand_start.is_empty() || cand_start.len() == regions + 1) {
+        return Err(corrupt(&format!("{} candidate starts for {regions} regions", cand_start.len())));
+    }
+    Ok(Table { n: c, hop, lengths, bounds, cand_start, cand })
 }
 
 /// The labels of `c` corners (and with `hops` their first steps), their sizes checked.

@@ -46,9 +46,10 @@
 //! (two walls touching at a corner) does a closed door's end stay passable, as every pinch
 //! point is. A closed door also makes corners: a path may turn round its free end, or at a
 //! wall corner on one of its sides. [`ExactRooms::set_door_open`] repairs the index in
-//! place: the corners that see the door swept again, the graph and the labels tiers repaired
-//! over the new visibility graph (the table tiers are built again), ending identical to a
-//! fresh build with the new states (docs/benchmarks.md, "Doors in place", has the costs).
+//! place: the corners that see the door swept again, the tier repaired over the new
+//! visibility graph (the labels built again, first steps and table rows repaired row by row),
+//! ending identical to a fresh build with the new states (docs/benchmarks.md, "Doors in
+//! place", has the costs).
 //!
 //! ## Tiers and memory
 //!

@@ -31,6 +31,12 @@ pub(crate) struct Table {
     /// `bounds[r * n + a]`: a lower bound of the length of any path from corner `a` to a
     /// point of region `r`, rounded down.
     pub(crate) bounds: Buf<f32>,
+    /// Region `r`'s candidate corners (those that see some of it and could be turned at from
+    /// there, [`FULL`](super::FULL) marking one that sees all of it):
+    /// `cand[cand_start[r]..cand_start[r + 1]]`, what the bounds are taken over, kept so that
+    /// a door toggle can take them again. Empty when read from a format 2 file.
+    pub(crate) cand_start: Buf<u32>,
+    pub(crate) cand: Buf<u32>,
 }
 
 /// Bytes per pair of corners.
@@ -114,7 +120,7 @@ impl Table {
     }
 
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.bounds.len() * 4
+        (self.bounds.len() + self.cand_start.len() + self.cand.len()) * 4
             + self.hop.len() * 2
             + match &self.lengths {
                 Lengths::Wide(v) => v.len() * 8,

@@ -77,7 +77,13 @@ proptest! {
         prop_assert_eq!(&old[8..12], &2u32.to_le_bytes());
         let opened = ExactRooms::from_bytes(old, Check::Full).unwrap();
         same_answers(&built, &opened, &points)?;
-        prop_assert_eq!(&saved(&opened), &bytes);
+        if matches!(tier, Tier::Table | Tier::CompactTable) {
+            // Without the regions' candidates, which format 2 did not keep: saved so, and read.
+            let again = ExactRooms::from_bytes(saved(&opened), Check::Full).unwrap();
+            same_answers(&built, &again, &points)?;
+        } else {
+            prop_assert_eq!(&saved(&opened), &bytes);
+        }
         let path = temp(&format!("{seed}.exact"));
         built.save_to(&path).unwrap();
         prop_assert_eq!(&std::fs::read(&path).unwrap(), &bytes);
