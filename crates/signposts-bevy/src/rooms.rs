@@ -410,14 +410,19 @@ impl NavRooms {
                         }
                     }
                     if edits.len() <= EXACT_REPAIRS {
-                        let mut exact = ExactRooms::clone(exact);
+                        // The first repair made beside the live index (no copy of it), the
+                        // others in place.
+                        let mut doors = edits.iter().filter_map(|&edit| match edit {
+                            Edit::Door(door, open) => Some((door, open)),
+                            Edit::Link(..) => None,
+                        });
+                        let (door, open) = doors.next().expect("door edits only, checked above");
+                        let mut repaired = exact.with_door_open(door, open)?;
                         drop(live);
-                        for &edit in &edits {
-                            if let Edit::Door(door, open) = edit {
-                                exact.set_door_open(door, open)?;
-                            }
+                        for (door, open) in doors {
+                            repaired.set_door_open(door, open)?;
                         }
-                        Oracle::Exact(Box::new(exact))
+                        Oracle::Exact(Box::new(repaired))
                     } else {
                         let mesh = exact.mesh().clone();
                         drop(live);

@@ -52,7 +52,8 @@ impl ExactRooms {
     /// index ends identical to a fresh build with the new door states, the same tier asked
     /// for, budget and links: the tier is kept when it still fits the budget, else the next
     /// smaller that does, as a build falls back. A door already in the state asked changes
-    /// nothing.
+    /// nothing. The repair holds the old index and the new one for a moment (about twice the
+    /// index's memory).
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a door not of the mesh; the build's errors when the index is
@@ -72,23 +73,45 @@ impl ExactRooms {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_door_open(&mut self, d: DoorId, open: bool) -> Result<(), Error> {
+        if self.door_state(d)? != if open { DoorState::Open } else { DoorState::Closed } {
+            *self = self.with_door_open(d, open)?;
+        }
+        Ok(())
+    }
+
+    /// The index with door `d` opened or closed, this one left as it is (answering meanwhile,
+    /// as a game's other threads may need): what [`ExactRooms::set_door_open`] makes, without
+    /// holding a third copy when the old index must stay.
+    ///
+    /// # Errors
+    /// As [`ExactRooms::set_door_open`].
+    ///
+    /// ```
+    /// use signposts::grid::Grid;
+    /// use signposts_rooms::{DoorId, ExactRooms, NavMesh, Point};
+    /// let mesh = NavMesh::from_grid(&Grid::from_ascii("..@..\n.....\n..@..")?)?;
+    /// let exact = ExactRooms::build(&mesh)?;
+    /// let (a, b) = (Point::new(0.5, 1.5), Point::new(4.5, 1.5));
+    /// let door = mesh.doors().iter().position(|d| d.ends.iter().all(|p| p.x == 2.0)).unwrap();
+    /// let closed = exact.with_door_open(DoorId(door as u32), false)?;
+    /// assert_eq!(exact.distance(a, b), Some(4.0)); // still open here
+    /// assert!(closed.distance(a, b).is_none_or(|d| d > 4.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_door_open(&self, d: DoorId, open: bool) -> Result<ExactRooms, Error> {
         let state = if open { DoorState::Open } else { DoorState::Closed };
         if self.door_state(d)? == state {
-            return Ok(());
+            return Ok(self.clone());
         }
         let mut states = self.states.clone();
         states[d.0 as usize] = state;
-        *self = if let Some(exact) = self.repaired(d, &states)? {
-            exact
-        } else {
-            let mut builder = ExactRooms::builder(&self.mesh)
-                .door_states(states)
-                .memory_budget(self.budget)
-                .tier(self.tier);
-            builder.links = self.links.specs();
-            builder.build()?
-        };
-        Ok(())
+        if let Some(exact) = self.repaired(d, &states)? {
+            return Ok(exact);
+        }
+        let mut builder =
+            ExactRooms::builder(&self.mesh).door_states(states).memory_budget(self.budget).tier(self.tier);
+        builder.links = self.links.specs();
+        builder.build()
     }
 
     /// The index with door `d` in its state of `states` (the others as they are), repaired

@@ -107,3 +107,22 @@ fn an_index_opened_in_place_repairs_as_a_built_one() {
         assert!(bytes(&opened) == before);
     }
 }
+
+/// `with_door_open` leaves the index as it was and gives what `set_door_open` makes.
+#[test]
+fn with_door_open_leaves_the_index_and_gives_the_toggled_one() {
+    let grid = signposts::grid::Grid::from_ascii("......\n.@@.@.\n......\n.@..@.\n......").unwrap();
+    let mesh = NavMesh::from_grid(&grid).unwrap();
+    for tier in TIERS {
+        let exact = ExactRooms::builder(&mesh).tier(tier).build().unwrap();
+        let before = bytes(&exact);
+        for d in 0..mesh.doors_len() as u32 {
+            let closed = exact.with_door_open(DoorId(d), false).unwrap();
+            assert!(bytes(&exact) == before, "{tier:?}: door {d}");
+            let mut toggled = exact.clone();
+            toggled.set_door_open(DoorId(d), false).unwrap();
+            assert!(bytes(&closed) == bytes(&toggled), "{tier:?}: door {d}");
+            assert!(bytes(&exact.with_door_open(DoorId(d), true).unwrap()) == before); // already open
+        }
+    }
+}
