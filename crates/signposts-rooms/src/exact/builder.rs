@@ -589,11 +589,12 @@ pub(super) fn region_bounds(
             for &e in &cand[cand_start[r] as usize..cand_start[r + 1] as usize] {
                 let b = e & !FULL;
                 let to_region = exact.topo.distance_to(r as u32, exact.topo.at(exact.corners[b as usize]));
-                for (a, l) in least.iter_mut().enumerate() {
-                    let d = table.length(a as u32, b) + to_region;
-                    if d < *l {
-                        *l = d;
-                    }
+                // Row `b`: every corner's length to `b`, read in one pass (no branch per entry
+                // on the lengths' width).
+                let row = b as usize * n..(b as usize + 1) * n;
+                match &table.lengths {
+                    Lengths::Wide(v) => fold_least(least, &v[row], to_region, |x| x),
+                    Lengths::Narrow(v) => fold_least(least, &v[row], to_region, f64::from),
                 }
             }
             for (o, &l) in out.iter_mut().zip(least.iter()) {
@@ -603,6 +604,17 @@ pub(super) fn region_bounds(
         },
     );
     Ok(bounds)
+}
+
+/// `least[a]` lowered to `row[a] + add` where that is less.
+#[inline]
+fn fold_least<T: Copy>(least: &mut [f64], row: &[T], add: f64, wide: impl Fn(T) -> f64) {
+    for (l, &x) in least.iter_mut().zip(row) {
+        let d = wide(x) + add;
+        if d < *l {
+            *l = d;
+        }
+    }
 }
 
 /// Lists per key (region or cell) of the corners whose lists name it, each entry the corner's
