@@ -274,11 +274,11 @@ impl Views {
                 let (dx, dy) = (ray.x - pc.x, ray.y - pc.y);
                 let (ex, ey) = (b.x - a.x, b.y - a.y);
                 let denom = dx * ey - dy * ex;
-                let u = if denom == 0.0 {
-                    1.0
-                } else {
-                    (((a.x - pc.x) * ey - (a.y - pc.y) * ex) / denom).max(1.0)
-                };
+                let u = ((a.x - pc.x) * ey - (a.y - pc.y) * ex) / denom;
+                if !u.is_finite() {
+                    return true; // a wall along the ray: where it ends is not known here
+                }
+                let u = u.max(1.0);
                 Point::new(pc.x + u * dx, pc.y + u * dy)
             };
             let tol = margin(far(end).max(far(a)).max(far(b)));
