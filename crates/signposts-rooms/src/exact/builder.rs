@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::cells::{CellGrid, CellList, Raster};
 use super::expand::{Piece, Sink, Sweep, sweep};
 use super::links::{Links, Spec};
-use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
+use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, filled, search};
 use super::topology::{Kind, Topology};
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, TAUT, Tier, labels};
@@ -496,14 +496,10 @@ fn fill_table(
     report: impl Fn(usize) + Sync,
 ) -> Result<Table, Error> {
     let pairs = n * n;
-    let mut hop: Vec<u16> = Vec::new();
-    hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
-    hop.resize(pairs, 0);
+    let mut hop = filled(pairs, 0u16).ok_or_else(|| oom(pairs * 2))?;
     let init = || (vec![0f64; n], BinaryHeap::<Reverse<(u64, u32)>>::new());
     let lengths = if wide {
-        let mut lengths: Vec<f64> = Vec::new();
-        lengths.try_reserve_exact(pairs).map_err(|_| oom(pairs * 8))?;
-        lengths.resize(pairs, 0.0);
+        let mut lengths = filled(pairs, 0f64).ok_or_else(|| oom(pairs * 8))?;
         hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
             init,
             |(_, heap), (b, (hop, row))| {
@@ -516,9 +512,7 @@ fn fill_table(
         );
         Lengths::Wide(lengths.into())
     } else {
-        let mut lengths: Vec<f32> = Vec::new();
-        lengths.try_reserve_exact(pairs).map_err(|_| oom(pairs * 4))?;
-        lengths.resize(pairs, 0.0);
+        let mut lengths = filled(pairs, 0f32).ok_or_else(|| oom(pairs * 4))?;
         hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
             init,
             |(wide_row, heap), (b, (hop, row))| {
@@ -537,23 +531,14 @@ fn fill_table(
     if cancelled() {
         return Err(Error::Cancelled);
     }
-    Ok(Table {
-        n,
-        hop: hop.into(),
-        lengths,
-        bounds: Vec::new().into(),
-        cand_start: Vec::new().into(),
-        cand: Vec::new().into(),
-    })
+    Ok(Table::new(n, hop, lengths))
 }
 
 /// The table's first steps alone (for [`Tier::Labels`]), one search per target corner on all
 /// cores.
 fn fill_hops(graph: &Graph, n: usize, cancelled: &(dyn Fn() -> bool + Sync)) -> Result<Vec<u16>, Error> {
     let pairs = n * n;
-    let mut hop: Vec<u16> = Vec::new();
-    hop.try_reserve_exact(pairs).map_err(|_| oom(pairs * 2))?;
-    hop.resize(pairs, 0);
+    let mut hop = filled(pairs, 0u16).ok_or_else(|| oom(pairs * 2))?;
     hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(
         || (vec![0f64; n], BinaryHeap::<Reverse<(u64, u32)>>::new()),
         |(row, heap), (b, hop)| {
@@ -579,9 +564,7 @@ pub(super) fn region_bounds(
     cand: &[u32],
 ) -> Result<Vec<f32>, Error> {
     let (n, regions) = (table.n, exact.mesh.regions_len());
-    let mut bounds: Vec<f32> = Vec::new();
-    bounds.try_reserve_exact(n * regions).map_err(|_| oom(n * regions * 4))?;
-    bounds.resize(n * regions, 0.0);
+    let mut bounds = filled(n * regions, 0f32).ok_or_else(|| oom(n * regions * 4))?;
     bounds.par_chunks_mut(n.max(1)).enumerate().for_each_init(
         || vec![0f64; n],
         |least, (r, out)| {

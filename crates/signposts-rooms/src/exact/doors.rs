@@ -38,7 +38,7 @@ use super::builder::{Corner, SweepBufs, corner_share, ordered_corners};
 use super::cells::CellList;
 use super::labels;
 use super::links::Links;
-use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, search};
+use super::table::{BOUND, Graph, Lengths, NARROW_PAIR, Table, WIDE_PAIR, filled, search};
 use super::topology::Topology;
 use super::view::Views;
 use super::{CornerGeo, ExactRooms, FULL, INDEX, TAUT, Tier};
@@ -334,9 +334,7 @@ impl ExactRooms {
         let (n, old_n) = (numbers.from_old.len(), numbers.to_new.len());
         let old_hop = self.labels.as_ref().and_then(|l| l.hop.as_ref()).expect("the first steps");
         let changes = self.changes(graph, numbers);
-        let mut hop: Vec<u16> = Vec::new();
-        hop.try_reserve_exact(n * n).ok()?;
-        hop.resize(n * n, 0);
+        let mut hop = filled(n * n, 0u16)?;
         hop.par_chunks_mut(n.max(1)).enumerate().for_each_init(RowRepair::default, |work, (b, row)| {
             let ob = numbers.from_old[b];
             let old_row = (ob != NONE).then(|| &old_hop[ob as usize * old_n..(ob as usize + 1) * old_n]);
@@ -357,9 +355,7 @@ impl ExactRooms {
         let old = self.table.as_ref().expect("a table tier");
         let n = numbers.from_old.len();
         let changes = self.changes(graph, numbers);
-        let mut hop: Vec<u16> = Vec::new();
-        hop.try_reserve_exact(n * n).ok()?;
-        hop.resize(n * n, 0);
+        let mut hop = filled(n * n, 0u16)?;
         let lengths = match &old.lengths {
             Lengths::Wide(before) => {
                 Lengths::Wide(repaired_rows(graph, numbers, old, &changes, &mut hop, before, |l| l)?.into())
@@ -368,14 +364,7 @@ impl ExactRooms {
                 repaired_rows(graph, numbers, old, &changes, &mut hop, before, |l| l as f32)?.into(),
             ),
         };
-        Some(Table {
-            n,
-            hop: hop.into(),
-            lengths,
-            bounds: Vec::new().into(),
-            cand_start: Vec::new().into(),
-            cand: Vec::new().into(),
-        })
+        Some(Table::new(n, hop, lengths))
     }
 }
 
@@ -399,9 +388,7 @@ fn repaired_rows<T: Copy + Default + Send + Sync>(
     narrow: impl Fn(f64) -> T + Sync,
 ) -> Option<Vec<T>> {
     let (n, old_n) = (numbers.from_old.len(), numbers.to_new.len());
-    let mut lengths: Vec<T> = Vec::new();
-    lengths.try_reserve_exact(n * n).ok()?;
-    lengths.resize(n * n, T::default());
+    let mut lengths = filled(n * n, T::default())?;
     hop.par_chunks_mut(n.max(1)).zip(lengths.par_chunks_mut(n.max(1))).enumerate().for_each_init(
         RowRepair::default,
         |work, (b, (row, out))| {

@@ -96,7 +96,23 @@ pub(crate) fn search(
     }
 }
 
+/// `len` copies of `value`, or `None` when the memory cannot be had: the tables' sizes are
+/// known before they are allocated, and a failure is the caller's error, not an abort.
+pub(crate) fn filled<T: Clone>(len: usize, value: T) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).ok()?;
+    v.resize(len, value);
+    Some(v)
+}
+
 impl Table {
+    /// The table of `n` corners' first steps and lengths, its bounds and candidates not yet
+    /// taken.
+    pub(crate) fn new(n: usize, hop: Vec<u16>, lengths: Lengths) -> Table {
+        let (bounds, cand_start, cand) = (Buf::default(), Buf::default(), Buf::default());
+        Table { n, hop: hop.into(), lengths, bounds, cand_start, cand }
+    }
+
     /// The first step from `a` towards `b`.
     #[inline]
     pub(crate) fn hop(&self, a: u32, b: u32) -> u32 {
