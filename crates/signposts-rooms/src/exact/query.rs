@@ -108,6 +108,16 @@ impl ExactRooms {
         }
     }
 
+    /// The ends that `p` sees, into `seen` as `(corner, distance)`.
+    fn seen_ends(&self, p: Point, ends: &mut [End], seen: &mut Vec<(u32, f64)>) {
+        seen.clear();
+        for e in ends {
+            if self.sees_end(p, e) {
+                seen.push((e.corner, e.distance));
+            }
+        }
+    }
+
     /// Whether `p` sees the corner of `end`, decided once.
     #[inline]
     pub(super) fn sees_end(&self, p: Point, end: &mut End) -> bool {
@@ -315,22 +325,8 @@ impl ExactRooms {
                 Lengths::Narrow(l) => self.best_pair(table, l, (from, to), scratch)?,
             },
             None => {
-                let mut ends = core::mem::take(&mut scratch.from);
-                scratch.from_seen.clear();
-                for e in &mut ends {
-                    if self.sees_end(from, e) {
-                        scratch.from_seen.push((e.corner, e.distance));
-                    }
-                }
-                scratch.from = ends;
-                let mut ends = core::mem::take(&mut scratch.to);
-                scratch.to_seen.clear();
-                for e in &mut ends {
-                    if self.sees_end(to, e) {
-                        scratch.to_seen.push((e.corner, e.distance));
-                    }
-                }
-                scratch.to = ends;
+                self.seen_ends(from, &mut scratch.from, &mut scratch.from_seen);
+                self.seen_ends(to, &mut scratch.to, &mut scratch.to_seen);
                 let corner_at = |c: u32| self.topo.at(self.corners[c as usize]);
                 let (_, last) = scratch.astar.run(
                     &self.graph,
